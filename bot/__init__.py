@@ -1,0 +1,1 @@
+"""Harmonies wound bot."""

@@ -1,0 +1,127 @@
+"""A character and its wounds, as plain immutable records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.errors import UserError
+from bot.rules.ruleset import Maxima, Preset, Ruleset
+from bot.rules.severity import Severity, Track
+
+NAME_MAX = 64
+NOTE_MAX = 200
+ATTRIBUTE_MIN, ATTRIBUTE_MAX = -10, 10
+
+
+@dataclass(frozen=True)
+class Wound:
+    """One wound with its history: what it was inflicted as and what it is now.
+
+    ``current is None`` means the wound no longer counts: healed, or (``fatal``) the blow that killed.
+    ``at`` is a timestamp given by the caller (the rules have no clock).
+    """
+
+    track: Track
+    inflicted: Severity
+    current: Severity | None
+    note: str = ""
+    inflicted_by: int | None = None
+    at: str = ""
+    fatal: bool = False
+    id: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.current is not None
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    corps: int = 0
+    resistance: int = 0
+    intuition: int = 0
+    preset: str = "humanoid"
+    physical_max: Maxima = (4, 2, 1)
+    mental_max: Maxima = (4, 2, 1)
+    wounds: tuple[Wound, ...] = ()
+    rest_days: int = 0
+    dead: bool = False
+    incoherent: bool = False
+    owner_id: int | None = None
+    id: int | None = None
+    guild_id: int = 0
+    created_at: str = ""
+
+    @property
+    def out_of_play(self) -> bool:
+        """Dead or incoherent: no wounds, no healing rolls, no rest; only a GM's undo changes it."""
+        return self.dead or self.incoherent
+
+    def maxima(self, track: Track) -> Maxima:
+        return self.physical_max if track is Track.PHYSICAL else self.mental_max
+
+    def held(self, track: Track) -> list[Wound]:
+        """Wounds that count now on ``track``, oldest first."""
+        return [w for w in self.wounds if w.track is track and w.held]
+
+    def counts(self, track: Track) -> tuple[int, int, int]:
+        tally = [0, 0, 0]
+        for wound in self.wounds:
+            if wound.track is track and wound.current is not None:
+                tally[wound.current] += 1
+        return tally[0], tally[1], tally[2]
+
+    def is_wounded(self) -> bool:
+        return any(w.held for w in self.wounds)
+
+    def worst(self, track: Track) -> Severity | None:
+        held = [w.current for w in self.wounds if w.track is track and w.current is not None]
+        return max(held) if held else None
+
+
+def new_character(
+    name: str,
+    *,
+    ruleset: Ruleset,
+    preset: str = "humanoid",
+    corps: int = 0,
+    resistance: int = 0,
+    intuition: int = 0,
+    owner_id: int | None = None,
+    guild_id: int = 0,
+    created_at: str = "",
+) -> Character:
+    """A fresh, unhurt character with the maxima of ``preset``. Validates what a user typed."""
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= NAME_MAX:
+        raise UserError("name_length", max=NAME_MAX)
+    for value in (corps, resistance, intuition):
+        if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
+            raise UserError("attribute_range", min=ATTRIBUTE_MIN, max=ATTRIBUTE_MAX)
+    chosen = preset_of(ruleset, preset)
+    return Character(
+        name=clean,
+        corps=corps,
+        resistance=resistance,
+        intuition=intuition,
+        preset=preset,
+        physical_max=chosen.physical,
+        mental_max=chosen.mental,
+        owner_id=owner_id,
+        guild_id=guild_id,
+        created_at=created_at,
+    )
+
+
+def preset_of(ruleset: Ruleset, name: str) -> Preset:
+    try:
+        return ruleset.presets[name]
+    except KeyError:
+        raise UserError("preset_unknown", preset=name, known=", ".join(sorted(ruleset.presets))) from None
+
+
+def with_wound_replaced(character: Character, old: Wound, new: Wound) -> Character:
+    """The character with ``old`` (matched by identity) replaced by ``new``."""
+    wounds = tuple(new if w is old else w for w in character.wounds)
+    return replace(character, wounds=wounds)

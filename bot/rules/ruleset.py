@@ -1,0 +1,101 @@
+"""The per-server ruleset: every number of the wound rules, with the defaults of rules.md.
+
+Numbers that come from the Harmonies text: the humanoid maxima 4/2/1 (physical and mental), the
+escalation, the failure margin of 10 that worsens a wound. Everything else is our default and a GM
+may change it (``/config``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from bot.rules.severity import Severity, Track
+
+HUMANOID = "humanoid"
+MAX_PER_SEVERITY = 20
+MAX_PRESETS = 25
+PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+Count = Annotated[int, Field(ge=0, le=MAX_PER_SEVERITY)]
+Penalty = Annotated[int, Field(ge=-50, le=0)]
+RestDays = Annotated[int, Field(ge=0, le=3650)]
+Difficulty = Annotated[int, Field(ge=-50, le=50)]
+
+Maxima = tuple[Count, Count, Count]
+"""How many wounds of each severity (low, mid, high) a character can hold."""
+
+
+class Preset(BaseModel):
+    """Maxima of one kind of creature, for both tracks."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    physical: Maxima = (4, 2, 1)
+    mental: Maxima = (4, 2, 1)
+
+    def maxima(self, track: Track) -> Maxima:
+        return self.physical if track is Track.PHYSICAL else self.mental
+
+
+class TrackNumbers(BaseModel):
+    """Penalty, rest period and healing difficulty of each severity (low, mid, high) of a track."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    penalties: tuple[Penalty, Penalty, Penalty] = (-1, -3, -5)
+    rest_days: tuple[RestDays, RestDays, RestDays] = (1, 7, 30)
+    difficulty: tuple[Difficulty, Difficulty, Difficulty] = (0, 0, 0)
+
+    def penalty(self, severity: Severity) -> int:
+        return self.penalties[severity]
+
+
+class Ruleset(BaseModel):
+    """Everything a server can tune. Validated on every load and every change."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    gm_role_id: int | None = None
+    presets: dict[str, Preset] = Field(default_factory=lambda: {HUMANOID: Preset()})
+    physical: TrackNumbers = TrackNumbers()
+    mental: TrackNumbers = TrackNumbers()
+    open_rolls: bool = False
+    tie_succeeds: bool = True
+    mental_healing_rolls: bool = False
+    players_create: bool = True
+    language: Literal["en", "fr"] | None = None
+    """Language of public messages; ``None`` follows the server's locale."""
+
+    @field_validator("presets")
+    @classmethod
+    def _presets_are_sane(cls, presets: dict[str, Preset]) -> dict[str, Preset]:
+        if HUMANOID not in presets:
+            raise ValueError("the humanoid preset must always be present")
+        if len(presets) > MAX_PRESETS:
+            raise ValueError(f"at most {MAX_PRESETS} presets")
+        for name in presets:
+            if not PRESET_NAME.match(name):
+                raise ValueError(
+                    f"preset name {name!r}: 1-32 lowercase letters, digits, '-' or '_', starting with a "
+                    "letter or digit"
+                )
+        return presets
+
+    @model_validator(mode="after")
+    def _penalties_grow_with_severity(self) -> Ruleset:
+        # Not a rule of the seed, but a table where a critical wound hurts less than a light one is
+        # almost surely a typing mistake; say so instead of storing it.
+        for track in (self.physical, self.mental):
+            low, mid, high = track.penalties
+            if not low >= mid >= high:
+                raise ValueError("penalties must not get milder as severity grows (low ≥ mid ≥ high)")
+        return self
+
+    def numbers(self, track: Track) -> TrackNumbers:
+        return self.physical if track is Track.PHYSICAL else self.mental
+
+    def penalty(self, track: Track, severity: Severity) -> int:
+        return self.numbers(track).penalty(severity)

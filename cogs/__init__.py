@@ -1,0 +1,1 @@
+"""Discord entrypoints: one cog per area."""

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (first time) and run the bot. Needs DISCORD_TOKEN in the environment or in .env.
+set -euo pipefail
+cd "$(dirname "$0")"
+. scripts/venv.sh
+ensure_venv ""
+exec .venv/bin/python -m bot "$@"
