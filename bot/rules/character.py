@@ -122,6 +122,13 @@ def preset_of(ruleset: Ruleset, name: str) -> Preset:
 
 
 def with_wound_replaced(character: Character, old: Wound, new: Wound) -> Character:
-    """The character with ``old`` (matched by identity) replaced by ``new``."""
-    wounds = tuple(new if w is old else w for w in character.wounds)
-    return replace(character, wounds=wounds)
+    """The character with ``old`` (matched by identity) replaced by ``new``.
+
+    Only the first occurrence is replaced: a tuple may hold the very same (frozen) ``Wound`` object
+    several times, e.g. ``(wound,) * 3``, and each of them is a wound of its own.
+    """
+    for index, wound in enumerate(character.wounds):
+        if wound is old:
+            wounds = (*character.wounds[:index], new, *character.wounds[index + 1 :])
+            return replace(character, wounds=wounds)
+    raise ValueError("the wound to replace is not one of the character's wounds")

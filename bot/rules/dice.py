@@ -16,7 +16,8 @@ from bot.errors import UserError
 MAX_MANUAL_TOTAL = 999
 MAX_MANUAL_PAIRS = 20
 MAX_OPEN_REROLLS = 50
-_PAIR = re.compile(r"^(\d{1,3})\s*[-/:]\s*(\d{1,3})$")
+_PAIR = re.compile(r"^([0-9]{1,3})[-/:]([0-9]{1,3})$")
+_SEPARATOR = re.compile(r"\s*([-/:])\s*")
 
 
 class RandomSource(Protocol):
@@ -66,7 +67,9 @@ def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
     Each value is 1..10; with open rolls a value above 10 is accepted as the total of an open die.
     Raises :class:`UserError` ``dice_invalid`` when the text is not of that form.
     """
-    pairs = text.replace(",", " ").replace(";", " ").split()
+    # "7 - 3" is one pair: glue the separators to their numbers before splitting on spaces.
+    glued = _SEPARATOR.sub(r"\1", text.replace(",", " ").replace(";", " "))
+    pairs = glued.split()
     if not pairs or len(pairs) > MAX_MANUAL_PAIRS:
         raise UserError("dice_invalid", text=text)
     result: list[Dice] = []

@@ -10,7 +10,7 @@ from bot.rules.character import Character, with_wound_replaced
 from bot.rules.dice import Dice, Roll
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
-from bot.rules.wounds import ensure_in_play, escalate, total_penalty
+from bot.rules.wounds import ensure_in_play, escalate, lowered, total_penalty
 
 MAX_REST_GRANT = 365
 WORSEN_AT = 10
@@ -134,7 +134,8 @@ def heal_session(
             ruleset.tie_succeeds,
         )
         if roll.success:
-            after = replace(wound, current=severity.lower())
+            # The least severe rank held is ``severity``, so every rank below it is empty.
+            after = replace(wound, current=lowered(severity, current.maxima(track)))
             current = with_wound_replaced(current, wound, after)
             steps.append(HealStep(severity, roll, after.current))
             continue

@@ -22,6 +22,19 @@ def escalate(counts: tuple[int, int, int], maxima: Maxima, severity: Severity | 
     return current
 
 
+def lowered(severity: Severity, maxima: Maxima) -> Severity | None:
+    """The rank a wound of ``severity`` drops to when healed one rank (``None``: healed).
+
+    A rank whose maximum is 0 does not exist for that creature (escalation jumps over it), so
+    lowering jumps over it too: with maxima 0/2/1 a serious wound that heals is gone, instead of
+    becoming a light wound the creature cannot hold.
+    """
+    target = severity.lower()
+    while target is not None and maxima[target] == 0:
+        target = target.lower()
+    return target
+
+
 def ensure_in_play(character: Character) -> None:
     if character.dead:
         raise UserError("character_dead", name=character.name)
@@ -144,8 +157,9 @@ def gm_lower(character: Character, track: Track, severity: Severity) -> Lowering
     candidates = [w for w in character.held(track) if w.current == severity]
     if not candidates:
         raise UserError("no_wound_of_severity", name=character.name, track=track, severity=severity)
-    target = severity.lower()
-    if target is not None and character.counts(track)[target] >= character.maxima(track)[target]:
+    maxima = character.maxima(track)
+    target = lowered(severity, maxima)
+    if target is not None and character.counts(track)[target] >= maxima[target]:
         raise UserError("lower_blocked", name=character.name, track=track, severity=severity, below=target)
     before = candidates[0]
     after = replace(before, current=target)
