@@ -1,0 +1,238 @@
+"""The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import discord
+
+from bot.rules.character import Character
+from bot.rules.healing import can_roll_healing, rest_status
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import SEVERITIES, Severity, Track
+from bot.rules.wounds import EscalationWarning, total_penalty, warnings
+from bot.ui import limits
+from bot.ui.i18n import (
+    Lang,
+    severity_label,
+    severity_next,
+    severity_short,
+    t,
+    t_name,
+    tn,
+    track_label,
+)
+from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
+
+FULL, EMPTY, NO_ROOM = "■", "□", "—"
+MAX_BOXES = 10
+"""A row never shows more boxes than this; above, each box stands for several wounds."""
+NOTE_LIMIT = 120
+NOTES_FIELD = 400
+CARD_BUDGET = 1800
+"""A card leaves room for a result embed in the same message (6000 characters across embeds)."""
+
+
+class State(IntEnum):
+    """The worst state of a character across both tracks, for colours and lists."""
+
+    UNHURT = 0
+    LIGHT = 1
+    SERIOUS = 2
+    CRITICAL = 3
+    OUT = 4
+    """Dead or incoherent."""
+
+
+COLOURS: dict[State, int] = {
+    State.UNHURT: 0x2ECC71,
+    State.LIGHT: 0xF1C40F,
+    State.SERIOUS: 0xE67E22,
+    State.CRITICAL: 0xE74C3C,
+    State.OUT: 0x4F545C,
+}
+
+
+def state_of(character: Character) -> State:
+    if character.out_of_play:
+        return State.OUT
+    worst = [s for track in Track if (s := character.worst(track)) is not None]
+    return State.UNHURT if not worst else State(max(worst) + 1)
+
+
+def state_colour(state: State) -> discord.Colour:
+    return discord.Colour(COLOURS[state])
+
+
+def state_text(character: Character, lang: Lang) -> str:
+    """ "dead", "incoherent", "unhurt", or the worst wound of each track ("serious wound · trauma")."""
+    if character.dead:
+        return t(lang, "state_dead")
+    if character.incoherent:
+        return t(lang, "state_incoherent")
+    worst = [severity_label(lang, track, s) for track in Track if (s := character.worst(track)) is not None]
+    return " · ".join(worst) if worst else t(lang, "state_unhurt")
+
+
+def boxes(count: int, maximum: int) -> str:
+    """``■■□□`` for 2 of 4; at most ten boxes (a proportional bar above ten); ``—`` for no room."""
+    if maximum <= 0:
+        return NO_ROOM
+    shown = max(0, min(count, maximum))
+    if maximum <= MAX_BOXES:
+        return FULL * shown + EMPTY * (maximum - shown)
+    filled = round(shown * MAX_BOXES / maximum)
+    if shown > 0:
+        filled = max(1, filled)
+    if shown < maximum:
+        filled = min(filled, MAX_BOXES - 1)
+    return FULL * filled + EMPTY * (MAX_BOXES - filled)
+
+
+def track_rows(character: Character, track: Track, lang: Lang) -> str:
+    """One row per severity, the counts in text too: ``Light ■■□□ 2/4``."""
+    counts, maxima = character.counts(track), character.maxima(track)
+    return "\n".join(
+        f"{severity_short(lang, track, s).capitalize()} {boxes(counts[s], maxima[s])} {counts[s]}/{maxima[s]}"
+        for s in SEVERITIES
+    )
+
+
+def _warning_line(warning: EscalationWarning, lang: Lang) -> str:
+    track, next_ = warning.track, severity_next(lang, warning.track, warning.severity)
+    if warning.becomes is None:
+        return t(lang, "warn_fatal" if track is Track.PHYSICAL else "warn_incoherent", next=next_)
+    return t(lang, "warn_becomes", next=next_, becomes=severity_short(lang, track, warning.becomes))
+
+
+def warning_lines(character: Character, lang: Lang) -> list[str]:
+    """Rules §3 for both tracks, most severe first. When even the lightest wound of a track would be
+    beyond it, one loud line says so first, instead of one line per severity."""
+    loud: list[str] = []
+    found: list[EscalationWarning] = []
+    for track in Track:
+        track_warnings = warnings(character, track)
+        if any(w.beyond and w.severity is Severity.LOW for w in track_warnings):
+            loud.append(t(lang, "warn_fatal_any" if track is Track.PHYSICAL else "warn_incoherent_any"))
+            track_warnings = [w for w in track_warnings if not w.beyond]
+        found.extend(track_warnings)
+    order = list(Track)
+    found.sort(key=lambda w: (w.becomes is not None, -(w.becomes or 0), w.severity, order.index(w.track)))
+    return loud + [_warning_line(w, lang) for w in found]
+
+
+def _heal_line(ready: bool, remaining: int, lang: Lang, track: Track) -> str:
+    if ready:
+        return t(lang, "card_heal_ready" if track is Track.PHYSICAL else "card_heal_ready_mental")
+    if remaining > 0:
+        return tn(lang, "card_heal_wait", remaining)
+    return t(lang, "card_heal_unavailable")
+
+
+def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: bool | None = None) -> list[str]:
+    """Days rested of the days needed for the least severe wound, and whether /heal roll is available.
+
+    ``can_heal`` overrides the rules' answer for the physical track (``None``: ask the rules)."""
+    if character.dead:
+        return [t(lang, "card_out_dead")]
+    if character.incoherent:
+        return [t(lang, "card_out_incoherent")]
+    if not character.is_wounded():
+        return [t(lang, "card_unhurt")]
+    lines: list[str] = []
+    for track in Track:
+        status = rest_status(character, ruleset, track)
+        if status.severity is None:
+            continue
+        if track is Track.MENTAL and not ruleset.mental_healing_rolls:
+            lines.append(t(lang, "card_mental_by_gm"))
+            continue
+        lines.append(
+            t(
+                lang,
+                "card_rest_line",
+                track=track_label(lang, track),
+                rested=status.rested,
+                needed=status.needed,
+                severity=severity_label(lang, track, status.severity),
+            )
+        )
+        ready = can_roll_healing(character, ruleset, track)
+        if track is Track.PHYSICAL and can_heal is not None:
+            ready = can_heal
+        lines.append(_heal_line(ready, status.remaining, lang, track))
+    return lines
+
+
+def note_lines(character: Character, lang: Lang) -> list[str]:
+    """The notes of the wounds held, newest first."""
+    lines = []
+    for wound in reversed(character.wounds):
+        if wound.current is None or not wound.note.strip():
+            continue
+        params = {
+            "severity": severity_label(lang, wound.track, wound.current),
+            "note": clip(escape(wound.note), NOTE_LIMIT),
+        }
+        if wound.inflicted != wound.current:
+            inflicted = severity_label(lang, wound.track, wound.inflicted)
+            lines.append(t(lang, "card_note_escalated", inflicted=inflicted, **params))
+        else:
+            lines.append(t(lang, "card_note", **params))
+    return lines
+
+
+def card_title(character: Character, lang: Lang) -> str:
+    if character.dead:
+        return t_name(lang, "card_title_dead", character.name, limits.TITLE)
+    if character.incoherent:
+        return t_name(lang, "card_title_incoherent", character.name, limits.TITLE)
+    return clip(escape(character.name), limits.TITLE)
+
+
+def card_description(character: Character, lang: Lang) -> str:
+    owner = (
+        t(lang, "card_npc")
+        if character.owner_id is None
+        else t(lang, "card_played_by", player=mention(character.owner_id))
+    )
+    attributes = t(
+        lang,
+        "card_attributes",
+        corps=signed(character.corps),
+        resistance=signed(character.resistance),
+        intuition=signed(character.intuition),
+        preset=clip(escape(character.preset), 40),
+    )
+    return f"{owner}\n{attributes}"
+
+
+def penalty_text(character: Character, ruleset: Ruleset, lang: Lang) -> str:
+    penalty = total_penalty(character, ruleset)
+    if penalty == 0:
+        return t(lang, "card_penalty_none")
+    return t(lang, "card_penalty_value", penalty=signed(penalty))
+
+
+def character_card(
+    character: Character, ruleset: Ruleset, lang: Lang, *, can_heal: bool | None = None
+) -> discord.Embed:
+    """The card of ``character`` (commands.md), always within Discord's limits."""
+    embed = discord.Embed(
+        title=card_title(character, lang),
+        description=card_description(character, lang),
+        colour=state_colour(state_of(character)),
+    )
+    embed.add_field(name=t(lang, "card_physical"), value=track_rows(character, Track.PHYSICAL, lang))
+    embed.add_field(name=t(lang, "card_mental"), value=track_rows(character, Track.MENTAL, lang))
+    embed.add_field(name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False)
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    if found := warning_lines(character, lang):
+        embed.add_field(
+            name=t(lang, "card_warnings"), value=join_lines(found, limits.FIELD_VALUE, more), inline=False
+        )
+    rest = rest_lines(character, ruleset, lang, can_heal)
+    embed.add_field(name=t(lang, "card_rest"), value=join_lines(rest, limits.FIELD_VALUE, more), inline=False)
+    if notes := note_lines(character, lang):
+        embed.add_field(name=t(lang, "card_notes"), value=join_lines(notes, NOTES_FIELD, more), inline=False)
+    return fit_total(embed, CARD_BUDGET)

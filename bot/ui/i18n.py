@@ -1,0 +1,176 @@
+"""Languages, the message catalogue, and the rendering of refusals (:class:`UserError`)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import string
+from typing import Final, Literal
+
+import discord
+
+from bot.errors import UserError
+from bot.rules.severity import Severity, Track, severity_name
+from bot.ui import limits
+from bot.ui.strings_admin import ADMIN
+from bot.ui.strings_card import CARD
+from bot.ui.strings_errors import ERRORS
+from bot.ui.strings_labels import LABELS
+from bot.ui.strings_results import RESULTS
+from bot.ui.text import MINUS, clip, escape, mention
+
+log = logging.getLogger(__name__)
+
+Lang = Literal["en", "fr"]
+LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
+MISSING = "?"
+
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS)
+CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
+"""Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
+
+USER_PARAMS: Final = frozenset({"user", "player", "user_id", "player_id", "owner_id", "target"})
+"""Integer parameters of a refusal that are Discord users, shown as mentions."""
+KIND_PARAMS: Final = frozenset({"kind", "blocked_by"})
+"""Parameters of a refusal that name a kind of event (``wound``, ``rest``…), shown in words."""
+PARAM_LIMIT = 200
+LONG_PARAMS: Final = frozenset({"errors"})
+LONG_PARAM_LIMIT = 1200
+
+
+def lang_of(locale: discord.Locale | str | None) -> Lang:
+    """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"``; anything else (or nothing) → ``"en"``."""
+    if locale is None:
+        return "en"
+    value = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    return "fr" if value.strip().lower().replace("_", "-").split("-")[0] == "fr" else "en"
+
+
+def server_lang(language: Lang | None, guild_locale: discord.Locale | str | None) -> Lang:
+    """The language of public messages: the server's setting, else the server's locale."""
+    return language if language is not None else lang_of(guild_locale)
+
+
+class _Params(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        log.warning("Message parameter %r missing", key)
+        return MISSING
+
+
+def t(lang: Lang, key: str, /, **params: object) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in. Parameters are inserted as given:
+    escape user text before passing it (:func:`bot.ui.text.escape`). An unknown key renders as itself."""
+    entry = CATALOGUE.get(key)
+    if entry is None:
+        log.warning("Message key %r missing from the catalogue", key)
+        return key
+    template = entry.get(lang) or entry["en"]
+    return template.format_map(_Params(params))
+
+
+def plural_form(lang: Lang, count: int) -> str:
+    """``one`` or ``other``: French treats 0 and 1 as singular, English only 1."""
+    if lang == "fr":
+        return "one" if abs(count) < 2 else "other"
+    return "one" if abs(count) == 1 else "other"
+
+
+def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
+    """``key_one`` or ``key_other`` by ``count``, with ``count`` among the parameters."""
+    return t(lang, f"{key}_{plural_form(lang, count)}", count=count, **params)
+
+
+def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
+    """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
+    return t(lang, f"sev_{severity_name(track, severity)}" + ("_plural" if plural else ""))
+
+
+def severity_short(lang: Lang, track: Track, severity: Severity) -> str:
+    """The bare word: "light" / "légère", "trauma" / "traumatisme"."""
+    return t(lang, f"sev_{severity_name(track, severity)}_short")
+
+
+def severity_next(lang: Lang, track: Track, severity: Severity) -> str:
+    """ "next light wound" / "prochaine blessure légère"."""
+    return t(lang, f"sev_{severity_name(track, severity)}_next")
+
+
+def track_label(lang: Lang, track: Track) -> str:
+    return t(lang, f"track_{track.value}")
+
+
+def healed_word(lang: Lang, track: Track) -> str:
+    """What a wound of the lowest severity becomes when healed ("healed" / "soignée"/"soigné")."""
+    return t(lang, f"healed_{track.value}")
+
+
+def number(value: int) -> str:
+    """An integer with a real minus sign when negative (no plus sign: see ``signed`` for that)."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names a message template uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if isinstance(value, str) and key in KIND_PARAMS and f"kind_{value}" in CATALOGUE:
+        return t(lang, f"kind_{value}")
+    if isinstance(value, Severity):
+        return severity_label(lang, track, value)
+    if isinstance(value, Track):
+        return track_label(lang, value).lower()
+    if isinstance(value, bool):
+        return t(lang, "on" if value else "off")
+    if isinstance(value, int):
+        return mention(value) if key in USER_PARAMS else number(value)
+    if key in LONG_PARAMS:
+        return clip(escape(str(value), multiline=True), LONG_PARAM_LIMIT)
+    return clip(escape(str(value)), PARAM_LIMIT)
+
+
+def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
+    """The parameters of a refusal, ready to insert: severities and tracks named in ``lang`` (with a
+    ``<name>_plural`` form for each severity), users as mentions, text escaped and clipped."""
+    track = next((v for v in params.values() if isinstance(v, Track)), Track.PHYSICAL)
+    out: dict[str, object] = {}
+    for key, value in params.items():
+        out[key] = _param(lang, key, value, track)
+        if isinstance(value, Severity):
+            out[f"{key}_plural"] = severity_label(lang, track, value, plural=True)
+    for one, other in (("name", "ref"), ("ref", "name")):
+        if one not in out and other in out:
+            out[one] = out[other]
+    rested, needed = params.get("rested"), params.get("needed")
+    if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
+        out["remaining"] = str(max(0, needed - rested))
+    return out
+
+
+def _key_shown(key: object) -> str:
+    """An unknown refusal's key, as inert code text."""
+    return "`" + (re.sub(r"[^A-Za-z0-9_.-]", "", str(key))[:60] or "?") + "`"
+
+
+def error_text(lang: Lang, err: UserError) -> str:
+    """The refusal ``err`` in ``lang``, with what to do instead; never raises, always ≤ 2000 chars."""
+    try:
+        if err.key not in ERRORS:
+            log.warning("No message for UserError key %r", err.key)
+            return t(lang, "error_unknown", key=_key_shown(err.key))
+        params = error_params(lang, err.params)
+        key = err.key
+        if not placeholders(ERRORS[key]["en"]) <= set(params) and f"{key}_bare" in ERRORS:
+            key = f"{key}_bare"
+        return clip(t(lang, key, **params), limits.CONTENT)
+    except Exception:  # a refusal must always be answered, even with odd parameters
+        log.exception("Could not render UserError %r", err)
+        return t(lang, "error_unknown", key=_key_shown(err.key))
+
+
+def t_name(lang: Lang, key: str, raw_name: str, limit: int, /, **params: object) -> str:
+    """``t(lang, key, name=...)`` with the user-given ``raw_name`` escaped, then clipped so that the
+    whole text holds in ``limit`` characters (for titles, field names…)."""
+    fixed = len(t(lang, key, name="", **params))
+    return t(lang, key, name=clip(escape(raw_name), max(limit - fixed, 0)), **params)

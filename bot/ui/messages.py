@@ -1,0 +1,237 @@
+"""Public results as embeds, in the server's language: wounds, GM healing, healing sessions, rolls, rest.
+
+The list, history, undo and settings renderers live in their own modules and are re-exported here,
+so a cog imports every result renderer from ``bot.ui.messages``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import discord
+
+from bot.rules.character import Character
+from bot.rules.dice import Roll
+from bot.rules.healing import HealingSession, HealStep, RestStatus
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import Track
+from bot.rules.wounds import Inflicted, Infliction, Lowering
+from bot.ui import limits
+from bot.ui.card import CARD_BUDGET, COLOURS, State, state_colour, state_of
+from bot.ui.events import describe_event, history_embed, undo_embed
+from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
+from bot.ui.rolls import roll_terms
+from bot.ui.settings import config_embed, import_embed
+from bot.ui.text import clip, escape, fit_total, join_lines, signed
+
+__all__ = [
+    "character_created_embed",
+    "character_deleted_embed",
+    "character_list_embeds",
+    "config_embed",
+    "describe_event",
+    "healing_embed",
+    "history_embed",
+    "import_embed",
+    "lowering_embed",
+    "notice_embed",
+    "rest_embed",
+    "roll_embed",
+    "undo_embed",
+    "wound_embed",
+]
+
+RESULT_BUDGET = limits.TOTAL - CARD_BUDGET - 100
+"""A result leaves room for the character card sent with it (6000 characters across embeds)."""
+NOTE_SHOWN = 400
+NAME_IN_LINE = 80
+NOTICE_COLOUR = 0x5865F2
+SUCCESS_COLOUR = COLOURS[State.UNHURT]
+FAILURE_COLOUR = COLOURS[State.CRITICAL]
+
+
+def _more(lang: Lang) -> Callable[[int], str]:
+    return lambda n: t(lang, "more_lines", count=n)
+
+
+def _out_line(character: Character, lang: Lang) -> str | None:
+    """The loud line of a character who just died or became incoherent."""
+    if character.dead:
+        return t_name(lang, "wound_dead", character.name, 400)
+    if character.incoherent:
+        return t_name(lang, "wound_incoherent", character.name, 400)
+    return None
+
+
+def _result_colour(track: Track, results: Sequence[Inflicted]) -> discord.Colour:
+    if any(r.became is None for r in results):
+        return state_colour(State.OUT)
+    worst = max((r.became for r in results if r.became is not None), default=None)
+    return state_colour(State.UNHURT if worst is None else State(worst + 1))
+
+
+def _wound_line(track: Track, result: Inflicted, lang: Lang) -> str:
+    inflicted = severity_label(lang, track, result.inflicted)
+    if result.became is None:
+        key = "wound_line_fatal" if track is Track.PHYSICAL else "wound_line_incoherent"
+        return t(lang, key, inflicted=inflicted)
+    if result.escalated:
+        return t(
+            lang,
+            "wound_line_escalated",
+            inflicted=inflicted,
+            became=severity_label(lang, track, result.became),
+        )
+    return t(lang, "wound_line", inflicted=inflicted)
+
+
+def wound_embed(
+    infliction: Infliction, character_after: Character, ruleset: Ruleset, lang: Lang, *, note: str = ""
+) -> discord.Embed:
+    """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
+    incoherence called out, the wounds of the batch not applied after a fatal one."""
+    track = infliction.track
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    lines = [_wound_line(track, result, lang) for result in infliction.results]
+    parts = [join_lines(lines, 2000, _more(lang))]
+    if loud := _out_line(character_after, lang):
+        parts.insert(0, loud)
+    if infliction.not_applied:
+        suffix = "" if track is Track.PHYSICAL else "_mental"
+        parts.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
+    if note.strip():
+        parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
+    if not character_after.out_of_play:
+        parts.append(t(lang, "wound_rest_reset"))
+    embed = discord.Embed(
+        title=t_name(lang, key, character_after.name, limits.TITLE),
+        description="\n".join(parts),
+        colour=_result_colour(track, infliction.results),
+    )
+    return fit_total(embed, RESULT_BUDGET)
+
+
+def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    """A GM lowered one wound one rank, without a roll."""
+    track = lowering.before.track
+    before, after = lowering.before.current, lowering.after.current
+    before_text = "?" if before is None else severity_label(lang, track, before)
+    after_text = healed_word(lang, track) if after is None else severity_label(lang, track, after)
+    lines = [t(lang, "lower_line", before=before_text, after=after_text), t(lang, "lower_note")]
+    embed = discord.Embed(
+        title=t_name(lang, "lower_title", lowering.character.name, limits.TITLE),
+        description="\n".join(lines),
+        colour=state_colour(state_of(lowering.character)),
+    )
+    return fit_total(embed, RESULT_BUDGET)
+
+
+def attributes_label(track: Track) -> str:
+    """What a healing roll adds: Cp + Rs (physical), It + Rs (mental)."""
+    return "Cp+Rs" if track is Track.PHYSICAL else "It+Rs"
+
+
+def _step_outcome(step: HealStep, track: Track, lang: Lang) -> str:
+    if step.roll.success:
+        if step.became is None:
+            return t(lang, "heal_outcome_healed", healed=healed_word(lang, track))
+        return t(lang, "heal_outcome_lowered", severity=severity_label(lang, track, step.became))
+    margin = step.roll.failure_margin
+    if step.beyond or (step.worsened and step.became is None):
+        key = "heal_outcome_fatal" if track is Track.PHYSICAL else "heal_outcome_incoherent"
+        return t(lang, key, margin=margin)
+    if step.worsened and step.became is not None:
+        severity = severity_label(lang, track, step.became)
+        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity)
+    return t(lang, "heal_outcome_failed", margin=margin)
+
+
+def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    """One healing session: every roll in full, what each did, and that the rest was consumed."""
+    track, label = session.track, attributes_label(session.track)
+    steps = [
+        t(lang, "heal_step", index=index, terms=roll_terms(step.roll, lang, label))
+        + " — "
+        + _step_outcome(step, track, lang)
+        for index, step in enumerate(session.steps, 1)
+    ]
+    severity = severity_label(lang, track, session.severity)
+    head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
+    tail = []
+    if (left := session.eligible - len(session.steps)) > 0:
+        tail.append(tn(lang, "heal_not_rolled", left))
+    tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
+    if loud := _out_line(session.character, lang):
+        tail.append(loud)
+    tail.append(t(lang, "heal_rest_consumed"))
+    key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
+    title = t_name(lang, key, session.character.name, limits.TITLE)
+    room = RESULT_BUDGET - len(title) - sum(len(part) + 1 for part in head + tail)
+    embed = discord.Embed(
+        title=title,
+        description="\n".join([*head, join_lines(steps, room, _more(lang)), *tail]),
+        colour=state_colour(state_of(session.character)),
+    )
+    return fit_total(embed, RESULT_BUDGET)
+
+
+def roll_embed(
+    roll: Roll, lang: Lang, *, character_name: str | None = None, label: str = "modifier"
+) -> discord.Embed:
+    """A general ±d10 roll with every term. ``label`` names the added term: ``"modifier"`` (translated)
+    or a literal such as ``"Cp+Rs"``."""
+    shown = t(lang, "roll_modifier") if label == "modifier" else clip(escape(label), 40)
+    if roll.success:
+        verdict = t(lang, "roll_success", margin=signed(roll.margin))
+    else:
+        verdict = t(lang, "roll_failure", margin=roll.failure_margin)
+    title = (
+        t(lang, "roll_title_plain")
+        if character_name is None
+        else t_name(lang, "roll_title", character_name, limits.TITLE)
+    )
+    embed = discord.Embed(
+        title=title,
+        description=f"{roll_terms(roll, lang, shown)}\n{verdict}",
+        colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
+    )
+    embed.set_footer(text=t(lang, "roll_difficulty_hint"))
+    return embed
+
+
+def _rest_line(character: Character, status: RestStatus, lang: Lang) -> str:
+    name = clip(escape(character.name), NAME_IN_LINE)
+    if status.severity is None:
+        return t(lang, "rest_line_unhurt", name=name)
+    key = "rest_line_ready" if status.ready and not character.out_of_play else "rest_line_wait"
+    severity = severity_label(lang, status.track, status.severity)
+    return t(lang, key, name=name, rested=status.rested, needed=status.needed, severity=severity)
+
+
+def rest_embed(entries: Sequence[tuple[Character, RestStatus]], days: int, lang: Lang) -> discord.Embed:
+    """In-game rest granted: each character's rest, and who can now roll healing."""
+    ready = [
+        "• " + clip(escape(character.name), NAME_IN_LINE)
+        for character, status in entries
+        if status.ready and not character.out_of_play
+    ]
+    lines = [_rest_line(character, status, lang) for character, status in entries]
+    description = join_lines(lines, 3000, _more(lang)) if lines else t(lang, "rest_none")
+    if not ready:
+        description = t(lang, "rest_nobody_ready") + "\n" + description
+    embed = discord.Embed(
+        title=tn(lang, "rest_title", days), description=description, colour=discord.Colour(NOTICE_COLOUR)
+    )
+    if ready:
+        embed.add_field(
+            name=t(lang, "rest_ready"), value=join_lines(ready, limits.FIELD_VALUE, _more(lang)), inline=False
+        )
+    return fit_total(embed)
+
+
+def notice_embed(text: str, *, colour: int = NOTICE_COLOUR) -> discord.Embed:
+    """A short public notice. ``text`` is shown as given: escape any user text in it first."""
+    return discord.Embed(
+        description=clip(text, limits.DESCRIPTION) or "\u200b", colour=discord.Colour(colour)
+    )

@@ -1,0 +1,100 @@
+"""The server's settings (rules §7) and the result of an import."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import discord
+
+from bot.rules.ruleset import Ruleset, TrackNumbers
+from bot.rules.severity import SEVERITIES, Track
+from bot.ui import limits
+from bot.ui.i18n import CATALOGUE, Lang, number, severity_short, t, track_label
+from bot.ui.text import clip, escape, join_lines, signed
+
+SETTINGS_COLOUR = 0x5865F2
+
+
+def _maxima(values: tuple[int, int, int]) -> str:
+    return "/".join(str(v) for v in values)
+
+
+def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: Callable[[int], str]) -> str:
+    terms = " · ".join(f"{severity_short(lang, track, s)} {shown(values[s])}" for s in SEVERITIES)
+    return t(lang, "config_track_line", track=track_label(lang, track), values=terms)
+
+
+def _numbers(
+    lang: Lang,
+    ruleset: Ruleset,
+    pick: Callable[[TrackNumbers], tuple[int, int, int]],
+    shown: Callable[[int], str],
+) -> str:
+    return "\n".join(_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track)
+
+
+def _on(lang: Lang, value: bool) -> str:
+    return t(lang, "on" if value else "off")
+
+
+def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    """Every setting of the server, in ``lang``."""
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(SETTINGS_COLOUR))
+    role = t(lang, "config_gm_role_none") if ruleset.gm_role_id is None else f"<@&{ruleset.gm_role_id}>"
+    embed.add_field(name=t(lang, "config_gm_role"), value=role, inline=False)
+    presets = [
+        t(
+            lang,
+            "config_preset_line",
+            name=clip(escape(name), 40),
+            physical=_maxima(preset.physical),
+            mental=_maxima(preset.mental),
+        )
+        for name, preset in sorted(ruleset.presets.items())
+    ]
+    embed.add_field(
+        name=t(lang, "config_presets"), value=join_lines(presets, limits.FIELD_VALUE, more), inline=False
+    )
+    embed.add_field(
+        name=t(lang, "config_penalties"),
+        value=_numbers(lang, ruleset, lambda n: n.penalties, signed),
+        inline=False,
+    )
+    embed.add_field(
+        name=t(lang, "config_rest"),
+        value=_numbers(lang, ruleset, lambda n: n.rest_days, number),
+        inline=False,
+    )
+    embed.add_field(
+        name=t(lang, "config_difficulty"),
+        value=_numbers(lang, ruleset, lambda n: n.difficulty, signed),
+        inline=False,
+    )
+    dice = t(
+        lang, "config_dice_value", open=_on(lang, ruleset.open_rolls), tie=_on(lang, ruleset.tie_succeeds)
+    )
+    embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
+    embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
+    embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
+    language = (
+        t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
+    )
+    embed.add_field(name=t(lang, "config_language"), value=language)
+    embed.set_footer(text=t(lang, "config_footer"))
+    return embed
+
+
+def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
+    """An import succeeded: what the file held (``{"characters": 12, "wounds": 30, …}``)."""
+    lines = [t(lang, "import_body")]
+    for key, value in counts.items():
+        label = t(lang, f"count_{key}") if f"count_{key}" in CATALOGUE else clip(escape(str(key)), 40)
+        shown = number(value) if isinstance(value, int) else clip(escape(str(value)), 40)
+        lines.append(label + t(lang, "colon") + shown)
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    return discord.Embed(
+        title=t(lang, "import_title"),
+        description=join_lines(lines, limits.DESCRIPTION, more),
+        colour=discord.Colour(SETTINGS_COLOUR),
+    )

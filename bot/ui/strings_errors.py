@@ -1,0 +1,224 @@
+"""Refusals and errors (the keys of :class:`bot.errors.UserError`). Each one says what to do instead.
+
+French command names are the ones of :mod:`bot.ui.translator`.
+"""
+
+from __future__ import annotations
+
+ERRORS: dict[str, dict[str, str]] = {
+    "character_dead": {
+        "en": "{name} is dead: no more wounds, rest or healing rolls. Only a GM can bring them back, "
+        "with /undo.",
+        "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets de guérison. "
+        "Seul un MJ peut revenir en arrière, avec /annuler.",
+    },
+    "character_incoherent": {
+        "en": "{name} is incoherent (unplayable): no more wounds, rest or healing rolls. Only a GM can "
+        "bring them back, with /undo.",
+        "fr": "Le personnage {name} est incohérent (injouable) : plus de blessures, de repos ni de jets "
+        "de guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+    },
+    "count_range": {
+        "en": "The number of wounds must be between 1 and {max}. For more, run the command again.",
+        "fr": "Le nombre de blessures doit être compris entre 1 et {max}. Pour davantage, relancez la "
+        "commande.",
+    },
+    "note_length": {
+        "en": "The note is too long: {max} characters at most. Shorten it and try again.",
+        "fr": "La note est trop longue : {max} caractères au plus. Raccourcissez-la et réessayez.",
+    },
+    "no_wound_of_severity": {
+        "en": "{name} has no {severity} to lower. Check the card with /character show and pick a "
+        "severity it holds.",
+        "fr": "{name} n'a pas de {severity} à soigner. Vérifiez la fiche avec /personnage afficher et "
+        "choisissez une gravité qui y figure.",
+    },
+    "lower_blocked": {
+        "en": "This {severity} cannot be lowered: {name} already holds the maximum of {below_plural}, "
+        "and healing never escalates. Heal a {below} first.",
+        "fr": "Impossible d'abaisser cette blessure ({severity}) : {name} a déjà le maximum de "
+        "{below_plural}, et un soin n'aggrave jamais rien. Soignez d'abord une blessure plus légère "
+        "({below}).",
+    },
+    "mental_healing_off": {
+        "en": "On this server a GM heals mental wounds (/heal mental): players do not roll for them. "
+        "A GM can allow it with /config rest mental-healing-rolls.",
+        "fr": "Sur ce serveur, un MJ soigne les blessures mentales (/soin mentale) : pas de jet de "
+        "guérison pour elles. Un MJ peut les autoriser avec /config repos jets-soin-mental.",
+    },
+    "nothing_to_heal": {
+        "en": "{name} has no wound to heal: nothing to roll.",
+        "fr": "{name} n'a aucune blessure à soigner : pas de jet à faire.",
+    },
+    "rest_not_over": {
+        "en": "No healing roll yet for {name}: {rested}/{needed} days of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with /rest.",
+        "fr": "Pas encore de jet de guérison pour {name} : {rested}/{needed} jours de repos pour la "
+        "blessure la moins grave ({severity}), encore {remaining}. Un MJ accorde du repos en jeu avec "
+        "/repos.",
+    },
+    "rest_range": {
+        "en": "Rest must be between 1 and {max} days. For more, grant it in several steps.",
+        "fr": "Le repos doit être compris entre 1 et {max} jours. Pour plus, accordez-le en plusieurs fois.",
+    },
+    "dice_invalid": {
+        "en": "I cannot read these dice: {text}. Give luck-unluck pairs in order, each die from 1 to 10 "
+        "(more only with open rolls), e.g. 7-3 10-2; or leave the option empty and the bot rolls.",
+        "fr": "Je ne peux pas lire ces dés : {text}. Donnez des paires chance-malchance dans l'ordre, "
+        "chaque dé de 1 à 10 (plus seulement avec les jets ouverts), par exemple 7-3 10-2 ; ou laissez "
+        "l'option vide et le bot lance.",
+    },
+    "name_length": {
+        "en": "A name must have 1 to {max} characters. Choose another name.",
+        "fr": "Un nom doit faire de 1 à {max} caractères. Choisissez un autre nom.",
+    },
+    "attribute_range": {
+        "en": "Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range.",
+        "fr": "Corps, Résistance et Intuition doivent être compris entre {min} et {max}. Saisissez une "
+        "valeur dans cet intervalle.",
+    },
+    "preset_unknown": {
+        "en": "There is no preset called {preset}. Known presets: {known}. A GM can add one with "
+        "/config preset.",
+        "fr": "Aucun gabarit nommé {preset}. Gabarits connus : {known}. Un MJ peut en ajouter avec "
+        "/config gabarit.",
+    },
+    "preset_too_small": {
+        "en": "{name} holds more wounds than the preset {preset} allows. Heal some first, or choose a "
+        "larger preset.",
+        "fr": "{name} porte plus de blessures que le gabarit {preset} n'en permet. Soignez-en d'abord, "
+        "ou choisissez un gabarit plus grand.",
+    },
+    "character_not_found": {
+        "en": "No character called {ref} in this server. Pick one from the suggestions, or see "
+        "/character list.",
+        "fr": "Aucun personnage nommé {ref} sur ce serveur. Choisissez-en un dans les suggestions, ou "
+        "consultez /personnage liste.",
+    },
+    "character_not_found_bare": {
+        "en": "That character does not exist in this server (any more). Pick one from the suggestions, "
+        "or see /character list.",
+        "fr": "Ce personnage n'existe pas (ou plus) sur ce serveur. Choisissez-en un dans les "
+        "suggestions, ou consultez /personnage liste.",
+    },
+    "name_taken": {
+        "en": "There is already a character called {name} in this server. Choose another name.",
+        "fr": "Il y a déjà un personnage nommé {name} sur ce serveur. Choisissez un autre nom.",
+    },
+    "undo_nothing": {
+        "en": "There is nothing left to undo here. See /history for what was recorded.",
+        "fr": "Il n'y a plus rien à annuler ici. Consultez /historique pour voir ce qui a été enregistré.",
+    },
+    "undo_blocked": {
+        "en": "This change ({kind}) cannot be undone on its own: a later change depends on it "
+        "(#{blocked_by_id}, {blocked_by}). Undo that one first.",
+        "fr": "Ce changement ({kind}) ne peut pas être annulé seul : un changement plus récent en dépend "
+        "(n°{blocked_by_id}, {blocked_by}). Annulez d'abord celui-là.",
+    },
+    "undo_blocked_bare": {
+        "en": "That change cannot be undone on its own: a later change depends on it. Undo the later "
+        "changes first (/undo without a character).",
+        "fr": "Ce changement ne peut pas être annulé seul : un changement plus récent en dépend. "
+        "Annulez d'abord les plus récents (/annuler sans personnage).",
+    },
+    "import_invalid": {
+        "en": "This file cannot be imported: {errors}. Nothing was changed; use a file made by "
+        "/config export.",
+        "fr": "Ce fichier ne peut pas être importé : {errors}. Rien n'a été modifié ; utilisez un "
+        "fichier produit par /config exporter.",
+    },
+    "not_gm": {
+        "en": "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.",
+        "fr": "Seul un MJ (le rôle MJ, la permission Gérer le serveur, ou le propriétaire du serveur) "
+        "peut faire cela. Demandez à un MJ.",
+    },
+    "not_owner": {
+        "en": "Only the player of {name} (or a GM) can do this. Use your own character, or ask a GM.",
+        "fr": "Seul le joueur du personnage {name} (ou un MJ) peut faire cela. Utilisez votre propre "
+        "personnage, ou demandez à un MJ.",
+    },
+    "players_cannot_create": {
+        "en": "On this server only GMs create characters. Ask a GM to create yours (/character create "
+        "with player).",
+        "fr": "Sur ce serveur, seuls les MJ créent les personnages. Demandez à un MJ de créer le vôtre "
+        "(/personnage créer avec joueur).",
+    },
+    "no_active_character": {
+        "en": "No active character for {user}. Name one with the character option, create one with "
+        "/character create, or choose one with /character select.",
+        "fr": "Aucun personnage actif pour {user}. Indiquez-en un avec l'option personnage, créez-en un "
+        "avec /personnage créer, ou choisissez-en un avec /personnage choisir.",
+    },
+    "no_active_character_bare": {
+        "en": "No active character. Name one with the character option, create one with /character "
+        "create, or choose one with /character select.",
+        "fr": "Aucun personnage actif. Indiquez-en un avec l'option personnage, créez-en un avec "
+        "/personnage créer, ou choisissez-en un avec /personnage choisir.",
+    },
+    "target_or_character": {
+        "en": "Say who: give target (a player, for their active character) or character (any "
+        "character, NPCs included).",
+        "fr": "Précisez qui : donnez cible (un joueur, pour son personnage actif) ou personnage "
+        "(n'importe lequel, PNJ compris).",
+    },
+    "character_not_targets": {
+        "en": "{name} is not a character of {user}. Give only target, or only character, or one of "
+        "that player's characters.",
+        "fr": "{name} n'est pas un personnage de {user}. Donnez seulement cible, ou seulement "
+        "personnage, ou un personnage de ce joueur.",
+    },
+    "character_not_targets_bare": {
+        "en": "That character is not the target player's. Give only target, or only character, or one "
+        "of that player's characters.",
+        "fr": "Ce personnage n'est pas celui du joueur ciblé. Donnez seulement cible, ou seulement "
+        "personnage, ou un personnage de ce joueur.",
+    },
+    "guild_only": {
+        "en": "This command only works in a server, not in direct messages.",
+        "fr": "Cette commande ne fonctionne que sur un serveur, pas en message privé.",
+    },
+    "config_invalid": {
+        "en": "That setting is not valid:\n{errors}\nNothing was changed: fix the value and try again "
+        "(/config show lists the current settings).",
+        "fr": "Ce réglage n'est pas valide :\n{errors}\nRien n'a été modifié : corrigez la valeur et "
+        "réessayez (/config afficher montre les réglages actuels).",
+    },
+    "ruleset_invalid": {
+        "en": "These settings are not valid:\n{errors}\nNothing was changed: fix the values and try again "
+        "(/config show lists the current settings).",
+        "fr": "Ces réglages ne sont pas valides :\n{errors}\nRien n'a été modifié : corrigez les valeurs et "
+        "réessayez (/config afficher montre les réglages actuels).",
+    },
+    "internal_error": {
+        "en": "Something went wrong on our side (error id {error_id}). Please try again; if it keeps "
+        "happening, give this id to the bot's admins.",
+        "fr": "Un problème est survenu de notre côté (erreur {error_id}). Réessayez ; si cela persiste, "
+        "donnez cet identifiant aux administrateurs du bot.",
+    },
+    "page_range": {
+        "en": "That page does not exist: choose a page from 1 to {pages}.",
+        "fr": "Cette page n'existe pas : choisissez une page entre 1 et {pages}.",
+    },
+    "option_invalid": {
+        "en": "This value is not valid: {value}. Check the option and try again.",
+        "fr": "Cette valeur n'est pas valide : {value}. Vérifiez l'option et réessayez.",
+    },
+    "edit_nothing": {
+        "en": "Nothing to change: give at least one of name, corps, resistance, intuition or preset.",
+        "fr": "Rien à modifier : donnez au moins un de nom, corps, résistance, intuition ou gabarit.",
+    },
+    "rest_nobody": {
+        "en": "No character in play (alive and coherent) to rest in this server. Create one with "
+        "/character create.",
+        "fr": "Aucun personnage en jeu (ni mort ni incohérent) à faire reposer sur ce serveur. Créez-en "
+        "un avec /personnage créer.",
+    },
+    "modifier_range": {
+        "en": "The modifier must be between −{max} and {max}. Type a smaller number.",
+        "fr": "Le modificateur doit être compris entre −{max} et {max}. Saisissez un nombre plus petit.",
+    },
+    "error_unknown": {
+        "en": "That was refused ({key}). Check the command's options and try again.",
+        "fr": "La demande a été refusée ({key}). Vérifiez les options de la commande et réessayez.",
+    },
+}

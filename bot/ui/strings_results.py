@@ -1,0 +1,138 @@
+"""Public results: wounds, GM healing, healing sessions, rolls and rest."""
+
+from __future__ import annotations
+
+RESULTS: dict[str, dict[str, str]] = {
+    "wound_title": {"en": "Wounds — {name}", "fr": "Blessures — {name}"},
+    "wound_title_mental": {"en": "Mental wounds — {name}", "fr": "Blessures mentales — {name}"},
+    "wound_line": {"en": "• {inflicted}", "fr": "• {inflicted}"},
+    "wound_line_escalated": {
+        "en": "• {inflicted} → **{became}** (escalated)",
+        "fr": "• {inflicted} → **{became}** (escalade)",
+    },
+    "wound_line_fatal": {"en": "• {inflicted} → ☠️ **FATAL**", "fr": "• {inflicted} → ☠️ **MORTELLE**"},
+    "wound_line_incoherent": {
+        "en": "• {inflicted} → 🌀 **INCOHERENT**",
+        "fr": "• {inflicted} → 🌀 **INCOHÉRENT**",
+    },
+    "wound_dead": {
+        "en": "☠️ **{name} is DEAD.** Only a GM can bring them back, with /undo.",
+        "fr": "☠️ **{name} a succombé.** Seul un MJ peut revenir en arrière, avec /annuler.",
+    },
+    "wound_incoherent": {
+        "en": "🌀 **{name} is INCOHERENT**: unplayable. Only a GM can bring them back, with /undo.",
+        "fr": "🌀 **{name} a sombré dans l'incohérence** : injouable. Seul un MJ peut revenir en "
+        "arrière, avec /annuler.",
+    },
+    "wound_not_applied_one": {
+        "en": "{count} wound not applied because the character died.",
+        "fr": "{count} blessure non appliquée : le personnage est mort.",
+    },
+    "wound_not_applied_other": {
+        "en": "{count} wounds not applied because the character died.",
+        "fr": "{count} blessures non appliquées : le personnage est mort.",
+    },
+    "wound_not_applied_mental_one": {
+        "en": "{count} wound not applied because the character became incoherent.",
+        "fr": "{count} blessure non appliquée : le personnage est devenu incohérent.",
+    },
+    "wound_not_applied_mental_other": {
+        "en": "{count} wounds not applied because the character became incoherent.",
+        "fr": "{count} blessures non appliquées : le personnage est devenu incohérent.",
+    },
+    "wound_note": {"en": "Note: {note}", "fr": "Note : {note}"},
+    "wound_rest_reset": {
+        "en": "The rest period starts again from zero.",
+        "fr": "La période de repos repart de zéro.",
+    },
+    "lower_title": {"en": "GM healing — {name}", "fr": "Soin du MJ — {name}"},
+    "lower_line": {"en": "{before} → **{after}**", "fr": "{before} → **{after}**"},
+    "lower_note": {
+        "en": "No roll. The rest counter is unchanged.",
+        "fr": "Sans jet. Le compteur de repos ne change pas.",
+    },
+    "heal_title": {"en": "Healing session — {name}", "fr": "Séance de guérison — {name}"},
+    "heal_title_mental": {
+        "en": "Mental healing session — {name}",
+        "fr": "Séance de guérison mentale — {name}",
+    },
+    "heal_intro": {
+        "en": "{eligible} × {severity} to heal: one roll per wound, in order, until the first failure.",
+        "fr": "{eligible} × {severity} à soigner : un jet par blessure, dans l'ordre, jusqu'au premier "
+        "échec.",
+    },
+    "heal_step": {"en": "**Roll {index}**: {terms}", "fr": "**Jet {index}** : {terms}"},
+    "heal_outcome_healed": {"en": "✅ {healed}", "fr": "✅ {healed}"},
+    "heal_outcome_lowered": {"en": "✅ now {severity}", "fr": "✅ devient {severity}"},
+    "heal_outcome_failed": {
+        "en": "❌ failed (failure margin {margin}): unchanged, the session ends",
+        "fr": "❌ échec (marge d'échec {margin}) : sans changement, la séance s'arrête",
+    },
+    "heal_outcome_worsened": {
+        "en": "⚠️ failed by {margin} (10 or more): **worsened to {severity}**, the session ends",
+        "fr": "⚠️ échec de {margin} (10 ou plus) : **s'aggrave en {severity}**, la séance s'arrête",
+    },
+    "heal_outcome_fatal": {
+        "en": "☠️ failed by {margin} (10 or more): **FATAL**",
+        "fr": "☠️ échec de {margin} (10 ou plus) : **MORTELLE**",
+    },
+    "heal_outcome_incoherent": {
+        "en": "🌀 failed by {margin} (10 or more): **INCOHERENT**",
+        "fr": "🌀 échec de {margin} (10 ou plus) : **INCOHÉRENT**",
+    },
+    "heal_not_rolled_one": {
+        "en": "{count} wound not rolled in this session.",
+        "fr": "{count} blessure non tentée dans cette séance.",
+    },
+    "heal_not_rolled_other": {
+        "en": "{count} wounds not rolled in this session.",
+        "fr": "{count} blessures non tentées dans cette séance.",
+    },
+    "heal_summary": {
+        "en": "Result: {healed}/{rolls} successful rolls.",
+        "fr": "Bilan : {healed}/{rolls} jets réussis.",
+    },
+    "heal_rest_consumed": {
+        "en": "The rest is consumed: the next session needs a new full rest period.",
+        "fr": "Le repos est consommé : la prochaine séance demande une nouvelle période de repos complète.",
+    },
+    "roll_luck": {"en": "luck", "fr": "chance"},
+    "roll_unluck": {"en": "unluck", "fr": "malchance"},
+    "roll_difficulty": {"en": "difficulty", "fr": "difficulté"},
+    "roll_penalty": {"en": "penalty", "fr": "pénalité"},
+    "roll_margin": {"en": "margin", "fr": "marge"},
+    "roll_manual": {"en": "player's dice", "fr": "dés du joueur"},
+    "roll_modifier": {"en": "modifier", "fr": "modificateur"},
+    "roll_title": {"en": "Roll — {name}", "fr": "Jet — {name}"},
+    "roll_title_plain": {"en": "Roll", "fr": "Jet"},
+    "roll_success": {"en": "✅ **Success** (margin {margin})", "fr": "✅ **Réussite** (marge {margin})"},
+    "roll_failure": {
+        "en": "❌ **Failure** (failure margin {margin})",
+        "fr": "❌ **Échec** (marge d'échec {margin})",
+    },
+    "roll_difficulty_hint": {
+        "en": "A positive difficulty makes a roll easier, a negative one harder.",
+        "fr": "Une difficulté positive rend le jet plus facile, une négative plus difficile.",
+    },
+    "rest_title_one": {"en": "Rest: {count} day", "fr": "Repos : {count} jour"},
+    "rest_title_other": {"en": "Rest: {count} days", "fr": "Repos : {count} jours"},
+    "rest_ready": {
+        "en": "Can roll healing now (/heal roll)",
+        "fr": "Peuvent faire un jet de guérison (/soin jet)",
+    },
+    "rest_nobody_ready": {
+        "en": "Nobody can roll healing yet.",
+        "fr": "Personne ne peut encore faire de jet de guérison.",
+    },
+    "rest_rested": {"en": "Rested", "fr": "Au repos"},
+    "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
+    "rest_line_ready": {
+        "en": "{name}: {rested}/{needed} days ({severity}) — **can roll**",
+        "fr": "{name} : {rested}/{needed} jours ({severity}) — **jet possible**",
+    },
+    "rest_line_wait": {
+        "en": "{name}: {rested}/{needed} days ({severity})",
+        "fr": "{name} : {rested}/{needed} jours ({severity})",
+    },
+    "rest_line_unhurt": {"en": "{name}: unhurt", "fr": "{name} : indemne"},
+}

@@ -1,0 +1,122 @@
+"""Text helpers: escaping user text, cutting at Discord's limits, signed numbers, mentions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import discord
+
+from bot.ui import limits
+
+ELLIPSIS = "…"
+MINUS = "\u2212"
+ZWSP = "\u200b"
+
+# Control characters and bidirectional overrides: they could reorder or hide the card's own text.
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Anything Discord would turn into a mention, a channel, an emoji, a timestamp or a command link.
+_ANGLE = re.compile(r"<(?=[@#:/!&a-zA-Z])")
+_AT = re.compile(r"@(?=everyone|here|[!&]?\d)")
+_ORDERED_LIST = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
+
+
+def escape(text: str, *, multiline: bool = False) -> str:
+    """User text (a name, a note) made inert: it can never format, ping, link or break a layout.
+
+    Markdown is escaped (links included), and every ``<@…>``, ``<@&…>``, ``<#…>``, ``@everyone`` and
+    ``@here`` gets a zero-width space so Discord shows it as plain text. Whitespace (and, unless
+    ``multiline``, line breaks) collapses to single spaces. Escape first, then :func:`clip`.
+    """
+    text = _INVISIBLE.sub("", text)
+    if multiline:
+        text = "\n".join(" ".join(line.split()) for line in text.splitlines())
+    else:
+        text = " ".join(text.split())
+    text = discord.utils.escape_markdown(text, ignore_links=False)
+    text = _ORDERED_LIST.sub(r"\1\\.", text)
+    text = _ANGLE.sub("<" + ZWSP, text)
+    return _AT.sub("@" + ZWSP, text)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending with "…" when cut.
+
+    Never leaves a dangling escape backslash at the cut (which would escape the "…" and could
+    un-escape what follows in the message).
+    """
+    if len(text) <= limit:
+        return text
+    if limit <= 0:
+        return ""
+    cut = text[: limit - 1]
+    backslashes = len(cut) - len(cut.rstrip("\\"))
+    if backslashes % 2:
+        cut = cut[:-1]
+    return cut + ELLIPSIS
+
+
+def name(text: str, limit: int = 100) -> str:
+    """A user-given name, escaped then clipped."""
+    return clip(escape(text), limit)
+
+
+def signed(number: int) -> str:
+    """``+4``, ``+0``, ``−4`` (with a real minus sign, U+2212)."""
+    return f"{MINUS}{-number}" if number < 0 else f"+{number}"
+
+
+def mention(user_id: int | None) -> str:
+    return "" if user_id is None else f"<@{user_id}>"
+
+
+def allowed_mentions(user_id: int | None) -> discord.AllowedMentions:
+    """Never @everyone, @here or a role; at most the one player a message is about."""
+    if user_id is None:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
+    )
+
+
+def join_lines(lines: Sequence[str], limit: int, more: Callable[[int], str] | None = None) -> str:
+    """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
+    left out (``more(n)``, by default "… +n")."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    tail = more or (lambda n: f"{ELLIPSIS} +{n}")
+    kept = 0
+    size = -1
+    for count, line in enumerate(lines, 1):
+        size += len(line) + 1
+        if size + 1 + len(tail(len(lines) - count)) > limit:
+            break
+        kept = count
+    last = tail(len(lines) - kept)
+    if kept == 0:
+        room = limit - len(tail(len(lines) - 1)) - 1
+        return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
+    return "\n".join([*lines[:kept], last])
+
+
+def fit_total(embed: discord.Embed, total: int = limits.TOTAL) -> discord.Embed:
+    """A last safety net: shorten the longest texts of ``embed`` until it holds ``total`` characters."""
+    for _ in range(50):
+        excess = len(embed) - total
+        if excess <= 0:
+            break
+        fields = embed.fields
+        sizes = [(len(embed.description or ""), -1)] + [(len(f.value or ""), i) for i, f in enumerate(fields)]
+        size, index = max(sizes)
+        keep = max(size - excess, 16)
+        if index < 0:
+            embed.description = clip(embed.description or "", keep)
+        else:
+            field = fields[index]
+            embed.set_field_at(
+                index, name=field.name or ZWSP, value=clip(field.value or "", keep), inline=bool(field.inline)
+            )
+        if size <= 16:
+            break
+    return embed

@@ -1,0 +1,308 @@
+"""The message catalogue, languages, severity labels and refusals."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.errors import UserError
+from bot.rules import Severity, Track
+from bot.ui.i18n import (
+    CATALOGUE,
+    LANGS,
+    SECTIONS,
+    Lang,
+    error_text,
+    lang_of,
+    plural_form,
+    server_lang,
+    severity_label,
+    t,
+    t_name,
+    tn,
+)
+from bot.ui.strings_errors import ERRORS
+from tests.ui.builders import PING
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
+    for key, entry in CATALOGUE.items():
+        assert set(entry) == set(LANGS), key
+        assert all(entry[lang].strip() for lang in LANGS), key
+        assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
+
+
+def test_no_key_is_defined_twice() -> None:
+    assert sum(len(part) for part in SECTIONS) == len(CATALOGUE)
+
+
+REQUIRED = [
+    "character_dead",
+    "character_incoherent",
+    "count_range",
+    "note_length",
+    "no_wound_of_severity",
+    "lower_blocked",
+    "mental_healing_off",
+    "nothing_to_heal",
+    "rest_not_over",
+    "rest_range",
+    "dice_invalid",
+    "name_length",
+    "attribute_range",
+    "preset_unknown",
+    "character_not_found",
+    "name_taken",
+    "undo_nothing",
+    "undo_blocked",
+    "import_invalid",
+    "not_gm",
+    "not_owner",
+    "players_cannot_create",
+    "no_active_character",
+    "target_or_character",
+    "character_not_targets",
+    "guild_only",
+    "config_invalid",
+    "internal_error",
+    "page_range",
+]
+
+
+def test_the_refusals_asked_for_all_exist() -> None:
+    assert set(REQUIRED) <= set(ERRORS)
+
+
+def raised_keys() -> set[str]:
+    found: set[str] = set()
+    for folder in ("bot", "cogs"):
+        for path in (ROOT / folder).rglob("*.py"):
+            found |= set(re.findall(r"UserError\(\s*\"([a-z_]+)\"", path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_refusal_raised_anywhere_has_a_message() -> None:
+    assert raised_keys() - set(ERRORS) == set()
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("fr", "fr"),
+        ("fr-FR", "fr"),
+        ("FR", "fr"),
+        ("fr_CA", "fr"),
+        (discord.Locale.french, "fr"),
+        ("en-US", "en"),
+        ("de", "en"),
+        ("", "en"),
+        (discord.Locale.german, "en"),
+        (discord.Locale.american_english, "en"),
+        (None, "en"),
+    ],
+)
+def test_lang_of(locale: discord.Locale | str | None, expected: Lang) -> None:
+    assert lang_of(locale) == expected
+
+
+def test_the_server_setting_wins_over_its_locale() -> None:
+    assert server_lang("en", "fr") == "en"
+    assert server_lang(None, discord.Locale.french) == "fr"
+
+
+@pytest.mark.parametrize(
+    ("lang", "track", "severity", "expected", "plural"),
+    [
+        ("en", Track.PHYSICAL, Severity.LOW, "light wound", "light wounds"),
+        ("en", Track.PHYSICAL, Severity.MID, "serious wound", "serious wounds"),
+        ("en", Track.PHYSICAL, Severity.HIGH, "critical wound", "critical wounds"),
+        ("en", Track.MENTAL, Severity.LOW, "shock", "shocks"),
+        ("en", Track.MENTAL, Severity.MID, "trauma", "traumas"),
+        ("en", Track.MENTAL, Severity.HIGH, "psychosis", "psychoses"),
+        ("fr", Track.PHYSICAL, Severity.LOW, "blessure légère", "blessures légères"),
+        ("fr", Track.PHYSICAL, Severity.MID, "blessure grave", "blessures graves"),
+        ("fr", Track.PHYSICAL, Severity.HIGH, "blessure critique", "blessures critiques"),
+        ("fr", Track.MENTAL, Severity.LOW, "choc", "chocs"),
+        ("fr", Track.MENTAL, Severity.MID, "traumatisme", "traumatismes"),
+        ("fr", Track.MENTAL, Severity.HIGH, "psychose", "psychoses"),
+    ],
+)
+def test_severity_label(lang: Lang, track: Track, severity: Severity, expected: str, plural: str) -> None:
+    assert severity_label(lang, track, severity) == expected
+    assert severity_label(lang, track, severity, plural=True) == plural
+
+
+def test_t_survives_unknown_keys_and_missing_parameters() -> None:
+    assert t("en", "no_such_key") == "no_such_key"
+    assert t("fr", "not_owner") == t("fr", "not_owner", name="?")
+
+
+def test_plural_forms() -> None:
+    assert [plural_form("en", n) for n in (0, 1, 2)] == ["other", "one", "other"]
+    assert [plural_form("fr", n) for n in (0, 1, 2)] == ["one", "one", "other"]
+    assert tn("en", "rest_title", 1) == "Rest: 1 day"
+    assert tn("fr", "rest_title", 3) == "Repos : 3 jours"
+
+
+def test_t_name_escapes_and_fits_the_limit() -> None:
+    title = t_name("en", "card_title_dead", "@everyone" * 100, 256)
+    assert len(title) <= 256
+    assert title.startswith("† ") and title.endswith(" — dead")
+    assert not PING.search(title)
+
+
+SAMPLES = [
+    UserError("character_dead", name="Aria"),
+    UserError("character_incoherent", name="Aria"),
+    UserError("count_range", max=7),
+    UserError("note_length", max=200),
+    UserError("no_wound_of_severity", name="Aria", track=Track.PHYSICAL, severity=Severity.MID),
+    UserError("lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW),
+    UserError("mental_healing_off"),
+    UserError("nothing_to_heal", name="Aria"),
+    UserError("rest_not_over", name="Aria", rested=2, needed=7, severity=Severity.MID, track=Track.PHYSICAL),
+    UserError("rest_range", max=365),
+    UserError("dice_invalid", text="7-x"),
+    UserError("name_length", max=64),
+    UserError("attribute_range", min=-10, max=10),
+    UserError("preset_unknown", preset="elf", known="humanoid, orc"),
+    UserError("preset_too_small", name="Aria", preset="tiny"),
+    UserError("character_not_found", ref="Bob"),
+    UserError("name_taken", name="Aria"),
+    UserError("undo_nothing"),
+    UserError(
+        "undo_blocked",
+        kind="wound",
+        character_name="Aria",
+        blocked_by="rest",
+        blocked_by_id=31,
+        blocked_by_character=None,
+        blocked_by_at="2024-05-01T10:00:00+00:00",
+    ),
+    UserError("import_invalid", errors="not JSON"),
+    UserError("not_gm"),
+    UserError("not_owner", name="Aria"),
+    UserError("players_cannot_create"),
+    UserError("no_active_character", user=42),
+    UserError("target_or_character"),
+    UserError("character_not_targets", name="Aria", user=42),
+    UserError("guild_only"),
+    UserError("config_invalid", errors="physical.penalties: must not get milder"),
+    UserError("internal_error", error_id="ab12cd34"),
+    UserError("ruleset_invalid", errors="presets: the humanoid preset must always be present"),
+    UserError("page_range", pages=3),
+    UserError("option_invalid", value="abc"),
+    UserError("edit_nothing"),
+    UserError("rest_nobody"),
+    UserError("modifier_range", max=100),
+]
+
+
+def test_the_samples_cover_every_refusal() -> None:
+    bare = {key for key in ERRORS if key.endswith("_bare")}
+    assert {e.key for e in SAMPLES} == set(ERRORS) - {"error_unknown"} - bare
+    assert {key.removesuffix("_bare") for key in bare} <= set(ERRORS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.key)
+def test_every_refusal_renders_completely(
+    lang: Lang, err: UserError, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = error_text(lang, err)
+    assert "missing" not in caplog.text  # every placeholder was given
+    assert "{" not in text and "}" not in text
+    assert 0 < len(text) <= 2000
+
+
+def test_refusals_name_severities_in_the_right_language() -> None:
+    err = UserError(
+        "lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW
+    )
+    assert "trauma" in error_text("en", err) and "shocks" in error_text("en", err)
+    assert "traumatisme" in error_text("fr", err) and "chocs" in error_text("fr", err)
+    rest = UserError(
+        "rest_not_over", name="A", rested=2, needed=7, severity=Severity.MID, track=Track.PHYSICAL
+    )
+    assert "2/7" in error_text("en", rest) and "5 to go" in error_text("en", rest)
+    assert "blessure grave" in error_text("fr", rest)
+
+
+def test_required_texts() -> None:
+    not_gm = error_text("en", UserError("not_gm"))
+    assert "Only a GM (the GM role, Manage Server, or the server owner) can" in not_gm
+    assert "error id ab12" in error_text("en", UserError("internal_error", error_id="ab12"))
+    assert "Something went wrong on our side" in error_text("en", UserError("internal_error", error_id="x"))
+    assert "physical.penalties" in error_text(
+        "en", UserError("config_invalid", errors="physical.penalties: x")
+    )
+
+
+def test_unknown_refusals_do_not_crash_and_name_the_key() -> None:
+    assert "no_such_refusal" in error_text("en", UserError("no_such_refusal", whatever=object()))
+    assert "`no_such_refusal`" in error_text("fr", UserError("no_such_refusal"))
+    assert "`x1`" in error_text("fr", UserError("x**`<@1>"))
+
+
+def test_refusal_parameters_are_escaped_and_clipped() -> None:
+    text = error_text("en", UserError("character_not_found", ref="@everyone <@&1> **b**" * 500))
+    assert not PING.search(text)
+    assert "\\*\\*b" in text
+    assert len(text) <= 2000
+    odd = error_text("fr", UserError("dice_invalid", text=object()))
+    assert odd
+
+
+def test_a_refusal_missing_its_parameters_falls_back_to_a_bare_text() -> None:
+    assert error_text("en", UserError("character_not_found", id=5)).startswith(
+        "That character does not exist"
+    )
+    assert error_text("fr", UserError("character_not_found")).startswith("Ce personnage n'existe pas")
+    assert error_text("en", UserError("no_active_character")).startswith("No active character.")
+    assert "later change depends on it" in error_text("en", UserError("undo_blocked"))
+
+
+def test_undo_blocked_names_the_kinds_of_change() -> None:
+    err = UserError("undo_blocked", kind="wound", blocked_by="heal_roll", blocked_by_id=31)
+    assert "(wound)" in error_text("en", err) and "#31, healing session" in error_text("en", err)
+    assert "(blessure)" in error_text("fr", err) and "n°31, séance de guérison" in error_text("fr", err)
+
+
+def test_a_refusal_accepts_name_for_ref_and_the_reverse() -> None:
+    assert "Bob" in error_text("en", UserError("character_not_found", name="Bob"))
+    assert "Bob" in error_text("en", UserError("not_owner", ref="Bob"))
+
+
+def qualified_names(lang: Lang) -> set[str]:
+    from bot.ui.translator import COMMAND_NAMES
+
+    if lang == "en":
+        return set(COMMAND_NAMES)
+    return {
+        " ".join(COMMAND_NAMES[" ".join(key.split()[: i + 1])] for i in range(len(key.split())))
+        for key in COMMAND_NAMES
+    }
+
+
+COMMAND = re.compile(r"(?:^|[\s(])/([\w-]+)(?: ([\w…-]+))?")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_commands_cited_in_messages_exist_in_that_language(lang: Lang) -> None:
+    names = qualified_names(lang)
+    groups = {name.split()[0] for name in names if " " in name}
+    for key, entry in CATALOGUE.items():
+        for top, sub in COMMAND.findall(entry[lang]):
+            assert top in names or top in groups, (key, top)
+            if top in groups and sub != "…":
+                assert f"{top} {sub}" in names, (key, top, sub)
