@@ -1,0 +1,105 @@
+"""In-process Discord test harness: real discord.py dispatch, only the HTTP transport faked.
+
+fake = await harness.connect(bot, guilds=[harness.guild_payload(GUILD, owner_id=GM)])
+reply = await harness.dispatch(fake, bot, harness.slash("wound", {"severity": "light"}))
+assert reply.embeds[0]["title"] == "..."
+harness.assert_valid(fake.requests)          # every body against Discord's OpenAPI spec
+await harness.close(bot)
+"""
+
+from .bot import close, connect, fake_of, running
+from .interactions import (
+    AttachmentArg,
+    ChannelArg,
+    Opt,
+    Reply,
+    RoleArg,
+    SentMessage,
+    UserArg,
+    attachment,
+    autocomplete,
+    build_reply,
+    channel,
+    component,
+    conform,
+    dispatch,
+    modal_submit,
+    role,
+    slash,
+    undeliverable_reason,
+    user,
+)
+from .openapi import OpenAPIValidator, Violation, assert_valid, discord_openapi, validator, violations
+from .payloads import (
+    ADMINISTRATOR_PERMISSIONS,
+    DEFAULT_APP_ID,
+    DEFAULT_APP_PERMISSIONS,
+    DEFAULT_CHANNEL_ID,
+    DEFAULT_GUILD_ID,
+    DEFAULT_MEMBER_PERMISSIONS,
+    DEFAULT_OWNER_ID,
+    DEFAULT_USER_ID,
+    MANAGER_PERMISSIONS,
+    guild_payload,
+    member_payload,
+    role_payload,
+    snowflake,
+    text_channel_payload,
+    user_payload,
+)
+from .runtime import HarnessError
+from .transport import EPHEMERAL, FakeDiscord, FakeSession, Fault, RecordedFile, RecordedRequest
+
+__all__ = [
+    "ADMINISTRATOR_PERMISSIONS",
+    "DEFAULT_APP_ID",
+    "DEFAULT_APP_PERMISSIONS",
+    "DEFAULT_CHANNEL_ID",
+    "DEFAULT_GUILD_ID",
+    "DEFAULT_MEMBER_PERMISSIONS",
+    "DEFAULT_OWNER_ID",
+    "DEFAULT_USER_ID",
+    "EPHEMERAL",
+    "MANAGER_PERMISSIONS",
+    "AttachmentArg",
+    "ChannelArg",
+    "FakeDiscord",
+    "FakeSession",
+    "Fault",
+    "HarnessError",
+    "OpenAPIValidator",
+    "Opt",
+    "RecordedFile",
+    "RecordedRequest",
+    "Reply",
+    "RoleArg",
+    "SentMessage",
+    "UserArg",
+    "Violation",
+    "assert_valid",
+    "attachment",
+    "autocomplete",
+    "build_reply",
+    "channel",
+    "close",
+    "component",
+    "conform",
+    "connect",
+    "discord_openapi",
+    "dispatch",
+    "fake_of",
+    "guild_payload",
+    "member_payload",
+    "modal_submit",
+    "role",
+    "role_payload",
+    "running",
+    "slash",
+    "snowflake",
+    "text_channel_payload",
+    "undeliverable_reason",
+    "user",
+    "user_payload",
+    "validator",
+    "violations",
+]
