@@ -1,0 +1,201 @@
+"""SQL of the history: events, the characters each touched, and what undo needs to find."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.history import Event
+from bot.storage.codec import Row, dumps
+
+UNDO = "undo"
+_COLUMNS = (
+    "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
+    "e.undone, e.undoes"
+)
+# Events that /undo may revert: not undone yet, and not an undo themselves (the partial index).
+_UNDOABLE = "e.undone = 0 AND e.kind <> 'undo'"
+_FEW = 64  # up to this many characters, look for undo conflicts character by character
+
+
+def _event(row: Row) -> Event:
+    eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
+    decoded = json.loads(details) if details else {}
+    return Event(
+        id=eid,
+        guild_id=guild_id,
+        kind=kind,
+        actor_id=actor_id,
+        at=at,
+        character_id=character_id,
+        character_name=character_name,
+        details=decoded if isinstance(decoded, dict) else {},
+        undone=bool(undone),
+        undoes=undoes,
+    )
+
+
+async def insert(
+    conn: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    kind: str,
+    actor_id: int | None,
+    at: str,
+    character_id: int | None,
+    character_name: str | None,
+    details: dict[str, object],
+    snapshot: dict[str, Any] | None,
+    touches_ruleset: bool,
+    links: Iterable[int],
+    undoes: int | None = None,
+) -> Event:
+    async with conn.execute(
+        "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
+        "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        (
+            guild_id,
+            kind,
+            actor_id,
+            at,
+            character_id,
+            character_name,
+            dumps(details),
+            int(touches_ruleset),
+            undoes,
+            None if snapshot is None else dumps(snapshot),
+        ),
+    ) as cursor:
+        event_id = cursor.lastrowid
+    assert event_id is not None
+    linked = sorted(set(links))
+    if len(linked) == 1:
+        await conn.execute(
+            "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)", (event_id, linked[0])
+        )
+    elif linked:
+        await conn.executemany(
+            "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
+            [(event_id, cid) for cid in linked],
+        )
+    return Event(
+        id=event_id,
+        guild_id=guild_id,
+        kind=kind,
+        actor_id=actor_id,
+        at=at,
+        character_id=character_id,
+        character_name=character_name,
+        details=dict(details),
+        undoes=undoes,
+    )
+
+
+async def page(
+    conn: aiosqlite.Connection, guild_id: int, character_id: int | None, *, limit: int, offset: int
+) -> list[Event]:
+    """Events of the server (touching one character), newest first."""
+    if character_id is None:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_COLUMNS} FROM events e WHERE e.guild_id = ? ORDER BY e.id DESC LIMIT ? OFFSET ?",
+            (guild_id, limit, offset),
+        )
+    else:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
+            "WHERE l.character_id = ? AND e.guild_id = ? ORDER BY l.event_id DESC LIMIT ? OFFSET ?",
+            (character_id, guild_id, limit, offset),
+        )
+    return [_event(r) for r in rows]
+
+
+async def count(conn: aiosqlite.Connection, guild_id: int, character_id: int | None) -> int:
+    if character_id is None:
+        rows = await conn.execute_fetchall("SELECT COUNT(*) FROM events WHERE guild_id = ?", (guild_id,))
+    else:
+        rows = await conn.execute_fetchall(
+            "SELECT COUNT(*) FROM event_characters l JOIN events e ON e.id = l.event_id "
+            "WHERE l.character_id = ? AND e.guild_id = ?",
+            (character_id, guild_id),
+        )
+    return int(next(iter(rows))[0])
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """An event /undo may revert, with what it needs to do so."""
+
+    event: Event
+    snapshot: dict[str, Any]
+    touches_ruleset: bool
+
+
+async def latest_undoable(
+    conn: aiosqlite.Connection, guild_id: int, character_id: int | None
+) -> Undoable | None:
+    if character_id is None:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM events e "
+            f"WHERE e.guild_id = ? AND {_UNDOABLE} ORDER BY e.id DESC LIMIT 1",
+            (guild_id,),
+        )
+    else:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM event_characters l "
+            "JOIN events e ON e.id = l.event_id "
+            f"WHERE l.character_id = ? AND e.guild_id = ? AND {_UNDOABLE} ORDER BY l.event_id DESC LIMIT 1",
+            (character_id, guild_id),
+        )
+    found = list(rows)
+    if not found:
+        return None
+    row = found[0]
+    snapshot = json.loads(row[10]) if row[10] else {}
+    return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[11]))
+
+
+async def blocker(
+    conn: aiosqlite.Connection, guild_id: int, target: Undoable, character_ids: Collection[int]
+) -> Event | None:
+    """The latest later event, not undone, that touched a character (or the ruleset) ``target`` did."""
+    after = target.event.id
+    if len(character_ids) <= _FEW:
+        # One index range per character: cheap however long the server's history is.
+        found: list[Row] = []
+        for character_id in character_ids:
+            found.extend(
+                await conn.execute_fetchall(
+                    f"SELECT {_COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
+                    f"WHERE l.character_id = ? AND l.event_id > ? AND e.guild_id = ? AND {_UNDOABLE} "
+                    "ORDER BY l.event_id DESC LIMIT 1",
+                    (character_id, after, guild_id),
+                )
+            )
+    else:
+        found = list(
+            await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM event_characters mine "
+                "JOIN event_characters later ON later.character_id = mine.character_id "
+                "JOIN events e ON e.id = later.event_id "
+                f"WHERE mine.event_id = ? AND later.event_id > ? AND e.guild_id = ? AND {_UNDOABLE} "
+                "ORDER BY e.id DESC LIMIT 1",
+                (after, after, guild_id),
+            )
+        )
+    if not found and target.touches_ruleset:
+        found = list(
+            await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM events e WHERE e.guild_id = ? AND e.id > ? "
+                f"AND e.touches_ruleset = 1 AND {_UNDOABLE} ORDER BY e.id DESC LIMIT 1",
+                (guild_id, after),
+            )
+        )
+    return _event(max(found, key=lambda row: int(row[0]))) if found else None
+
+
+async def mark_undone(conn: aiosqlite.Connection, event_id: int) -> None:
+    await conn.execute("UPDATE events SET undone = 1 WHERE id = ?", (event_id,))

@@ -1,0 +1,165 @@
+"""The storage API the cogs call. Every method is scoped by server: an id of another server's
+character is "not found", exactly like an unknown id."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+
+from bot.history import Event
+from bot.rules.character import Character
+from bot.rules.ruleset import Ruleset
+from bot.storage import active, characters, events, export, settings
+from bot.storage.codec import utc_now
+from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path
+from bot.storage.errors import StorageError
+from bot.storage.migrations import MIGRATIONS_DIR, migrate
+from bot.storage.transaction import Transaction
+
+__all__ = ["Store", "Transaction", "backup"]
+
+MAX_PER_PAGE = 100
+
+
+class Store:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._rulesets = settings.RulesetCache()
+
+    @classmethod
+    async def open(cls, url: str, *, migrations: Path = MIGRATIONS_DIR) -> Store:
+        """Open the database of ``url`` and bring its schema up to date."""
+        db = await Database.open(url)
+        try:
+            await migrate(db.writer, migrations)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    # ---- reads (the reader connection: no lock, last committed state) ------------------------------
+
+    async def ruleset(self, guild_id: int) -> Ruleset:
+        cached = self._rulesets.get(guild_id)
+        if cached is not None:
+            return cached
+        generation = self._rulesets.generation
+        stored = await settings.load_ruleset(self._db.reader, guild_id)
+        ruleset = Ruleset() if stored is None else stored
+        self._rulesets.offer(guild_id, ruleset, generation)
+        return ruleset
+
+    async def character(self, guild_id: int, character_id: int) -> Character:
+        return await characters.load(self._db.reader, guild_id, character_id)
+
+    async def character_by_name(self, guild_id: int, name: str) -> Character:
+        return await characters.load_by_name(self._db.reader, guild_id, name)
+
+    async def active_character(self, guild_id: int, user_id: int) -> Character | None:
+        return await characters.load_active(self._db.reader, guild_id, user_id)
+
+    async def characters(self, guild_id: int) -> list[Character]:
+        return await characters.load_all(self._db.reader, guild_id)
+
+    async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
+        return await characters.load_all(self._db.reader, guild_id, owner_id=user_id)
+
+    async def search_characters(
+        self, guild_id: int, text: str, *, owner_id: int | None = None, limit: int = 25
+    ) -> list[tuple[int, str]]:
+        return await characters.search(self._db.reader, guild_id, text, owner_id=owner_id, limit=limit)
+
+    async def history(
+        self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10
+    ) -> tuple[list[Event], int]:
+        """One page of events, newest first, and how many there are in all. A deleted character's
+        history stays readable."""
+        reader = self._db.reader
+        if character_id is not None and not await characters.exists(
+            reader, guild_id, character_id, deleted_too=True
+        ):
+            raise characters.not_found(id=character_id)
+        per_page = max(1, min(per_page, MAX_PER_PAGE))
+        offset = (max(page, 1) - 1) * per_page
+        found = await events.page(reader, guild_id, character_id, limit=per_page, offset=offset)
+        return found, await events.count(reader, guild_id, character_id)
+
+    async def get_meta(self, key: str) -> str | None:
+        return await settings.get_meta(self._db.reader, key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._db.write() as conn:
+            await settings.set_meta(conn, key, value)
+
+    async def export_guild(self, guild_id: int) -> bytes:
+        """The server's characters, active characters and ruleset as a JSON file (export.py)."""
+        # Several queries that must agree with each other: read them in one transaction.
+        async with self._db.write() as conn:
+            stored = await settings.load_ruleset(conn, guild_id)
+            living = await characters.load_all(conn, guild_id)
+            chosen = await active.all_active(conn, guild_id)
+        ruleset = Ruleset() if stored is None else stored
+        return export.build_export(guild_id, ruleset, living, chosen, utc_now())
+
+    # ---- writes --------------------------------------------------------------------------------
+
+    def transaction(self, guild_id: int) -> AbstractAsyncContextManager[Transaction]:
+        """``async with store.transaction(guild_id) as tx:`` one ``BEGIN IMMEDIATE … COMMIT``; any
+        exception rolls everything back."""
+        return self._transaction(guild_id)
+
+    @asynccontextmanager
+    async def _transaction(self, guild_id: int) -> AsyncIterator[Transaction]:
+        tx: Transaction | None = None
+        try:
+            async with self._db.write() as conn:
+                tx = Transaction(conn, guild_id, self._rulesets)
+                yield tx
+        finally:
+            # After the commit (or a rollback of a transaction that may have read and cached).
+            if tx is not None and tx.ruleset_changed:
+                self._rulesets.invalidate(guild_id)
+
+
+async def backup(url: str, destination: str) -> None:
+    """Copy the database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's online
+    backup API: a consistent copy while the bot keeps running. Written beside, then renamed."""
+    source = database_path(url)
+    target = database_path(destination)
+    if not source.is_file():
+        raise StorageError(f"cannot back up {source}: no such database file")
+    if target.resolve() == source.resolve():
+        raise StorageError("the backup destination is the database itself")
+    await asyncio.to_thread(_backup, source, target)
+
+
+def _backup(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        src = sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)  # all pages in one step: one consistent read snapshot
+                dst.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, target)
+    except (sqlite3.Error, OSError) as exc:
+        partial.unlink(missing_ok=True)
+        raise StorageError(f"backup to {target} failed: {' '.join(str(exc).split())}") from None

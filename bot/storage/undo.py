@@ -1,0 +1,105 @@
+"""Undo: revert the latest change of a server (or of one character) from its snapshot, whole.
+
+The snapshot an event stores (see :mod:`bot.storage.transaction`)::
+
+    {"characters": {"<id>": <CharacterSnapshot JSON> | null},   # null: created by the event
+     "ruleset": <Ruleset JSON> | null,                          # only when the event changed it;
+                                                                # null: there was no stored ruleset
+     "active": {"<user id>": [<before id | null>, <after id | null>]}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiosqlite
+
+from bot.errors import UserError
+from bot.history import Event
+from bot.rules.ruleset import Ruleset
+from bot.storage import active, characters, events, settings
+from bot.storage.codec import CharacterSnapshot
+
+
+async def undo(
+    conn: aiosqlite.Connection, guild_id: int, actor_id: int | None, character_id: int | None, now: str
+) -> tuple[Event, bool]:
+    """Revert and record; return the ``undo`` event and whether the ruleset changed."""
+    if character_id is not None and not await characters.exists(
+        conn, guild_id, character_id, deleted_too=True
+    ):
+        raise characters.not_found(id=character_id)
+    target = await events.latest_undoable(conn, guild_id, character_id)
+    if target is None:
+        raise UserError("undo_nothing")
+    touched: dict[str, Any] = target.snapshot.get("characters") or {}
+    links = {int(cid) for cid in touched}
+    if target.event.character_id is not None:
+        links.add(target.event.character_id)
+    blocking = await events.blocker(conn, guild_id, target, links)
+    if blocking is not None:
+        raise UserError(
+            "undo_blocked",
+            kind=target.event.kind,
+            character_name=target.event.character_name,
+            blocked_by=blocking.kind,
+            blocked_by_id=blocking.id,
+            blocked_by_character=blocking.character_name,
+            blocked_by_at=blocking.at,
+        )
+    snapshot = target.snapshot
+    # Which players still have the active character the event left them (before anything moves).
+    choices = await _unchanged_choices(conn, guild_id, snapshot.get("active") or {})
+    created = [int(cid) for cid, state in touched.items() if state is None]
+    restored = [
+        CharacterSnapshot.from_json(state, guild_id) for state in touched.values() if state is not None
+    ]
+    # Remove what the event created before restoring, so a restored name is free again.
+    if created:
+        await characters.soft_delete(conn, guild_id, created, now)
+        await active.clear_characters(conn, guild_id, created)
+    await characters.restore(conn, guild_id, restored)
+    ruleset_changed = "ruleset" in snapshot
+    if ruleset_changed:
+        stored = snapshot["ruleset"]
+        await settings.save_ruleset(
+            conn, guild_id, None if stored is None else Ruleset.model_validate(stored), now
+        )
+    for user_id, before in choices.items():
+        if before is not None and not await characters.exists(conn, guild_id, before, deleted_too=False):
+            before = None
+        await active.put(conn, guild_id, user_id, before)
+    await events.mark_undone(conn, target.event.id)
+    event = await events.insert(
+        conn,
+        guild_id=guild_id,
+        kind=events.UNDO,
+        actor_id=actor_id,
+        at=now,
+        character_id=target.event.character_id,
+        character_name=target.event.character_name,
+        details={
+            "kind": target.event.kind,
+            "character_name": target.event.character_name,
+            "event_details": target.event.details,
+            "event_id": target.event.id,
+            "event_at": target.event.at,
+        },
+        snapshot=None,
+        touches_ruleset=False,
+        links=links,
+        undoes=target.event.id,
+    )
+    return event, ruleset_changed
+
+
+async def _unchanged_choices(
+    conn: aiosqlite.Connection, guild_id: int, choices: dict[str, Any]
+) -> dict[int, int | None]:
+    """user id -> active character to put back, for the players who did not choose another one since
+    the event (a later choice is kept)."""
+    unchanged: dict[int, int | None] = {}
+    for user, (before, after) in choices.items():
+        if await active.active_id(conn, guild_id, int(user)) == after:
+            unchanged[int(user)] = before
+    return unchanged

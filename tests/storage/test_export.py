@@ -1,0 +1,220 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.errors import UserError
+from bot.rules import Preset, Ruleset, Severity, Track, inflict
+from bot.rules.character import Character
+from bot.storage import Store
+from bot.storage.export import MAX_ERRORS_CHARS, MAX_IMPORT_BYTES
+from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create, dump
+
+
+def bare(character: Character) -> Character:
+    return replace(character, id=None, wounds=tuple(replace(w, id=None) for w in character.wounds))
+
+
+async def populate(store: Store) -> None:
+    async with store.transaction(GUILD) as tx:
+        ruleset = Ruleset(
+            gm_role_id=5555,
+            presets={"humanoid": Preset(), "dragon": Preset(physical=(8, 4, 2), mental=(2, 1, 1))},
+            language="fr",
+        )
+        await tx.save_ruleset(ruleset)
+        await tx.record("config", GM)
+    aria = await create(store, "Aria")
+    await create(store, "Zoé la Grande", BOB)
+    npc = await create(store, "Gobelin <@&123> **gras**", None)
+    async with store.transaction(GUILD) as tx:
+        assert aria.id is not None and npc.id is not None
+        hurt = inflict(
+            await tx.character(aria.id),
+            Track.PHYSICAL,
+            Severity.LOW,
+            5,
+            note="chute",
+            by=GM,
+            at="2024-05-01T10:00:00+00:00",
+        )
+        hurt = inflict(hurt.character, Track.MENTAL, Severity.MID, note="vision", by=GM)
+        healed = hurt.character
+        healed = replace(
+            healed, wounds=(replace(healed.wounds[0], current=None), *healed.wounds[1:]), rest_days=2
+        )
+        await tx.save_character(healed)
+        dead = inflict(await tx.character(npc.id), Track.PHYSICAL, Severity.HIGH, 3).character
+        await tx.save_character(replace(dead, preset="dragon", physical_max=(8, 4, 2), corps=-4))
+        await tx.record("wound", GM)
+
+
+def strip(document: bytes) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(document)
+    del data["exported_at"]
+    return data
+
+
+async def test_export_then_import_round_trips(store: Store, db_path: Path) -> None:
+    await populate(store)
+    before = await store.characters(GUILD)
+    actives = {user: await store.active_character(GUILD, user) for user in (ALICE, BOB)}
+    exported = await store.export_guild(GUILD)
+    data = json.loads(exported)
+    assert data["format"] == "harmonies-wounds" and data["version"] == 1 and data["guild_id"] == GUILD
+    assert len(data["characters"]) == 3
+
+    async with store.transaction(GUILD) as tx:
+        counts = await tx.import_guild(exported, GM)
+    assert counts == {"characters": 3, "wounds": sum(len(c.wounds) for c in before), "replaced": 3}
+    after = await store.characters(GUILD)
+    assert [bare(c) for c in after] == [bare(c) for c in before]
+    assert {c.id for c in after}.isdisjoint({c.id for c in before})  # new rows, the old ones kept for undo
+    for user, character in actives.items():
+        found = await store.active_character(GUILD, user)
+        assert character is not None and found is not None and found.name == character.name
+    assert strip(await store.export_guild(GUILD)) == strip(exported)
+    assert await store.ruleset(GUILD) == Ruleset.model_validate(data["ruleset"])
+    events, _ = await store.history(GUILD, per_page=1)
+    assert events[0].kind == "import" and events[0].details == counts
+
+
+async def test_import_replaces_and_undo_of_an_import_restores_everything(store: Store) -> None:
+    await populate(store)
+    before = await store.characters(GUILD)
+    ruleset = await store.ruleset(GUILD)
+    active = await store.active_character(GUILD, ALICE)
+    document = {
+        "format": "harmonies-wounds",
+        "version": 1,
+        "guild_id": GUILD,
+        "ruleset": {},
+        "characters": [{"name": "Solo", "owner_id": BOB}],
+        "active": [{"user_id": BOB, "character": "solo"}],
+    }
+    async with store.transaction(GUILD) as tx:
+        await tx.import_guild(json.dumps(document).encode(), GM)
+    assert [c.name for c in await store.characters(GUILD)] == ["Solo"]
+    assert await store.ruleset(GUILD) == Ruleset()
+    assert await store.active_character(GUILD, ALICE) is None
+    assert (await store.active_character(GUILD, BOB)) is not None
+
+    async with store.transaction(GUILD) as tx:
+        event = await tx.undo(GM)
+    assert event.details["kind"] == "import"
+    assert await store.characters(GUILD) == before  # same ids, same wounds
+    assert await store.ruleset(GUILD) == ruleset
+    assert await store.active_character(GUILD, ALICE) == active
+    assert await store.active_character(GUILD, BOB) == next(c for c in before if c.name == "Zoé la Grande")
+
+
+def valid() -> dict[str, Any]:
+    return {
+        "format": "harmonies-wounds",
+        "version": 1,
+        "guild_id": GUILD,
+        "exported_at": "2024-01-01T00:00:00+00:00",
+        "ruleset": {},
+        "characters": [
+            {
+                "name": "Aria",
+                "owner_id": ALICE,
+                "wounds": [{"track": "physical", "inflicted": 0, "current": 0}],
+            }
+        ],
+        "active": [{"user_id": ALICE, "character": "Aria"}],
+    }
+
+
+def mutate(change: Callable[[dict[str, Any]], object]) -> bytes:
+    data = valid()
+    change(data)
+    return json.dumps(data).encode()
+
+
+def _char(data: dict[str, Any]) -> dict[str, Any]:
+    character: dict[str, Any] = data["characters"][0]
+    return character
+
+
+HOSTILE: dict[str, bytes] = {
+    "not json": b"{ this is not json",
+    "empty": b"",
+    "not utf-8": b'{"format": "\xff\xfe"}',
+    "a list": b"[1, 2, 3]",
+    "wrong version": mutate(lambda d: d.update(version=2)),
+    "wrong format": mutate(lambda d: d.update(format="something-else")),
+    "other server": mutate(lambda d: d.update(guild_id=OTHER_GUILD)),
+    "negative guild": mutate(lambda d: d.update(guild_id=-5)),
+    "negative maxima": mutate(lambda d: _char(d).update(physical_max=[-1, 2, 1])),
+    "huge maxima": mutate(lambda d: _char(d).update(mental_max=[10**12, 2, 1])),
+    "negative rest": mutate(lambda d: _char(d).update(rest_days=-3)),
+    "attribute out of range": mutate(lambda d: _char(d).update(corps=11)),
+    "10 000-char name": mutate(lambda d: _char(d).update(name="A" * 10_000)),
+    "empty name": mutate(lambda d: _char(d).update(name="")),
+    "name with a newline": mutate(lambda d: _char(d).update(name="A\nB")),
+    "name with a NUL": mutate(lambda d: _char(d).update(name="A\x00B")),
+    "10 000-char note": mutate(lambda d: _char(d)["wounds"][0].update(note="n" * 10_000)),
+    "bad severity": mutate(lambda d: _char(d)["wounds"][0].update(current=3)),
+    "bad track": mutate(lambda d: _char(d)["wounds"][0].update(track="spiritual")),
+    "fatal yet held": mutate(lambda d: _char(d)["wounds"][0].update(fatal=True)),
+    "negative owner": mutate(lambda d: _char(d).update(owner_id=-1)),
+    "owner too big": mutate(lambda d: _char(d).update(owner_id=2**64)),
+    "extra field": mutate(lambda d: _char(d).update(id=1, guild_id=OTHER_GUILD)),
+    "bad preset name": mutate(lambda d: _char(d).update(preset="../../etc")),
+    "bad ruleset": mutate(lambda d: d.update(ruleset={"presets": {}})),
+    "bad timestamp": mutate(lambda d: _char(d).update(created_at="yesterday")),
+    "duplicate names": mutate(lambda d: d["characters"].append({"name": "ARIA"})),
+    "active of an unknown character": mutate(
+        lambda d: d["active"].append({"user_id": BOB, "character": "Nobody"})
+    ),
+    "active of someone else's character": mutate(
+        lambda d: d["active"].append({"user_id": BOB, "character": "Aria"})
+    ),
+    "too many characters": mutate(lambda d: d.update(characters=[{"name": f"C{i}"} for i in range(10_001)])),
+    "too large": b" " * (MAX_IMPORT_BYTES + 1),
+    "many problems": mutate(
+        lambda d: d.update(characters=[{"name": "x" * 100, "corps": 99} for _ in range(500)])
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+async def test_hostile_imports_are_refused_and_change_nothing(name: str, store: Store, db_path: Path) -> None:
+    await populate(store)
+    before = dump(db_path)
+    with pytest.raises(UserError) as refused:
+        async with store.transaction(GUILD) as tx:
+            await tx.import_guild(HOSTILE[name], GM)
+    assert refused.value.key == "import_invalid"
+    errors = str(refused.value.params["errors"])
+    assert errors and len(errors) <= MAX_ERRORS_CHARS
+    assert "x" * 100 not in errors and "A" * 100 not in errors  # the file's text is not echoed
+    assert dump(db_path) == before
+
+
+async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
+    data = valid()
+    data["characters"][0].update(name="", corps=50, rest_days=-1)
+    data["version"] = 7
+    with pytest.raises(UserError) as refused:
+        async with store.transaction(GUILD) as tx:
+            await tx.import_guild(json.dumps(data).encode(), GM)
+    lines = str(refused.value.params["errors"]).splitlines()
+    assert len(lines) == 4
+    assert any(line.startswith("version:") for line in lines)
+    assert any(line.startswith("characters.0.corps:") for line in lines)
+
+
+async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
+    async with store.transaction(GUILD) as tx:
+        counts = await tx.import_guild(json.dumps(valid()).encode(), GM)
+    assert counts == {"characters": 1, "wounds": 1, "replaced": 0}
+    aria = await store.character_by_name(GUILD, "aria")
+    assert aria.owner_id == ALICE and aria.counts(Track.PHYSICAL) == (1, 0, 0)
+    assert await store.active_character(GUILD, ALICE) == aria

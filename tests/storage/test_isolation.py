@@ -1,0 +1,111 @@
+"""Nothing of another server is ever shown or changed, whatever id is given."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.rules import Severity, Track, inflict
+from bot.rules.character import Character
+from bot.storage import Store, Transaction
+from tests.storage.conftest import ALICE, GM, GUILD, OTHER_GUILD, create, dump
+
+
+async def _setup(store: Store) -> Character:
+    aria = await create(store, "Aria", ALICE, guild_id=GUILD)
+    async with store.transaction(GUILD) as tx:
+        assert aria.id is not None
+        wounded = inflict(await tx.character(aria.id), Track.PHYSICAL, Severity.MID).character
+        aria = await tx.save_character(wounded)
+        await tx.record("wound", GM, character=aria)
+    return aria
+
+
+async def test_reads_of_another_server_find_nothing(store: Store) -> None:
+    aria = await _setup(store)
+    assert aria.id is not None
+    with pytest.raises(UserError) as refused:
+        await store.character(OTHER_GUILD, aria.id)
+    assert refused.value.key == "character_not_found"
+    with pytest.raises(UserError):
+        await store.character_by_name(OTHER_GUILD, "Aria")
+    with pytest.raises(UserError):
+        await store.history(OTHER_GUILD, character_id=aria.id)
+    assert await store.active_character(OTHER_GUILD, ALICE) is None
+    assert await store.characters(OTHER_GUILD) == []
+    assert await store.owned_characters(OTHER_GUILD, ALICE) == []
+    assert await store.search_characters(OTHER_GUILD, "") == []
+    assert await store.search_characters(OTHER_GUILD, "ari") == []
+    assert await store.history(OTHER_GUILD) == ([], 0)
+    exported = await store.export_guild(OTHER_GUILD)
+    assert b"Aria" not in exported
+
+
+TxAction = Callable[[Transaction, Character], Awaitable[object]]
+
+
+async def _set_active(tx: Transaction, c: Character) -> None:
+    assert c.id is not None
+    await tx.set_active(ALICE, c.id)
+
+
+async def _undo_character(tx: Transaction, c: Character) -> None:
+    await tx.undo(GM, c.id)
+
+
+async def _load(tx: Transaction, c: Character) -> None:
+    assert c.id is not None
+    await tx.character(c.id)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        _load,
+        lambda tx, c: tx.character_by_name(c.name),
+        lambda tx, c: tx.save_character(replace(c, name="Stolen")),
+        lambda tx, c: tx.save_character(replace(c, guild_id=OTHER_GUILD, rest_days=9)),
+        lambda tx, c: tx.delete_character(c),
+        _set_active,
+        _undo_character,
+    ],
+)
+async def test_writes_with_another_servers_ids_are_refused_and_change_nothing(
+    store: Store, db_path: Path, action: TxAction
+) -> None:
+    aria = await _setup(store)
+    before = dump(db_path)
+    with pytest.raises(UserError) as refused:
+        async with store.transaction(OTHER_GUILD) as tx:
+            await action(tx, aria)
+            await tx.record("character_edit", GM, character=aria)
+    assert refused.value.key == "character_not_found"
+    assert dump(db_path) == before
+
+
+async def test_undo_in_another_server_does_not_see_these_events(store: Store, db_path: Path) -> None:
+    await _setup(store)
+    before = dump(db_path)
+    with pytest.raises(UserError) as refused:
+        async with store.transaction(OTHER_GUILD) as tx:
+            await tx.undo(GM)
+    assert refused.value.key == "undo_nothing"
+    assert dump(db_path) == before
+
+
+async def test_same_names_in_two_servers_are_two_characters(store: Store) -> None:
+    a = await create(store, "Aria", ALICE, guild_id=GUILD)
+    b = await create(store, "aria", ALICE, guild_id=OTHER_GUILD)
+    assert a.id != b.id
+    assert (await store.character_by_name(GUILD, "ARIA")).id == a.id
+    assert (await store.character_by_name(OTHER_GUILD, "ARIA")).id == b.id
+    assert (await store.active_character(GUILD, ALICE)) == a
+    assert (await store.active_character(OTHER_GUILD, ALICE)) == b
+    async with store.transaction(OTHER_GUILD) as tx:
+        await tx.undo(GM)
+    assert (await store.character(GUILD, a.id or 0)) == a
+    assert await store.characters(OTHER_GUILD) == []

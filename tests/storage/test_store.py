@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
+from bot.storage import Store
+from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
+
+
+async def test_save_character_returns_ids_and_writes_only_what_changed(store: Store) -> None:
+    aria = await create(store, "Aria")
+    assert aria.id is not None and aria.guild_id == GUILD and aria.created_at
+    async with store.transaction(GUILD) as tx:
+        hurt = inflict(
+            await tx.character(aria.id), Track.PHYSICAL, Severity.LOW, 3, note="n", by=GM, at="t"
+        ).character
+        saved = await tx.save_character(hurt)
+        assert all(w.id is not None for w in saved.wounds)
+        assert len({w.id for w in saved.wounds}) == 3
+        healed = replace(
+            saved, wounds=(replace(saved.wounds[1], current=None), saved.wounds[0], saved.wounds[2])
+        )
+        again = await tx.save_character(healed)
+    stored = await store.character(GUILD, aria.id)
+    assert [w.id for w in stored.wounds] == sorted(w.id for w in again.wounds if w.id is not None)
+    assert stored.counts(Track.PHYSICAL) == (2, 0, 0)
+    assert {w.id: w for w in stored.wounds} == {w.id: w for w in again.wounds}
+
+
+async def test_wounds_of_another_character_cannot_be_saved(store: Store) -> None:
+    aria = await create(store, "Aria")
+    bob = await create(store, "Bob", BOB)
+    async with store.transaction(GUILD) as tx:
+        hurt = inflict(await tx.character(aria.id or 0), Track.PHYSICAL, Severity.LOW).character
+        aria = await tx.save_character(hurt)
+    with pytest.raises(ValueError):
+        async with store.transaction(GUILD) as tx:
+            target = await tx.character(bob.id or 0)
+            await tx.save_character(replace(target, wounds=aria.wounds))
+
+
+async def test_names_are_unique_per_server_case_insensitively(store: Store) -> None:
+    await create(store, "Aria")
+    bob = await create(store, "Bob", BOB)
+    with pytest.raises(UserError) as taken:
+        await create(store, "  ARIA ", BOB)
+    assert taken.value.key == "name_taken"
+    with pytest.raises(UserError) as renamed:
+        async with store.transaction(GUILD) as tx:
+            await tx.save_character(replace(await tx.character(bob.id or 0), name="aria"))
+    assert renamed.value.key == "name_taken"
+    assert (await store.character_by_name(GUILD, "ＡＲＩＡ")).name == "Aria"  # full-width letters, NFKC
+    with pytest.raises(UserError) as missing:
+        await store.character_by_name(GUILD, "Nobody")
+    assert missing.value.key == "character_not_found"
+
+
+async def test_search_puts_prefix_matches_first_and_escapes_wildcards(store: Store) -> None:
+    for name in ("Marianne", "Aria", "Ariel", "Zaria", "100% Pur", "a_b", "Bob"):
+        await create(store, name, BOB if name == "Bob" else ALICE, active=False)
+    names = [name for _, name in await store.search_characters(GUILD, "ARI")]
+    assert names == ["Aria", "Ariel", "Marianne", "Zaria"]
+    assert [n for _, n in await store.search_characters(GUILD, "%")] == ["100% Pur"]
+    assert [n for _, n in await store.search_characters(GUILD, "_")] == ["a_b"]
+    assert [n for _, n in await store.search_characters(GUILD, "ari", limit=2)] == ["Aria", "Ariel"]
+    assert [n for _, n in await store.search_characters(GUILD, "", owner_id=BOB)] == ["Bob"]
+    assert len(await store.search_characters(GUILD, "")) == 7
+    found = await store.search_characters(GUILD, "aria")
+    assert found == [
+        ((await store.character_by_name(GUILD, "Aria")).id or 0, "Aria"),
+        (found[1][0], "Marianne"),
+        (found[2][0], "Zaria"),
+    ]
+
+
+async def test_lists_are_ordered_by_name(store: Store) -> None:
+    for name in ("zed", "Émile", "alpha", "Beta"):
+        await create(store, name, ALICE if name != "Beta" else BOB)
+    assert [c.name for c in await store.characters(GUILD)] == ["alpha", "Beta", "zed", "Émile"]
+    assert [c.name for c in await store.owned_characters(GUILD, ALICE)] == ["alpha", "zed", "Émile"]
+
+
+async def test_history_pages_newest_first(store: Store) -> None:
+    aria = await create(store, "Aria")
+    for i in range(24):
+        async with store.transaction(GUILD) as tx:
+            character = await tx.character(aria.id or 0)
+            await tx.save_character(replace(character, rest_days=i + 1))
+            await tx.record("rest", GM, character=character, details={"days": i + 1})
+    page1, total = await store.history(GUILD)
+    page3, _ = await store.history(GUILD, page=3)
+    assert total == 25 and len(page1) == 10 and len(page3) == 5
+    assert page1[0].details == {"days": 24}
+    assert page3[-1].kind == "character_create"
+    assert (await store.history(GUILD, page=9))[0] == []
+    by_character, count = await store.history(GUILD, character_id=aria.id, per_page=5, page=2)
+    assert count == 25 and [e.details["days"] for e in by_character] == [19, 18, 17, 16, 15]
+
+
+async def test_meta_values(store: Store) -> None:
+    assert await store.get_meta("commands_hash") is None
+    await store.set_meta("commands_hash", "a")
+    await store.set_meta("commands_hash", "b")
+    assert await store.get_meta("commands_hash") == "b"
+
+
+async def test_the_ruleset_cache_follows_commits_and_rollbacks(store: Store) -> None:
+    assert await store.ruleset(GUILD) == Ruleset()
+    with pytest.raises(RuntimeError):
+        async with store.transaction(GUILD) as tx:
+            await tx.save_ruleset(Ruleset(gm_role_id=1))
+            assert (await tx.ruleset()).gm_role_id == 1
+            raise RuntimeError
+    assert await store.ruleset(GUILD) == Ruleset()
+    async with store.transaction(GUILD) as tx:
+        await tx.save_ruleset(Ruleset(gm_role_id=2))
+        await tx.record("config", GM)
+    assert (await store.ruleset(GUILD)).gm_role_id == 2
+    async with store.transaction(GUILD) as tx:
+        assert (await tx.ruleset()).gm_role_id == 2
+
+
+async def test_a_character_saved_in_a_transaction_is_seen_by_later_loads(store: Store) -> None:
+    async with store.transaction(GUILD) as tx:
+        inserted = await tx.save_character(new_character("Aria", ruleset=await tx.ruleset(), owner_id=ALICE))
+        rested = await tx.save_character(replace(inserted, rest_days=4))
+        assert rested.id == inserted.id and rested.created_at == inserted.created_at
+        assert (await tx.character_by_name("aria")) == rested
+        assert (await tx.active_character(ALICE)) is None
+        await tx.set_active(ALICE, rested.id or 0)
+        assert (await tx.active_character(ALICE)) == rested
+        event = await tx.record("character_create", GM, character=rested)
+    assert event.character_name == "Aria" and event.character_id == rested.id
+    assert await store.active_character(GUILD, ALICE) == rested
+    async with store.transaction(GUILD) as tx:
+        await tx.undo(GM)
+    assert await store.characters(GUILD) == []
+
+
+async def test_writers_of_two_stores_on_one_file_wait_for_each_other(db_path: Path, store: Store) -> None:
+    aria = await create(store, "Aria")
+    other = await Store.open(str(db_path))
+    try:
+
+        async def add(through: Store, i: int) -> None:
+            async with through.transaction(GUILD) as tx:
+                current = await tx.character(aria.id or 0)
+                wound = Wound(Track.MENTAL, Severity.LOW, Severity.LOW, note=str(i))
+                await tx.save_character(replace(current, wounds=(*current.wounds, wound)))
+
+        await asyncio.gather(*(add(store if i % 2 else other, i) for i in range(60)))
+    finally:
+        await other.close()
+    assert len((await store.character(GUILD, aria.id or 0)).wounds) == 60
