@@ -1,0 +1,90 @@
+"""``python -m bot`` runs the bot; ``python -m bot backup PATH`` makes an online backup."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.config import DatabaseSettings, Settings
+from bot.storage.errors import StorageError
+
+log = logging.getLogger("bot")
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()  # filled from the environment / .env
+    except ValidationError as error:
+        fields = {str(e["loc"][0]) for e in error.errors() if e["loc"]}
+        if "discord_token" in fields:
+            raise SystemExit(
+                "error: DISCORD_TOKEN is not set (put it in the environment or in .env)"
+            ) from None
+        first = error.errors()[0]
+        raise SystemExit(f"error: bad setting {first['loc'][0]}: {first['msg']}") from None
+
+
+async def run_bot(settings: Settings) -> None:
+    from bot.client import HarmoniesBot
+    from bot.storage.store import Store
+
+    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    try:
+        store = await Store.open(settings.database_url)
+    except StorageError as error:
+        raise SystemExit(f"error: cannot open the database: {error}") from None
+    try:
+        async with HarmoniesBot(settings, store) as bot:
+            loop = asyncio.get_running_loop()
+            stopping = asyncio.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stopping.set)
+            runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+            waiter = asyncio.create_task(stopping.wait())
+            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                runner.result()  # re-raises a login failure
+            log.info("Shutting down")
+            await bot.close()
+            waiter.cancel()
+            runner.cancel()
+    except discord.LoginFailure:
+        raise SystemExit("error: Discord refused the token (check DISCORD_TOKEN)") from None
+    finally:
+        await store.close()
+
+
+async def run_backup(settings_url: str, destination: str) -> None:
+    from bot.storage.store import backup
+
+    try:
+        await backup(settings_url, destination)
+    except StorageError as error:
+        raise SystemExit(f"error: backup failed: {error}") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Harmonies wound bot")
+    sub = parser.add_subparsers(dest="command")
+    backup_cmd = sub.add_parser("backup", help="copy the live database to PATH (SQLite online backup)")
+    backup_cmd.add_argument("path")
+    args = parser.parse_args(argv)
+
+    if args.command == "backup":
+        asyncio.run(run_backup(DatabaseSettings().database_url, args.path))
+        print(f"backup written to {args.path}")
+        return
+
+    settings = load_settings()
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    asyncio.run(run_bot(settings))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,152 @@
+"""Creating, editing, selecting and deleting characters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.actions import targets
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.rules import Character, Ruleset, Track, new_character
+from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, preset_of
+from bot.storage.store import Store
+
+
+@dataclass(frozen=True)
+class Created:
+    character: Character
+    ruleset: Ruleset
+    became_active: bool
+
+
+async def create(
+    store: Store,
+    actor: Actor,
+    *,
+    name: str,
+    player_id: int | None,
+    corps: int,
+    resistance: int,
+    intuition: int,
+    preset: str,
+    at: str,
+) -> Created:
+    """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        if actor.is_gm(ruleset):
+            owner = player_id
+        else:
+            if player_id not in (None, actor.user_id):
+                raise UserError("not_gm")
+            if not ruleset.players_create:
+                raise UserError("players_cannot_create")
+            owner = actor.user_id
+        fresh = new_character(
+            name,
+            ruleset=ruleset,
+            preset=preset,
+            corps=corps,
+            resistance=resistance,
+            intuition=intuition,
+            owner_id=owner,
+            guild_id=actor.guild_id,
+            created_at=at,
+        )
+        saved = await tx.save_character(fresh)
+        became_active = False
+        if owner is not None and await tx.active_character(owner) is None:
+            await tx.set_active(owner, _id(saved))
+            became_active = True
+        await tx.record("character_create", actor.user_id, character=saved, details={"owner_id": owner})
+    return Created(saved, ruleset, became_active)
+
+
+async def select(store: Store, actor: Actor, ref: str) -> Character:
+    async with store.transaction(actor.guild_id) as tx:
+        character = await targets.by_ref(tx, ref)
+        if not actor.owns(character):
+            raise UserError("not_owner", name=character.name)
+        await tx.set_active(actor.user_id, _id(character))
+    return character
+
+
+@dataclass(frozen=True)
+class Edits:
+    name: str | None = None
+    corps: int | None = None
+    resistance: int | None = None
+    intuition: int | None = None
+    preset: str | None = None
+
+    def only_name(self) -> bool:
+        return (
+            self.corps is None and self.resistance is None and self.intuition is None and self.preset is None
+        )
+
+    def empty(self) -> bool:
+        return self.name is None and self.only_name()
+
+
+async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Character, Ruleset]:
+    """A GM changes anything; the owner may rename their character."""
+    if edits.empty():
+        raise UserError("edit_nothing")
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        character = await targets.by_ref(tx, ref)
+        if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.only_name()):
+            raise UserError("not_gm")
+        changed = _apply(character, edits, ruleset)
+        saved = await tx.save_character(changed)
+        details = {k: v for k, v in vars(edits).items() if v is not None}
+        await tx.record("character_edit", actor.user_id, character=saved, details=details)
+    return saved, ruleset
+
+
+def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
+    changed = character
+    if edits.name is not None:
+        clean = " ".join(edits.name.split())
+        if not 1 <= len(clean) <= NAME_MAX:
+            raise UserError("name_length", max=NAME_MAX)
+        changed = replace(changed, name=clean)
+    for attribute in ("corps", "resistance", "intuition"):
+        value = getattr(edits, attribute)
+        if value is not None:
+            if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
+                raise UserError("attribute_range", min=ATTRIBUTE_MIN, max=ATTRIBUTE_MAX)
+            changed = replace(changed, **{attribute: value})
+    if edits.preset is not None:
+        chosen = preset_of(ruleset, edits.preset)
+        for track, maxima in ((Track.PHYSICAL, chosen.physical), (Track.MENTAL, chosen.mental)):
+            if any(held > top for held, top in zip(character.counts(track), maxima, strict=True)):
+                raise UserError("preset_too_small", name=character.name, preset=edits.preset)
+        changed = replace(
+            changed, preset=edits.preset, physical_max=chosen.physical, mental_max=chosen.mental
+        )
+    return changed
+
+
+async def delete(store: Store, actor: Actor, character_id: int) -> Character:
+    """Delete after the confirmation button (recorded; /undo brings it back)."""
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        character = await tx.character(character_id)
+        actor.require_owner_or_gm(character, ruleset)
+        await tx.delete_character(character)
+        await tx.record("character_delete", actor.user_id, character=character)
+    return character
+
+
+async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
+    """The refusals of a deletion, before the confirmation is even asked."""
+    ruleset = await store.ruleset(actor.guild_id)
+    character = await targets.by_ref(targets.GuildReader(store, actor.guild_id), ref)
+    actor.require_owner_or_gm(character, ruleset)
+    return character
+
+
+def _id(character: Character) -> int:
+    assert character.id is not None, "a saved character has an id"
+    return character.id

@@ -1,0 +1,138 @@
+"""Healing sessions, in-game rest and plain rolls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.actions import targets
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.rules import (
+    Character,
+    DiceFeed,
+    HealingSession,
+    RandomSource,
+    RestStatus,
+    Roll,
+    Ruleset,
+    Track,
+    grant_rest,
+    heal_session,
+    parse_dice,
+    rest_status,
+    total_penalty,
+)
+from bot.rules.severity import severity_name
+from bot.storage.store import Store
+
+MODIFIER_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Healed:
+    session: HealingSession
+    character: Character
+    ruleset: Ruleset
+    unused_dice: int
+
+
+async def heal_roll(
+    store: Store,
+    actor: Actor,
+    rng: RandomSource,
+    *,
+    ref: str | None,
+    character_id: int | None = None,
+    dice: str | None,
+    track: Track = Track.PHYSICAL,
+) -> Healed:
+    """The owner (or a GM, for an NPC) runs one healing session."""
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        if character_id is not None:
+            character = await tx.character(character_id)
+        else:
+            character = await targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+        actor.require_owner_or_gm_for_npc(character, ruleset)
+        manual = parse_dice(dice, ruleset.open_rolls) if dice else []
+        feed = DiceFeed(rng, ruleset.open_rolls, manual)
+        session = heal_session(character, ruleset, feed, track)
+        saved = await tx.save_character(session.character)
+        await tx.record(
+            "heal_roll",
+            actor.user_id,
+            character=saved,
+            details={
+                "track": track.value,
+                "severity": severity_name(track, session.severity),
+                "rolls": [
+                    {
+                        "margin": step.roll.margin,
+                        "success": step.roll.success,
+                        "became": None if step.became is None else severity_name(track, step.became),
+                        "worsened": step.worsened,
+                    }
+                    for step in session.steps
+                ],
+            },
+        )
+    return Healed(session, saved, ruleset, feed.unused_manual)
+
+
+@dataclass(frozen=True)
+class Rested:
+    days: int
+    entries: list[tuple[Character, RestStatus]]
+    ruleset: Ruleset
+
+
+async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, ref: str | None) -> Rested:
+    """The GM grants in-game rest to one character, or to every living character of the server."""
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        actor.require_gm(ruleset)
+        if player_id is None and ref is None:
+            chosen = [c for c in await tx.characters() if not c.out_of_play]
+        else:
+            chosen = [await targets.target(tx, player_id=player_id, ref=ref)]
+        if not chosen:
+            raise UserError("rest_nobody")
+        rested = [await tx.save_character(grant_rest(c, days)) for c in chosen]
+        single = rested[0] if len(rested) == 1 and (player_id or ref) else None
+        await tx.record(
+            "rest",
+            actor.user_id,
+            character=single,
+            details={"days": days, "characters": len(rested)},
+        )
+    return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
+
+
+@dataclass(frozen=True)
+class Rolled:
+    roll: Roll
+    character: Character
+    ruleset: Ruleset
+
+
+async def roll(
+    store: Store,
+    actor: Actor,
+    rng: RandomSource,
+    *,
+    ref: str | None,
+    modifier: int,
+    difficulty: int,
+    dice: str | None,
+) -> Rolled:
+    """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
+    if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
+        raise UserError("modifier_range", max=MODIFIER_LIMIT)
+    reader = targets.GuildReader(store, actor.guild_id)
+    ruleset = await store.ruleset(actor.guild_id)
+    character = await targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    actor.require_owner_or_gm(character, ruleset)
+    manual = parse_dice(dice, ruleset.open_rolls) if dice else []
+    feed = DiceFeed(rng, ruleset.open_rolls, manual[:1])
+    result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
+    return Rolled(result, character, ruleset)

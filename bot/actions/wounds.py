@@ -1,0 +1,82 @@
+"""GM actions on wounds: inflicting (both tracks) and lowering one wound without a roll."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.actions import targets
+from bot.actor import Actor
+from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
+from bot.rules.severity import severity_name
+from bot.storage.store import Store
+
+
+@dataclass(frozen=True)
+class Wounded:
+    infliction: Infliction
+    character: Character
+    ruleset: Ruleset
+
+
+async def wound(
+    store: Store,
+    actor: Actor,
+    *,
+    track: Track,
+    severity: Severity,
+    player_id: int | None,
+    ref: str | None,
+    count: int,
+    note: str,
+    at: str,
+) -> Wounded:
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        actor.require_gm(ruleset)
+        character = await targets.target(tx, player_id=player_id, ref=ref)
+        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=at)
+        saved = await tx.save_character(outcome.character)
+        await tx.record(
+            "wound" if track is Track.PHYSICAL else "mental",
+            actor.user_id,
+            character=saved,
+            details={
+                "severity": severity_name(track, severity),
+                "count": count,
+                "note": note,
+                "became": [
+                    None if r.became is None else severity_name(track, r.became) for r in outcome.results
+                ],
+                "not_applied": outcome.not_applied,
+            },
+        )
+    return Wounded(outcome, saved, ruleset)
+
+
+@dataclass(frozen=True)
+class Lowered:
+    lowering: Lowering
+    character: Character
+    ruleset: Ruleset
+
+
+async def lower(
+    store: Store, actor: Actor, *, track: Track, severity: Severity, player_id: int | None, ref: str | None
+) -> Lowered:
+    async with store.transaction(actor.guild_id) as tx:
+        ruleset = await tx.ruleset()
+        actor.require_gm(ruleset)
+        character = await targets.target(tx, player_id=player_id, ref=ref)
+        lowering = gm_lower(character, track, severity)
+        saved = await tx.save_character(lowering.character)
+        after = lowering.after.current
+        await tx.record(
+            "heal_wound" if track is Track.PHYSICAL else "heal_mental",
+            actor.user_id,
+            character=saved,
+            details={
+                "severity": severity_name(track, severity),
+                "became": None if after is None else severity_name(track, after),
+            },
+        )
+    return Lowered(lowering, saved, ruleset)

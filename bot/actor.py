@@ -1,0 +1,42 @@
+"""Who is asking: the facts about the caller that decide what they may do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.errors import UserError
+from bot.rules import Character, Ruleset
+
+
+@dataclass(frozen=True)
+class Actor:
+    user_id: int
+    guild_id: int
+    owns_guild: bool = False
+    manages_guild: bool = False
+    role_ids: frozenset[int] = field(default_factory=frozenset)
+
+    def is_gm(self, ruleset: Ruleset) -> bool:
+        """A GM has the server's GM role, or the Manage Server permission, or owns the server."""
+        if self.owns_guild or self.manages_guild:
+            return True
+        return ruleset.gm_role_id is not None and ruleset.gm_role_id in self.role_ids
+
+    def require_gm(self, ruleset: Ruleset) -> None:
+        if not self.is_gm(ruleset):
+            raise UserError("not_gm")
+
+    def owns(self, character: Character) -> bool:
+        return character.owner_id is not None and character.owner_id == self.user_id
+
+    def require_owner_or_gm_for_npc(self, character: Character, ruleset: Ruleset) -> None:
+        """The owner acts on their character; a GM acts on NPCs."""
+        if self.owns(character):
+            return
+        if character.owner_id is None and self.is_gm(ruleset):
+            return
+        raise UserError("not_owner", name=character.name)
+
+    def require_owner_or_gm(self, character: Character, ruleset: Ruleset) -> None:
+        if not (self.owns(character) or self.is_gm(ruleset)):
+            raise UserError("not_owner", name=character.name)

@@ -1,0 +1,38 @@
+"""Character autocomplete: a cheap query, at most 25 choices, only this server's characters."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.ui.text import clip
+
+if TYPE_CHECKING:
+    from bot.client import HarmoniesBot
+
+CHOICE_LIMIT = 25
+CHOICE_NAME_MAX = 100
+
+
+async def characters(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    found = await interaction.client.store.search_characters(
+        interaction.guild_id, current[:100], limit=CHOICE_LIMIT
+    )
+    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+
+
+async def own_characters(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    found = await interaction.client.store.search_characters(
+        interaction.guild_id, current[:100], owner_id=interaction.user.id, limit=CHOICE_LIMIT
+    )
+    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]

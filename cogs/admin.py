@@ -1,0 +1,288 @@
+"""/history, /undo and /config …"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.actions import admin, targets
+from bot.errors import UserError
+from bot.permissions import actor_of
+from bot.replies import public_lang, send_public
+from bot.rules import Preset, Track
+from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
+
+if TYPE_CHECKING:
+    from bot.client import HarmoniesBot
+
+HISTORY_PAGE = 10
+TRACKS = [app_commands.Choice(name=track.value, value=track.value) for track in Track]
+LANGUAGES = [
+    app_commands.Choice(name="auto (server locale)", value="auto"),
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="Français", value="fr"),
+]
+Low = app_commands.Range[int, -50, 50]
+
+
+class Admin(commands.Cog):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="Recorded changes, newest first")
+    @app_commands.guild_only()
+    @app_commands.describe(character="Only this character's events", page="Page number")
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def history(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        character: str | None = None,
+        page: app_commands.Range[int, 1, 100000] = 1,
+    ) -> None:
+        actor = actor_of(interaction)
+        store = self.bot.store
+        character_id = None
+        if character is not None:
+            character_id = (await targets.by_ref(targets.GuildReader(store, actor.guild_id), character)).id
+        events, total = await store.history(
+            actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
+        )
+        pages = max(1, -(-total // HISTORY_PAGE))
+        if page > pages:
+            raise UserError("page_range", pages=pages)
+        lang = public_lang(interaction, await store.ruleset(actor.guild_id))
+        await send_public(interaction, embeds=[history_embed(events, page, pages, lang)])
+
+    @app_commands.command(name="undo", description="Revert the latest change (GM)")
+    @app_commands.guild_only()
+    @app_commands.describe(character="Revert the latest change touching this character")
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def undo(
+        self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
+    ) -> None:
+        actor = actor_of(interaction)
+        event = await admin.undo(self.bot.store, actor, ref=character)
+        lang = public_lang(interaction, await self.bot.store.ruleset(actor.guild_id))
+        await send_public(interaction, embeds=[undo_embed(event, lang)])
+
+
+@app_commands.guild_only()
+class Config(commands.GroupCog, group_name="config", group_description="Server settings"):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    async def _change(
+        self, interaction: discord.Interaction[HarmoniesBot], setting: str, changes: dict[str, Any]
+    ) -> None:
+        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, changes)
+        await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
+
+    @app_commands.command(name="show", description="Show this server's settings")
+    async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+        await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
+
+    @app_commands.command(name="gm-role", description="The role whose members are GMs (empty: clear it)")
+    @app_commands.describe(role="The GM role")
+    async def gm_role(
+        self, interaction: discord.Interaction[HarmoniesBot], role: discord.Role | None = None
+    ) -> None:
+        await self._change(interaction, "gm-role", {"gm_role_id": role.id if role else None})
+
+    async def _track_numbers(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        setting: str,
+        field: str,
+        track: str,
+        values: tuple[int | None, int | None, int | None],
+    ) -> None:
+        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+        numbers = ruleset.numbers(Track(track))
+        current = getattr(numbers, field)
+        merged = tuple(old if new is None else new for old, new in zip(current, values, strict=True))
+        await self._change(interaction, setting, {track: numbers.model_dump() | {field: merged}})
+
+    @app_commands.command(name="penalties", description="Penalty per wound of each severity (0 or negative)")
+    @app_commands.describe(
+        track="Physical or mental",
+        light="Light wound (mental: shock)",
+        serious="Serious wound (mental: trauma)",
+        critical="Critical wound (mental: psychosis)",
+    )
+    @app_commands.choices(track=TRACKS)
+    async def penalties(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        track: str,
+        light: Low | None = None,
+        serious: Low | None = None,
+        critical: Low | None = None,
+    ) -> None:
+        await self._track_numbers(interaction, "penalties", "penalties", track, (light, serious, critical))
+
+    @app_commands.command(
+        name="rest", description="Rest period in days before healing, by least severe wound"
+    )
+    @app_commands.describe(
+        track="Physical or mental",
+        light="Light wound (mental: shock)",
+        serious="Serious wound (mental: trauma)",
+        critical="Critical wound (mental: psychosis)",
+        mental_healing_rolls="Let players roll healing for mental wounds too",
+    )
+    @app_commands.rename(mental_healing_rolls="mental-healing-rolls")
+    @app_commands.choices(track=TRACKS)
+    async def rest(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        track: str,
+        light: app_commands.Range[int, 0, 3650] | None = None,
+        serious: app_commands.Range[int, 0, 3650] | None = None,
+        critical: app_commands.Range[int, 0, 3650] | None = None,
+        mental_healing_rolls: bool | None = None,
+    ) -> None:
+        if mental_healing_rolls is not None:
+            ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+            numbers = ruleset.numbers(Track(track)).model_dump()
+            values = (light, serious, critical)
+            numbers["rest_days"] = tuple(
+                o if n is None else n for o, n in zip(numbers["rest_days"], values, strict=True)
+            )
+            await self._change(
+                interaction, "rest", {track: numbers, "mental_healing_rolls": mental_healing_rolls}
+            )
+            return
+        await self._track_numbers(interaction, "rest", "rest_days", track, (light, serious, critical))
+
+    @app_commands.command(
+        name="difficulty", description="Healing difficulty per severity (positive is easier)"
+    )
+    @app_commands.describe(
+        track="Physical or mental",
+        light="Light wound (mental: shock)",
+        serious="Serious wound (mental: trauma)",
+        critical="Critical wound (mental: psychosis)",
+    )
+    @app_commands.choices(track=TRACKS)
+    async def difficulty(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        track: str,
+        light: Low | None = None,
+        serious: Low | None = None,
+        critical: Low | None = None,
+    ) -> None:
+        await self._track_numbers(interaction, "difficulty", "difficulty", track, (light, serious, critical))
+
+    @app_commands.command(
+        name="preset", description="Add, change or remove a maxima preset (a kind of creature)"
+    )
+    @app_commands.describe(
+        name="Preset name (lowercase)",
+        light="Most light wounds",
+        serious="Most serious wounds",
+        critical="Most critical wounds",
+        shock="Most shocks",
+        trauma="Most traumas",
+        psychosis="Most psychoses",
+        remove="Remove this preset",
+    )
+    async def preset(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        name: app_commands.Range[str, 1, 32],
+        light: app_commands.Range[int, 0, 20] | None = None,
+        serious: app_commands.Range[int, 0, 20] | None = None,
+        critical: app_commands.Range[int, 0, 20] | None = None,
+        shock: app_commands.Range[int, 0, 20] | None = None,
+        trauma: app_commands.Range[int, 0, 20] | None = None,
+        psychosis: app_commands.Range[int, 0, 20] | None = None,
+        remove: bool = False,
+    ) -> None:
+        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+        presets = dict(ruleset.presets)
+        if remove:
+            if name not in presets:
+                raise UserError("preset_unknown", preset=name, known=", ".join(sorted(presets)))
+            del presets[name]
+        else:
+            base = presets.get(name, Preset())
+            physical = _merge(base.physical, (light, serious, critical))
+            mental = _merge(base.mental, (shock, trauma, psychosis))
+            presets[name] = Preset.model_construct(physical=physical, mental=mental)  # validated below
+        await self._change(
+            interaction, "preset", {"presets": {k: v.model_dump() for k, v in presets.items()}}
+        )
+
+    @app_commands.command(name="dice", description="How rolls work on this server")
+    @app_commands.describe(
+        open_rolls="A 10 on either die is rolled again and added",
+        tie_succeeds="A margin of exactly 0 is a success",
+    )
+    @app_commands.rename(open_rolls="open-rolls", tie_succeeds="tie-succeeds")
+    async def dice(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        open_rolls: bool | None = None,
+        tie_succeeds: bool | None = None,
+    ) -> None:
+        changes = {
+            k: v for k, v in {"open_rolls": open_rolls, "tie_succeeds": tie_succeeds}.items() if v is not None
+        }
+        await self._change(interaction, "dice", changes)
+
+    @app_commands.command(
+        name="players-create", description="Whether players may create their own characters"
+    )
+    @app_commands.describe(allowed="Allowed or not")
+    async def players_create(self, interaction: discord.Interaction[HarmoniesBot], allowed: bool) -> None:
+        await self._change(interaction, "players-create", {"players_create": allowed})
+
+    @app_commands.command(name="language", description="Language of the bot's public messages")
+    @app_commands.describe(language="auto follows the server's locale")
+    @app_commands.choices(language=LANGUAGES)
+    async def language(self, interaction: discord.Interaction[HarmoniesBot], language: str) -> None:
+        await self._change(interaction, "language", {"language": None if language == "auto" else language})
+
+    @app_commands.command(
+        name="export", description="This server's characters, wounds and settings as a JSON file (GM)"
+    )
+    async def export(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        actor = actor_of(interaction)
+        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
+        await interaction.response.defer(thinking=True)
+        data = await admin.export(self.bot.store, actor)
+        file = discord.File(io.BytesIO(data), filename=f"harmonies-{actor.guild_id}.json")
+        await send_public(interaction, embeds=[], file=file)
+
+    @app_commands.command(
+        name="import", description="Replace this server's data from an exported JSON file (GM)"
+    )
+    @app_commands.describe(file="A file made by /config export")
+    async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
+        actor = actor_of(interaction)
+        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
+        if file.size > admin.IMPORT_MAX_BYTES:
+            raise UserError("import_invalid", errors="file too large")
+        # Reading the attachment may take a while: think privately, so that a refusal stays private.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        counts = await admin.import_(self.bot.store, actor, await file.read())
+        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        await interaction.delete_original_response()
+        await send_public(interaction, embeds=[import_embed(counts, public_lang(interaction, ruleset))])
+
+
+def _merge(old: tuple[int, int, int], new: tuple[int | None, int | None, int | None]) -> tuple[int, int, int]:
+    a, b, c = (o if n is None else n for o, n in zip(old, new, strict=True))
+    return a, b, c
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(Admin(bot))
+    await bot.add_cog(Config(bot))

@@ -1,0 +1,164 @@
+"""/character create|show|list|select|edit|delete"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.actions import characters, targets
+from bot.actions.characters import Edits
+from bot.flows import send_card
+from bot.permissions import actor_of
+from bot.replies import caller_lang, public_lang, send_public
+from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
+from bot.ui.card import character_card
+from bot.ui.i18n import t_name
+from bot.ui.messages import character_deleted_embed, character_list_embeds
+from bot.views import Confirm, Pager
+
+if TYPE_CHECKING:
+    from bot.client import HarmoniesBot
+
+Attribute = app_commands.Range[int, ATTRIBUTE_MIN, ATTRIBUTE_MAX]
+Name = app_commands.Range[str, 1, NAME_MAX]
+
+
+@app_commands.guild_only()
+class Characters(
+    commands.GroupCog, group_name="character", group_description="Create, show and manage characters"
+):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="create", description="Create a character (a GM for anyone, a player for themself)"
+    )
+    @app_commands.describe(
+        name="The character's name",
+        player="Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
+        corps="Corps (Cp)",
+        resistance="Résistance (Rs)",
+        intuition="Intuition (It)",
+        preset="Maxima preset (default: humanoid)",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        name: Name,
+        player: discord.User | None = None,
+        corps: Attribute = 0,
+        resistance: Attribute = 0,
+        intuition: Attribute = 0,
+        preset: app_commands.Range[str, 1, 32] = "humanoid",
+    ) -> None:
+        created = await characters.create(
+            self.bot.store,
+            actor_of(interaction),
+            name=name,
+            player_id=player.id if player else None,
+            corps=corps,
+            resistance=resistance,
+            intuition=intuition,
+            preset=preset,
+            at=self.bot.clock(),
+        )
+        await send_card(interaction, created.character, created.ruleset, mention=player is not None)
+
+    @app_commands.command(name="show", description="Show a character's card")
+    @app_commands.describe(
+        character="Which character (default: your active one)", player="That player's active character"
+    )
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def show(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        character: str | None = None,
+        player: discord.User | None = None,
+    ) -> None:
+        actor = actor_of(interaction)
+        reader = targets.GuildReader(self.bot.store, actor.guild_id)
+        if character is None and player is not None:
+            found = await targets.active_of(reader, player.id)
+        else:
+            found = await targets.own_or_named(reader, caller_id=actor.user_id, ref=character)
+        await send_card(interaction, found, await self.bot.store.ruleset(actor.guild_id))
+
+    @app_commands.command(name="list", description="Every character of this server")
+    async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        actor = actor_of(interaction)
+        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        pages = character_list_embeds(
+            await self.bot.store.characters(actor.guild_id), ruleset, public_lang(interaction, ruleset)
+        )
+        view = Pager(pages) if len(pages) > 1 else None
+        await send_public(interaction, embeds=pages[:1], view=view)
+
+    @app_commands.command(name="select", description="Choose your active character")
+    @app_commands.describe(character="One of your characters")
+    @app_commands.autocomplete(character=autocomplete.own_characters)
+    async def select(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
+        chosen = await characters.select(self.bot.store, actor_of(interaction), character)
+        ruleset = await self.bot.store.ruleset(chosen.guild_id)
+        await send_card(interaction, chosen, ruleset)
+
+    @app_commands.command(name="edit", description="Change a character (GM; the owner may rename)")
+    @app_commands.describe(
+        character="Which character",
+        name="New name",
+        corps="Corps (Cp)",
+        resistance="Résistance (Rs)",
+        intuition="Intuition (It)",
+        preset="Maxima preset",
+    )
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def edit(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        character: str,
+        name: Name | None = None,
+        corps: Attribute | None = None,
+        resistance: Attribute | None = None,
+        intuition: Attribute | None = None,
+        preset: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        edits = Edits(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
+        saved, ruleset = await characters.edit(self.bot.store, actor_of(interaction), character, edits)
+        await send_card(interaction, saved, ruleset)
+
+    @app_commands.command(
+        name="delete", description="Delete a character (asks for confirmation; /undo restores it)"
+    )
+    @app_commands.describe(character="Which character")
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def delete(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
+        actor = actor_of(interaction)
+        found = await characters.check_delete(self.bot.store, actor, character)
+        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        asking = caller_lang(interaction)
+        character_id = found.id
+        assert character_id is not None
+
+        async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
+            deleted = await characters.delete(self.bot.store, actor, character_id)
+            await click.response.edit_message(view=view)
+            lang = public_lang(click, ruleset)
+            await send_public(click, embeds=[character_deleted_embed(deleted, lang)])
+
+        # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
+        view = Confirm(actor.user_id, asking, confirmed)
+        await interaction.response.send_message(
+            t_name(asking, "confirm_delete", found.name, 2000),
+            embed=character_card(found, ruleset, asking),
+            view=view,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        view.message = await interaction.original_response()
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(Characters(bot))

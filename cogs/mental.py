@@ -1,0 +1,60 @@
+"""/mental: a GM inflicts mental wounds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.flows import wound_and_reply
+from bot.rules import Track
+from bot.rules.character import NOTE_MAX
+from bot.rules.severity import SEVERITY_NAMES
+from bot.rules.wounds import MAX_COUNT
+
+if TYPE_CHECKING:
+    from bot.client import HarmoniesBot
+
+MENTAL = [app_commands.Choice(name=n, value=n) for n in SEVERITY_NAMES[Track.MENTAL]]
+
+
+class Mental(commands.Cog):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="mental", description="Inflict mental wounds (GM)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        severity="How bad each wound is",
+        target="A player: their active character",
+        character="Any character (NPCs too)",
+        count="How many wounds (each one escalates on its own)",
+        note="What happened (shown in history)",
+    )
+    @app_commands.choices(severity=MENTAL)
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def mental(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        severity: str,
+        target: discord.User | None = None,
+        character: str | None = None,
+        count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+        note: app_commands.Range[str, 1, NOTE_MAX] | None = None,
+    ) -> None:
+        await wound_and_reply(
+            interaction,
+            track=Track.MENTAL,
+            severity=severity,
+            target=target,
+            character=character,
+            count=count,
+            note=note,
+        )
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(Mental(bot))

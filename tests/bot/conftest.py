@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests import harness
+from tests.bot.table import Table, open_table
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with open_table(tmp_path / "harmonies.db") as table:
+        yield table
+        # Every request the bot made, whatever the test did, must be valid for Discord.
+        harness.assert_valid(table.fake.requests, strict=True)

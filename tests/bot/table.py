@@ -1,0 +1,142 @@
+"""A game table for command tests: the real bot on a temporary SQLite file, driven through
+discord.py's real dispatch with only the HTTP transport faked (tests/harness)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from bot.client import HarmoniesBot
+from bot.config import Settings
+from bot.rules import Character
+from bot.storage.store import Store
+from tests import harness
+
+GUILD = 700000000000000001
+OTHER_GUILD = 700000000000000002
+OWNER = 100000000000000001
+GM = 100000000000000002
+ALICE = 100000000000000003
+BOB = 100000000000000004
+GM_ROLE = 300000000000000001
+MANAGE_GUILD = 1 << 5
+
+
+class ScriptedRandom:
+    """A random source that hands out given numbers, then falls back to a seeded generator."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.queue: list[int] = []
+        self.fallback = random.Random(seed)
+
+    def randint(self, a: int, b: int) -> int:
+        if self.queue:
+            value = self.queue.pop(0)
+            assert a <= value <= b
+            return value
+        return self.fallback.randint(a, b)
+
+
+@dataclass
+class Table:
+    bot: HarmoniesBot
+    fake: harness.FakeDiscord
+    store: Store
+    rng: ScriptedRandom
+    replies: list[harness.Reply] = field(default_factory=list)
+
+    async def run(
+        self,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        user: int = GM,
+        guild: int = GUILD,
+        locale: str = "en-US",
+        guild_locale: str = "en-US",
+        roles: tuple[int, ...] = (),
+        permissions: int | None = None,
+    ) -> harness.Reply:
+        if roles == () and user == GM:
+            roles = (GM_ROLE,)
+        kwargs: dict[str, Any] = {}
+        if permissions is not None:
+            kwargs["permissions"] = permissions
+        payload = harness.slash(
+            command,
+            dict(options or {}),
+            guild_id=guild,
+            user_id=user,
+            roles=roles,
+            locale=locale,
+            guild_locale=guild_locale,
+            **kwargs,
+        )
+        reply = await harness.dispatch(self.fake, self.bot, payload)
+        self.replies.append(reply)
+        return reply
+
+    async def click(self, custom_id: str, message: Any, *, user: int, locale: str = "en-US") -> harness.Reply:
+        payload = harness.component(custom_id, message=message, user_id=user, guild_id=GUILD, locale=locale)
+        reply = await harness.dispatch(self.fake, self.bot, payload)
+        self.replies.append(reply)
+        return reply
+
+    async def complete(
+        self, command: str, options: Mapping[str, Any], focused: str, *, user: int = GM, guild: int = GUILD
+    ) -> harness.Reply:
+        payload = harness.autocomplete(command, dict(options), focused=focused, user_id=user, guild_id=guild)
+        return await harness.dispatch(self.fake, self.bot, payload)
+
+    async def character(self, name: str, guild: int = GUILD) -> Character:
+        return await self.store.character_by_name(guild, name)
+
+    async def create(self, name: str, player: int | None = None, **attributes: Any) -> Character:
+        options: dict[str, Any] = {"name": name, **attributes}
+        if player is not None:
+            options["player"] = harness.user(player)
+        reply = await self.run("character create", options)
+        assert not reply.ephemeral, reply.text
+        return await self.character(name)
+
+
+def guild_payloads() -> list[Any]:
+    roles = [harness.role_payload(GM_ROLE, "MJ", position=1)]
+    return [
+        harness.guild_payload(GUILD, owner_id=OWNER, roles=roles, preferred_locale="en-US"),
+        harness.guild_payload(OTHER_GUILD, owner_id=OWNER, preferred_locale="fr"),
+    ]
+
+
+_clock = itertools.count()
+
+
+def fixed_clock() -> str:
+    return f"2026-11-30T12:00:{next(_clock) % 60:02d}+00:00"
+
+
+@asynccontextmanager
+async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
+    settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
+    store = await Store.open(settings.database_url)
+    rng = ScriptedRandom()
+    bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)
+    try:
+        fake = await harness.connect(bot, guilds=guild_payloads())
+        table = Table(bot, fake, store, rng)
+        try:
+            # The server owner names the GM role, as a real server would start.
+            setup = await table.run("config gm-role", {"role": harness.role(GM_ROLE, "MJ")}, user=OWNER)
+            assert not setup.ephemeral, setup.text
+            yield table
+        finally:
+            await harness.close(bot)
+    finally:
+        await store.close()
