@@ -66,7 +66,15 @@ def _chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
 # ---- reads -----------------------------------------------------------------------------------------
 
 
+def _storable(character_id: int) -> bool:
+    """Whether ``character_id`` can be an id at all (SQLite's INTEGER is 64-bit signed): a larger
+    number, e.g. from a forged button or a typed option, is simply not found."""
+    return 0 < character_id < 2**63
+
+
 async def load(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> Character:
+    if not _storable(character_id):
+        raise not_found(id=character_id)
     rows = await conn.execute_fetchall(
         _SELECT + "WHERE c.id = ? AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY w.id",
         (character_id, guild_id),
@@ -114,6 +122,8 @@ async def load_all(conn: aiosqlite.Connection, guild_id: int, owner_id: int | No
 
 
 async def exists(conn: aiosqlite.Connection, guild_id: int, character_id: int, *, deleted_too: bool) -> bool:
+    if not _storable(character_id):
+        return False
     live = "" if deleted_too else " AND deleted_at IS NULL"
     rows = await conn.execute_fetchall(
         f"SELECT 1 FROM characters WHERE id = ? AND guild_id = ?{live}", (character_id, guild_id)

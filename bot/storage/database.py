@@ -114,19 +114,16 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One unit of work: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception."""
+        """One unit of work: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception
+        (cancellation included)."""
         async with self._lock:
             conn = self._writer
             if conn.in_transaction:  # left open by a cancellation during an earlier rollback
                 log.warning("rolling back a transaction left open on the writer connection")
                 await conn.rollback()
-            await conn.execute("BEGIN IMMEDIATE")
             try:
+                await conn.execute("BEGIN IMMEDIATE")
                 yield conn
-            except BaseException:
-                await asyncio.shield(self._rollback())
-                raise
-            try:
                 await conn.execute("COMMIT")
             except BaseException:
                 await asyncio.shield(self._rollback())

@@ -127,9 +127,10 @@ class Store:
                 tx = Transaction(conn, guild_id, self._rulesets)
                 yield tx
         finally:
-            # After the commit (or a rollback of a transaction that may have read and cached).
-            if tx is not None and tx.ruleset_changed:
-                self._rulesets.invalidate(guild_id)
+            if tx is not None:
+                tx.end()
+                if tx.ruleset_changed:  # after the commit (harmless after a rollback)
+                    self._rulesets.invalidate(guild_id)
 
 
 async def backup(url: str, destination: str) -> None:

@@ -34,7 +34,7 @@ _UNKNOWN = _Unknown()
 
 class Transaction:
     def __init__(self, conn: aiosqlite.Connection, guild_id: int, cache: settings.RulesetCache) -> None:
-        self._conn = conn
+        self._connection: aiosqlite.Connection | None = conn
         self.guild_id = guild_id
         self._cache = cache
         self.now = utc_now()
@@ -47,6 +47,16 @@ class Transaction:
         self._before: dict[int, CharacterSnapshot | None] = {}
         self._ruleset_before: Ruleset | _Unknown | None = _UNKNOWN
         self._active_before: dict[int, int | None] = {}
+
+    @property
+    def _conn(self) -> aiosqlite.Connection:
+        if self._connection is None:
+            raise RuntimeError("this transaction is over: use it inside its 'async with' block")
+        return self._connection
+
+    def end(self) -> None:
+        """Called by the store when the block exits: the transaction can no longer be used."""
+        self._connection = None
 
     # ---- ruleset ---------------------------------------------------------------------------------
 
@@ -106,7 +116,8 @@ class Transaction:
     async def characters(self) -> list[Character]:
         """Every character of the server, by name. Only those saved afterwards count as touched."""
         found = await characters.load_all(self._conn, self.guild_id)
-        return [self._known.get(c.id, c) if c.id is not None else c for c in found]
+        # Remembered (not snapshotted): saving one later needs no second load.
+        return [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
 
     async def save_character(self, character: Character) -> Character:
         if character.id is None:

@@ -54,6 +54,8 @@ async def undo(
     restored = [
         CharacterSnapshot.from_json(state, guild_id) for state in touched.values() if state is not None
     ]
+    # The players whose active character this undo removes (it is created by the event).
+    orphaned = {user for cid in created for user in await active.users_of(conn, guild_id, cid)}
     # Remove what the event created before restoring, so a restored name is free again.
     if created:
         await characters.soft_delete(conn, guild_id, created, now)
@@ -69,6 +71,10 @@ async def undo(
         if before is not None and not await characters.exists(conn, guild_id, before, deleted_too=False):
             before = None
         await active.put(conn, guild_id, user_id, before)
+    # As when a character is deleted: a player left without one takes their most recent character.
+    for user_id in sorted(orphaned | set(choices)):
+        if await active.active_id(conn, guild_id, user_id) is None:
+            await active.put(conn, guild_id, user_id, await active.most_recent(conn, guild_id, user_id))
     await events.mark_undone(conn, target.event.id)
     event = await events.insert(
         conn,

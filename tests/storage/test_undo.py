@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import UserError
-from bot.rules import Ruleset, Severity, Track, grant_rest, inflict
+from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create, dump
@@ -241,3 +241,49 @@ async def test_a_rolled_back_transaction_records_nothing(store: Store, db_path: 
             await tx.record("wound", GM, character=await tx.save_character(result.character))
             raise RuntimeError("Discord went away before the commit")
     assert dump(db_path) == before
+
+
+async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(store: Store) -> None:
+    document = (
+        b'{"format": "harmonies-wounds", "version": 1, "guild_id": %d, "ruleset": {},'
+        b' "characters": [{"name": "Solo"}]}' % GUILD
+    )
+    async with store.transaction(GUILD) as tx:
+        await tx.import_guild(document, GM)
+    solo = await store.character_by_name(GUILD, "solo")
+    async with store.transaction(GUILD) as tx:
+        await tx.save_ruleset(Ruleset(open_rolls=True))
+        await tx.record("config", GM)
+    with pytest.raises(UserError) as blocked:
+        await undo(store, solo.id)
+    assert blocked.value.key == "undo_blocked" and blocked.value.params["blocked_by"] == "config"
+    assert await undo(store) == "config"
+    assert await undo(store, solo.id) == "import"
+    assert await store.characters(GUILD) == []
+
+
+async def test_conflicts_are_found_for_changes_touching_many_characters(store: Store) -> None:
+    async with store.transaction(GUILD) as tx:
+        for i in range(80):
+            await tx.save_character(new_character(f"NPC {i:02d}", ruleset=Ruleset()))
+    async with store.transaction(GUILD) as tx:  # as /rest does for the whole server
+        crowd = await tx.characters()
+        for member in crowd:
+            await tx.save_character(grant_rest(member, 1))
+        await tx.record("rest", GM, details={"days": 1})
+    assert [c.rest_days for c in await store.characters(GUILD)] == [1] * 80
+    await wound(store, crowd[-1])
+    with pytest.raises(UserError) as blocked:
+        await undo(store, crowd[0].id)
+    assert blocked.value.key == "undo_blocked"
+    assert blocked.value.params["blocked_by_character"] == crowd[-1].name
+    assert await undo(store) == "wound"
+    assert await undo(store, crowd[0].id) == "rest"
+    assert [c.rest_days for c in await store.characters(GUILD)] == [0] * 80
+
+
+async def test_a_transaction_cannot_be_used_after_its_block(store: Store) -> None:
+    async with store.transaction(GUILD) as tx:
+        pass
+    with pytest.raises(RuntimeError):
+        await tx.character(1)
