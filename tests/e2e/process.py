@@ -25,6 +25,7 @@ class BotProcess:
         self.log_path = log_path
         self.started_at = started_at
         self.stop_seconds: float | None = None  # how long the last stop() took
+        self.stopping = False  # stop() was called: an exit from now on is expected
 
     @classmethod
     async def start(
@@ -65,6 +66,11 @@ class BotProcess:
         tail = self.output()[-3000:]
         return f"the bot process exited with {self.proc.returncode}; its output ends with:\n{tail}"
 
+    def unexpected_exit(self) -> str | None:
+        """Like :meth:`exited`, but silent once :meth:`stop` was called (a watchdog for a bot that the
+        test stops, or kills, on purpose before it goes on waiting for other things)."""
+        return None if self.stopping else self.exited()
+
     def output(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")
@@ -74,6 +80,7 @@ class BotProcess:
     async def stop(self, grace: float = 5.0, sig: int = signal.SIGTERM) -> int:
         """Send ``sig`` and wait; SIGKILL after ``grace`` seconds. Returns the exit code (<0: killed)."""
         begin = time.monotonic()
+        self.stopping = True
         if self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(sig)

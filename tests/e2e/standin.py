@@ -13,7 +13,8 @@ Usage (pytest-asyncio, auto mode)::
             followup = await exchange.wait_followup(1)  # exchange.original: the message as Discord has it
             dropped = await standin.drop_connection(4000)  # or None: TCP abort, no close frame
             assert await standin.wait_reconnected(dropped) == "resume"
-            standin.fail_callbacks(1, status=500)  # or hang_callbacks(1, seconds=None)
+            standin.fail_callbacks(1, status=500)  # or hang_callbacks(1, seconds=None); token= for one
+            standin.callback_deadline = 3.0  # later callbacks: 404 Unknown interaction, as on Discord
         standin.validate_requests()  # bodies vs Discord's OpenAPI spec (+ the stand-in's answers)
 
 What it speaks:
@@ -171,7 +172,8 @@ class Fault:
     """Failure injection for the next ``count`` requests matching ``method`` and ``route`` (a template).
 
     ``delay`` holds the answer that many seconds (``None``: until the stand-in stops, i.e. longer than any
-    client timeout); then ``status`` (if set) is answered instead of the real handler's answer.
+    client timeout); then ``status`` (if set) is answered instead of the real handler's answer. With
+    ``token``, only requests about that interaction (callback or webhook with that token) match.
     """
 
     method: str
@@ -180,8 +182,11 @@ class Fault:
     status: int | None = 500
     delay: float | None = 0.0
     used: int = 0
+    token: str | None = None
 
-    def matches(self, method: str, route: str | None) -> bool:
+    def matches(self, method: str, route: str | None, token: str | None = None) -> bool:
+        if self.token is not None and token != self.token:
+            return False
         return self.used < self.count and self.method == method and self.route == route
 
 
@@ -399,6 +404,9 @@ class DiscordStandin:
         self.require_synced_commands = require_synced_commands
         #: Answer heartbeats (turn off to make the bot see a zombie connection).
         self.ack_heartbeats = True
+        #: Seconds after dispatch within which a callback must arrive, as on Discord (3 s); a later one is
+        #: refused with 404 "Unknown interaction" (10062). None (the default): no deadline.
+        self.callback_deadline: float | None = None
 
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
@@ -606,24 +614,39 @@ class DiscordStandin:
 
     # ---------------------------------------------------------------- failure injection
     def inject_fault(
-        self, method: str, route: str, *, count: int = 1, status: int | None = 500, delay: float | None = 0.0
+        self,
+        method: str,
+        route: str,
+        *,
+        count: int = 1,
+        status: int | None = 500,
+        delay: float | None = 0.0,
+        token: str | None = None,
     ) -> Fault:
         """Make the next ``count`` requests to ``method route`` (an OpenAPI template, e.g.
         ``ROUTE_CALLBACK``) wait ``delay`` seconds (None = until the stand-in stops) then answer ``status``
-        (None = the normal answer)."""
-        fault = Fault(method.upper(), route, count=count, status=status, delay=delay)
+        (None = the normal answer). ``token``: only the requests about the interaction with that token
+        (its payload's ``"token"``), so that other interactions meanwhile are answered normally."""
+        fault = Fault(method.upper(), route, count=count, status=status, delay=delay, token=token)
         self.faults.append(fault)
         return fault
 
-    def fail_callbacks(self, count: int = 1, *, status: int = 500) -> Fault:
+    def fail_callbacks(self, count: int = 1, *, status: int = 500, token: str | None = None) -> Fault:
         """The next ``count`` interaction callbacks answer ``status`` (discord.py retries a 5xx after 1 s)."""
-        return self.inject_fault("POST", ROUTE_CALLBACK, count=count, status=status, delay=0.0)
+        return self.inject_fault("POST", ROUTE_CALLBACK, count=count, status=status, delay=0.0, token=token)
 
     def hang_callbacks(
-        self, count: int = 1, *, seconds: float | None = None, status: int | None = 503
+        self,
+        count: int = 1,
+        *,
+        seconds: float | None = None,
+        status: int | None = 503,
+        token: str | None = None,
     ) -> Fault:
         """The next ``count`` callbacks get no answer for ``seconds`` (None: until the stand-in stops)."""
-        return self.inject_fault("POST", ROUTE_CALLBACK, count=count, status=status, delay=seconds)
+        return self.inject_fault(
+            "POST", ROUTE_CALLBACK, count=count, status=status, delay=seconds, token=token
+        )
 
     # ---------------------------------------------------------------- interactions
     async def interaction(
@@ -976,7 +999,8 @@ class DiscordStandin:
                 record.params["token"] = params.get("webhook_token") or params["interaction_token"]
         status: int | None = None
         answer: Any = None
-        fault = next((f for f in self.faults if f.matches(request.method, record.route)), None)
+        token = record.params.get("token")
+        fault = next((f for f in self.faults if f.matches(request.method, record.route, token)), None)
         if fault is not None:
             fault.used += 1
             record.fault = fault
@@ -1173,6 +1197,8 @@ class DiscordStandin:
             return _error(404, 10062, "Unknown interaction")
         if exchange.callback_type is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
+        if self.callback_deadline is not None and record.at - exchange.sent_at > self.callback_deadline:
+            return _error(404, 10062, "Unknown interaction")
         body = record.json if isinstance(record.json, dict) else {}
         kind = body.get("type")
         if kind not in CALLBACK_TYPES:
