@@ -4,6 +4,7 @@ discord.py's real dispatch with only the HTTP transport faked (tests/harness).""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -83,8 +84,27 @@ class Table:
         self.replies.append(reply)
         return reply
 
-    async def click(self, custom_id: str, message: Any, *, user: int, locale: str = "en-US") -> harness.Reply:
-        payload = harness.component(custom_id, message=message, user_id=user, guild_id=GUILD, locale=locale)
+    async def click(
+        self,
+        custom_id: str,
+        message: Any,
+        *,
+        user: int,
+        locale: str = "en-US",
+        guild_locale: str = "en-US",
+        roles: tuple[int, ...] = (),
+    ) -> harness.Reply:
+        if roles == () and user == GM:
+            roles = (GM_ROLE,)
+        payload = harness.component(
+            custom_id,
+            message=message,
+            user_id=user,
+            guild_id=GUILD,
+            locale=locale,
+            guild_locale=guild_locale,
+            roles=roles,
+        )
         reply = await harness.dispatch(self.fake, self.bot, payload)
         self.replies.append(reply)
         return reply
@@ -105,6 +125,66 @@ class Table:
         reply = await self.run("character create", options)
         assert not reply.ephemeral, reply.text
         return await self.character(name)
+
+
+_valid_bodies: set[str] = set()
+"""Requests already found valid in this session: the command sync sends the very same (large) body
+at every start, and validating it again would take longer than most tests."""
+
+
+def assert_all_valid(requests: list[harness.RecordedRequest]) -> None:
+    """Every request the bot made must be valid for Discord (strict: no undeclared property)."""
+    fresh = []
+    for request in requests:
+        key = json.dumps([request.method, request.path, request.json], sort_keys=True, default=str)
+        if key not in _valid_bodies:
+            fresh.append((key, request))
+    harness.assert_valid([request for _, request in fresh], strict=True)
+    _valid_bodies.update(key for key, _ in fresh)
+
+
+def assert_never_pings(requests: list[harness.RecordedRequest]) -> None:
+    """Nothing the bot sends may ping @everyone, @here or a role; at most the one player it is about."""
+    for request in requests:
+        body = request.json
+        if not isinstance(body, dict) or not request.path.startswith(("/interactions/", "/webhooks/")):
+            continue
+        message = body.get("data") if request.path.endswith("/callback") else body
+        if not isinstance(message, dict) or not ({"content", "embeds"} & set(message)):
+            continue
+        allowed = message.get("allowed_mentions")
+        assert isinstance(allowed, dict), f"{request}: no allowed_mentions"
+        assert allowed.get("parse") == [] and not allowed.get("roles"), f"{request}: {allowed}"
+        assert len(allowed.get("users", [])) <= 1, f"{request}: {allowed}"
+
+
+def check_requests(requests: list[harness.RecordedRequest]) -> None:
+    """What every test checks at the end: valid for Discord, and pinging nobody it should not."""
+    assert_all_valid(requests)
+    assert_never_pings(requests)
+
+
+def shown(reply: harness.Reply) -> list[harness.SentMessage]:
+    """The messages of a reply that users still see (a deleted "thinking" message is not one)."""
+    return [message for message in reply.messages if not message.deleted]
+
+
+def refused(reply: harness.Reply) -> str:
+    """A refusal: private to the caller, handled by the bot (nothing crashed); returns its text."""
+    assert reply.delivered, reply.undelivered_reason
+    assert reply.errors == [], reply.errors
+    messages = shown(reply)
+    assert messages and all(m.ephemeral for m in messages), f"expected a private refusal: {reply.text}"
+    return reply.text
+
+
+def public(reply: harness.Reply) -> str:
+    """A result posted in the channel; returns its text."""
+    assert reply.delivered, reply.undelivered_reason
+    assert reply.errors == [], reply.errors
+    messages = shown(reply)
+    assert messages and not any(m.ephemeral for m in messages), f"expected a public result: {reply.text}"
+    return reply.text
 
 
 def guild_payloads() -> list[Any]:

@@ -1,0 +1,589 @@
+"""/history, /undo, /config … (export and import included), GM-only commands, languages, autocomplete."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.rules import Ruleset, Track
+from bot.ui.text import MINUS
+from tests import harness
+from tests.bot.table import (
+    ALICE,
+    BOB,
+    GM,
+    GM_ROLE,
+    GUILD,
+    OTHER_GUILD,
+    OWNER,
+    Table,
+    public,
+    refused,
+    shown,
+)
+
+OTHER_ROLE = 300000000000000002
+
+
+async def snapshot(table: Table, guild: int = GUILD) -> tuple[Any, ...]:
+    """Everything a refused command must leave as it was."""
+    characters = await table.store.characters(guild)
+    _, events = await table.store.history(guild)
+    actives = [await table.store.active_character(guild, user) for user in (ALICE, BOB, GM, OWNER)]
+    return characters, await table.store.ruleset(guild), events, actives
+
+
+# ---- /history ------------------------------------------------------------------------------------
+
+
+async def test_history_of_the_server_and_of_one_character_newest_first(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    await table.run("wound", {"severity": "light", "character": "Aria", "note": "arrow"})
+    await table.run("mental", {"severity": "shock", "character": "Brann"})
+    reply = await table.run("history", user=BOB)
+    public(reply)
+    lines = reply.embeds[0]["description"].splitlines()
+    assert "**Brann**: 1 × shock" in lines[0]
+    assert "**Aria**: 1 × light wound" in lines[1] and "arrow" in lines[1]
+    assert "character **Brann** created" in lines[2]
+    assert "setting **gm-role** changed" in lines[-1]
+    assert reply.embeds[0]["footer"]["text"] == "page 1/1"
+    assert reply.allowed_mentions == {"parse": []}  # the actors are shown, never pinged
+    own = await table.run("history", {"character": "Aria"}, user=BOB)
+    lines = own.embeds[0]["description"].splitlines()
+    assert len(lines) == 2 and all("Aria" in line for line in lines)
+
+
+async def test_history_pages_and_a_page_out_of_range_is_refused(table: Table) -> None:
+    await table.create("Goblin")
+    for _ in range(12):
+        await table.run("wound", {"severity": "light", "character": "Goblin"})
+        await table.run("undo")
+    # 1 setting + 1 creation + 12 wounds + 12 undos = 26 events: three pages of ten.
+    first = await table.run("history")
+    assert first.embeds[0]["footer"]["text"] == "page 1/3"
+    third = await table.run("history", {"page": 3})
+    public(third)
+    assert third.embeds[0]["footer"]["text"] == "page 3/3"
+    lines = third.embeds[0]["description"].splitlines()
+    assert len(lines) == 6 and "gm-role" in lines[-1]
+    assert "(undone)" in "\n".join(lines[:-2])
+    text = refused(await table.run("history", {"page": 4}))
+    assert "1 to 3" in text
+    text = refused(await table.run("history", {"page": 9}, locale="fr"))
+    assert "entre 1 et 3" in text
+    character = await table.run("history", {"character": "Goblin", "page": 3})
+    assert character.embeds[0]["footer"]["text"] == "page 3/3"
+    refused(await table.run("history", {"character": "Nobody"}))
+
+
+# ---- /undo ---------------------------------------------------------------------------------------
+
+
+async def test_undo_reverts_the_latest_change_and_chains_back(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})
+    assert (await table.character("Aria")).dead
+    reply = await table.run("undo")
+    text = public(reply)
+    assert "Reverted change" in text and "critical wound" in text and "/undo again" in text
+    aria = await table.character("Aria")
+    assert not aria.dead and aria.counts(Track.PHYSICAL) == (1, 0, 0)
+    text = public(await table.run("undo"))
+    assert "light wound" in text
+    assert (await table.character("Aria")).wounds == ()
+    text = public(await table.run("undo"))
+    assert "created" in text
+    assert await table.store.characters(GUILD) == []
+    assert await table.store.active_character(GUILD, ALICE) is None
+    history = await table.run("history")
+    lines = history.embeds[0]["description"].splitlines()
+    assert "undid" in lines[0] and "(undone)" in lines[3]
+
+
+async def test_undo_for_one_character_leaves_the_others(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    await table.run("wound", {"severity": "serious", "character": "Aria"})
+    await table.run("wound", {"severity": "light", "character": "Brann"})
+    text = public(await table.run("undo", {"character": "Aria"}))
+    assert "Aria" in text
+    assert (await table.character("Aria")).wounds == ()
+    assert (await table.character("Brann")).counts(Track.PHYSICAL) == (1, 0, 0)
+
+
+async def test_undoing_the_creation_of_the_selected_character_falls_back_to_another(table: Table) -> None:
+    aria = await table.create("Aria", ALICE)
+    await table.create("Nyx", ALICE)
+    public(await table.run("character select", {"character": "Nyx"}, user=ALICE))
+    assert "Nyx" in public(await table.run("undo"))
+    # Like a deletion: Alice plays her remaining character, and the GM can still target her.
+    active = await table.store.active_character(GUILD, ALICE)
+    assert active is not None and active.id == aria.id
+    public(await table.run("wound", {"severity": "light", "target": harness.user(ALICE)}))
+    # Undoing the creation of her last character leaves her with none.
+    public(await table.run("undo"))
+    public(await table.run("undo"))
+    assert await table.store.characters(GUILD) == []
+    assert await table.store.active_character(GUILD, ALICE) is None
+
+
+async def test_a_server_wide_rest_is_undone_whole(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    await table.run("rest", {"days": 4})
+    public(await table.run("undo"))
+    assert [c.rest_days for c in await table.store.characters(GUILD)] == [0, 0]
+
+
+async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    await table.run("rest", {"days": 2})
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    before = await snapshot(table)
+    text = refused(await table.run("undo", {"character": "Brann"}))
+    assert "Undo that one first" in text and "wound" in text
+    text = refused(await table.run("undo", {"character": "Brann"}, locale="fr"))
+    assert "Annulez d'abord" in text
+    assert await snapshot(table) == before
+    public(await table.run("undo", {"character": "Aria"}))
+    public(await table.run("undo", {"character": "Brann"}))
+    assert [c.rest_days for c in await table.store.characters(GUILD)] == [0, 0]
+
+
+async def test_nothing_left_to_undo(table: Table) -> None:
+    # The owner undoes the one change of the table (naming the GM role), then there is nothing left.
+    text = public(await table.run("undo", user=OWNER))
+    assert "gm-role" in text
+    assert (await table.store.ruleset(GUILD)).gm_role_id is None
+    text = refused(await table.run("undo", user=OWNER))
+    assert "nothing left to undo" in text and "/history" in text
+
+
+async def test_a_player_cannot_undo(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    before = await snapshot(table)
+    text = refused(await table.run("undo", {"character": "Aria"}, user=ALICE))
+    assert "GM" in text
+    assert await snapshot(table) == before
+
+
+# ---- /config -------------------------------------------------------------------------------------
+
+
+async def test_config_show_lists_every_setting_for_anyone(table: Table) -> None:
+    reply = await table.run("config show", user=ALICE)
+    text = public(reply)
+    assert f"<@&{GM_ROLE}>" in text
+    assert "humanoid: physical 4/2/1 · mental 4/2/1" in text
+    assert f"Physical: light {MINUS}1 · serious {MINUS}3 · critical {MINUS}5" in text
+    assert "Mental: shock 1 · trauma 7 · psychosis 30" in text
+    assert "open rolls: off · a tie (margin 0) succeeds: on" in text
+    assert reply.allowed_mentions == {"parse": []}  # the GM role is shown, not pinged
+    french = public(await table.run("config show", user=ALICE, guild_locale="fr"))
+    assert "Réglages du serveur" in french and "Pénalité par blessure" in french
+
+
+async def test_config_gm_role_moves_who_is_gm(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    public(await table.run("config gm-role", {"role": harness.role(OTHER_ROLE, "Conteur")}))
+    assert (await table.store.ruleset(GUILD)).gm_role_id == OTHER_ROLE
+    refused(await table.run("wound", {"severity": "light", "character": "Aria"}))  # GM lost the role
+    public(
+        await table.run("wound", {"severity": "light", "character": "Aria"}, user=BOB, roles=(OTHER_ROLE,))
+    )
+    public(await table.run("config gm-role", user=OWNER))
+    assert (await table.store.ruleset(GUILD)).gm_role_id is None
+    assert "none" in public(await table.run("config show"))
+
+
+async def test_config_penalties_change_the_card(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "serious", "character": "Aria"})
+    text = public(await table.run("config penalties", {"track": "physical", "serious": -4, "critical": -8}))
+    assert f"Physical: light {MINUS}1 · serious {MINUS}4 · critical {MINUS}8" in text
+    ruleset = await table.store.ruleset(GUILD)
+    assert ruleset.physical.penalties == (-1, -4, -8) and ruleset.mental.penalties == (-1, -3, -5)
+    card = await table.run("character show", {"character": "Aria"})
+    assert f"{MINUS}4 on all rolls" in card.text
+    public(await table.run("config penalties", {"track": "mental", "light": 0}))
+    assert (await table.store.ruleset(GUILD)).mental.penalties == (0, -3, -5)
+
+
+@pytest.mark.parametrize(
+    ("options", "explained"),
+    [
+        ({"track": "physical", "light": 2}, "less than or equal to 0"),
+        ({"track": "physical", "light": -5, "serious": -1}, "milder"),
+        ({"track": "mental", "critical": -2}, "milder"),
+    ],
+)
+async def test_invalid_penalties_are_refused_with_an_explanation(
+    table: Table, options: dict[str, Any], explained: str
+) -> None:
+    before = await snapshot(table)
+    text = refused(await table.run("config penalties", options))
+    assert explained in text and "Nothing was changed" in text
+    assert await snapshot(table) == before
+    text = refused(await table.run("config penalties", options, locale="fr"))
+    assert "Rien n'a été modifié" in text
+
+
+async def test_config_rest_and_difficulty(table: Table) -> None:
+    public(await table.run("config rest", {"track": "physical", "light": 2, "critical": 60}))
+    public(await table.run("config difficulty", {"track": "physical", "light": 3}))
+    ruleset = await table.store.ruleset(GUILD)
+    assert ruleset.physical.rest_days == (2, 7, 60) and ruleset.mental.rest_days == (1, 7, 30)
+    assert ruleset.physical.difficulty == (3, 0, 0)
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    await table.run("rest", {"days": 1})
+    assert "1/2" in refused(await table.run("heal roll", user=ALICE))
+    await table.run("rest", {"days": 1})
+    text = public(await table.run("heal roll", {"dice": "1-4"}, user=ALICE))  # −3 + 3 − 1 = −1
+    assert f"difficulty +3, penalty {MINUS}1 → margin {MINUS}1" in text
+
+
+async def test_config_rest_allows_mental_healing_rolls(table: Table) -> None:
+    text = public(
+        await table.run("config rest", {"track": "mental", "mental-healing-rolls": True, "light": 2})
+    )
+    assert "Mental healing rolls" in text
+    ruleset = await table.store.ruleset(GUILD)
+    assert ruleset.mental_healing_rolls and ruleset.mental.rest_days == (2, 7, 30)
+    public(await table.run("config rest", {"track": "physical", "mental-healing-rolls": False}))
+    ruleset = await table.store.ruleset(GUILD)
+    assert not ruleset.mental_healing_rolls and ruleset.mental.rest_days == (2, 7, 30)
+
+
+async def test_config_presets_added_changed_and_removed(table: Table) -> None:
+    text = public(await table.run("config preset", {"name": "troll", "light": 6, "psychosis": 2}))
+    assert "troll: physical 6/2/1 · mental 4/2/2" in text
+    public(await table.run("config preset", {"name": "troll", "serious": 4}))
+    assert (await table.store.ruleset(GUILD)).presets["troll"].physical == (6, 4, 1)
+    public(await table.run("config preset", {"name": "troll", "remove": True}))
+    assert "troll" not in (await table.store.ruleset(GUILD)).presets
+    before = await snapshot(table)
+    text = refused(await table.run("config preset", {"name": "humanoid", "remove": True}))
+    assert "humanoid" in text and "Nothing was changed" in text
+    text = refused(await table.run("config preset", {"name": "troll", "remove": True}))
+    assert "troll" in text and "humanoid" in text
+    text = refused(await table.run("config preset", {"name": "Big Troll", "light": 5}))
+    assert "lowercase" in text
+    assert await snapshot(table) == before
+
+
+async def test_config_dice_and_players_create(table: Table) -> None:
+    text = public(await table.run("config dice", {"open-rolls": True, "tie-succeeds": False}))
+    assert "open rolls: on · a tie (margin 0) succeeds: off" in text
+    ruleset = await table.store.ruleset(GUILD)
+    assert ruleset.open_rolls and not ruleset.tie_succeeds
+    await table.create("Aria", ALICE)
+    table.rng.queue[:] = [10, 4, 3]  # luck 10 + 4 (open), unluck 3
+    text = public(await table.run("roll", user=ALICE))
+    assert f"luck 10+4 {MINUS} unluck 3 = +11" in text
+    public(await table.run("config players-create", {"allowed": False}))
+    assert not (await table.store.ruleset(GUILD)).players_create
+    refused(await table.run("character create", {"name": "Brann"}, user=BOB))
+    public(await table.run("config players-create", {"allowed": True}))
+    public(await table.run("character create", {"name": "Brann"}, user=BOB))
+
+
+async def test_config_language_switches_the_public_language_not_refusals(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    text = public(await table.run("config language", {"language": "fr"}))
+    assert "Réglages du serveur" in text and "français" in text
+    assert (await table.store.ruleset(GUILD)).language == "fr"
+    text = public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    assert "blessure légère" in text
+    text = refused(await table.run("wound", {"severity": "light"}))  # the caller's locale: English
+    assert "Say who" in text
+    # English on a French-speaking server, then back to the server's locale.
+    public(await table.run("config language", {"language": "en"}, guild_locale="fr"))
+    text = public(await table.run("character show", {"character": "Aria"}, guild_locale="fr"))
+    assert "Physical wounds" in text
+    public(await table.run("config language", {"language": "auto"}))
+    assert (await table.store.ruleset(GUILD)).language is None
+    assert "Blessures physiques" in public(
+        await table.run("character show", {"character": "Aria"}, guild_locale="fr")
+    )
+    assert "Physical wounds" in public(await table.run("character show", {"character": "Aria"}))
+
+
+async def test_every_config_change_is_recorded_and_undoable(table: Table) -> None:
+    public(await table.run("config dice", {"open-rolls": True}))
+    history = await table.run("history")
+    assert "setting **dice** changed" in history.embeds[0]["description"].splitlines()[0]
+    public(await table.run("undo"))
+    assert not (await table.store.ruleset(GUILD)).open_rolls
+
+
+# ---- export and import ---------------------------------------------------------------------------
+
+
+async def export(table: Table) -> bytes:
+    reply = await table.run("config export")
+    public(reply)
+    (message,) = shown(reply)
+    (file,) = message.files
+    assert file.filename == f"harmonies-{GUILD}.json"
+    return file.data
+
+
+async def import_(table: Table, data: bytes, **kwargs: Any) -> harness.Reply:
+    attachment = harness.attachment("harmonies.json", data, "application/json")
+    return await table.run("config import", {"file": attachment}, **kwargs)
+
+
+async def test_export_then_import_brings_the_server_back(table: Table) -> None:
+    await table.create("Aria", ALICE, corps=2)
+    await table.create("Nyx", ALICE)
+    await table.create("Goblin")
+    await table.run("character select", {"character": "Nyx"}, user=ALICE)
+    await table.run("wound", {"severity": "serious", "character": "Aria", "note": "axe"})
+    await table.run("mental", {"severity": "shock", "character": "Goblin", "count": 5})
+    await table.run("rest", {"days": 2})
+    await table.run("config preset", {"name": "troll", "light": 6})
+    await table.run("config dice", {"open-rolls": True})
+    data = await export(table)
+    document = json.loads(data)
+    assert document["format"] == "harmonies-wounds" and document["guild_id"] == GUILD
+    assert {c["name"] for c in document["characters"]} == {"Aria", "Nyx", "Goblin"}
+    exported = {c.name: c for c in await table.store.characters(GUILD)}
+    ruleset = await table.store.ruleset(GUILD)
+    # Things change after the export…
+    await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})
+    await table.run("character create", {"name": "Brann"}, user=BOB)
+    await table.run("config dice", {"open-rolls": False})
+    await table.run("config preset", {"name": "troll", "remove": True})
+    # …and the import puts them back.
+    reply = await import_(table, data)
+    text = public(reply)
+    assert "Import done" in text and "characters: 3" in text and "wounds: 6" in text
+    restored = {c.name: c for c in await table.store.characters(GUILD)}
+    assert set(restored) == {"Aria", "Nyx", "Goblin"}
+    for name, before in exported.items():
+        after = restored[name]
+        assert (after.owner_id, after.corps, after.rest_days, after.dead) == (
+            before.owner_id,
+            before.corps,
+            before.rest_days,
+            before.dead,
+        )
+        assert [(w.track, w.inflicted, w.current, w.note) for w in after.wounds] == [
+            (w.track, w.inflicted, w.current, w.note) for w in before.wounds
+        ]
+    assert await table.store.ruleset(GUILD) == ruleset
+    active = await table.store.active_character(GUILD, ALICE)
+    assert active is not None and active.name == "Nyx"
+    assert await table.store.active_character(GUILD, BOB) is None
+    # An import is one change: /undo brings back what it replaced.
+    public(await table.run("undo"))
+    assert {c.name for c in await table.store.characters(GUILD)} == {"Aria", "Nyx", "Goblin", "Brann"}
+    assert (await table.character("Aria")).dead
+
+
+def hostile_files() -> list[tuple[str, bytes]]:
+    good: dict[str, Any] = {
+        "format": "harmonies-wounds",
+        "version": 1,
+        "guild_id": GUILD,
+        "ruleset": Ruleset().model_dump(mode="json"),
+        "characters": [{"name": "Eve", "owner_id": ALICE}],
+        "active": [],
+    }
+
+    def variant(**changes: Any) -> bytes:
+        return json.dumps(good | changes).encode()
+
+    return [
+        ("not json", b"{ this is not json"),
+        ("another server", variant(guild_id=OTHER_GUILD)),
+        ("unknown field", variant(admin=True)),
+        ("mention in a name", variant(characters=[{"name": "@everyone\nhi"}])),
+        (
+            "penalty out of range",
+            variant(
+                ruleset=Ruleset(gm_role_id=GM_ROLE).model_dump(mode="json")
+                | {"physical": {"penalties": [5, -3, -5]}}
+            ),
+        ),
+        ("no humanoid", variant(ruleset={"presets": {}})),
+        ("two with one name", variant(characters=[{"name": "Eve"}, {"name": "EVE"}])),
+        ("someone else's active", variant(active=[{"user_id": BOB, "character": "Eve"}])),
+        (
+            "wound held and fatal",
+            variant(
+                characters=[
+                    {
+                        "name": "Eve",
+                        "wounds": [{"track": "physical", "inflicted": 0, "current": 0, "fatal": True}],
+                    }
+                ]
+            ),
+        ),
+        ("not an export", b'["harmonies-wounds"]'),
+    ]
+
+
+async def test_a_file_too_large_is_refused_before_it_is_read(table: Table) -> None:
+    before = await snapshot(table)
+    reply = await import_(table, b" " * (8 * 1024 * 1024 + 1))
+    assert "too large" in refused(reply)
+    assert await snapshot(table) == before
+
+
+@pytest.mark.parametrize(("what", "data"), hostile_files(), ids=[what for what, _ in hostile_files()])
+async def test_a_hostile_import_is_refused_privately_and_changes_nothing(
+    table: Table, what: str, data: bytes
+) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    before = await snapshot(table)
+    reply = await import_(table, data)
+    text = refused(reply)
+    assert "cannot be imported" in text and "Nothing was changed" in text, what
+    assert "@everyone" not in text
+    assert await snapshot(table) == before
+    text = refused(await import_(table, data, locale="fr"))
+    assert "Rien n'a été modifié" in text
+
+
+async def test_only_gms_export_and_import(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    data = await export(table)
+    text = refused(await table.run("config export", user=ALICE))
+    assert "GM" in text
+    before = await snapshot(table)
+    text = refused(await import_(table, data, user=ALICE))
+    assert "GM" in text
+    assert await snapshot(table) == before
+
+
+# ---- GM versus player for every GM-only command --------------------------------------------------
+
+GM_ONLY: list[tuple[str, dict[str, Any]]] = [
+    ("wound", {"severity": "light", "character": "Aria"}),
+    ("mental", {"severity": "shock", "character": "Aria"}),
+    ("heal wound", {"severity": "light", "character": "Aria"}),
+    ("heal mental", {"severity": "shock", "character": "Aria"}),
+    ("rest", {"days": 1}),
+    ("rest", {"days": 1, "character": "Aria"}),
+    ("undo", {}),
+    ("config gm-role", {"role": harness.role(OTHER_ROLE)}),
+    ("config penalties", {"track": "physical", "light": -2}),
+    ("config rest", {"track": "physical", "light": 3}),
+    ("config difficulty", {"track": "mental", "serious": 2}),
+    ("config preset", {"name": "troll", "light": 6}),
+    ("config dice", {"open-rolls": True}),
+    ("config players-create", {"allowed": False}),
+    ("config language", {"language": "fr"}),
+    ("config export", {}),
+    ("character create", {"name": "Eve", "player": harness.user(GM)}),
+]
+
+
+@pytest.mark.parametrize(("command", "options"), GM_ONLY, ids=[" ".join(c.split()) for c, _ in GM_ONLY])
+async def test_gm_only_commands_refuse_players_and_serve_gms(
+    table: Table, command: str, options: dict[str, Any]
+) -> None:
+    await table.create("Aria", ALICE)
+    public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    public(await table.run("mental", {"severity": "shock", "character": "Aria"}))
+    before = await snapshot(table)
+    text = refused(await table.run(command, options, user=ALICE))
+    assert "Only a GM" in text
+    text = refused(await table.run(command, options, user=BOB, locale="fr"))
+    assert "Seul un MJ" in text
+    assert await snapshot(table) == before
+    public(await table.run(command, options))
+
+
+@pytest.mark.parametrize("command", ["character list", "config show", "history", "undo"])
+async def test_commands_are_guild_only(table: Table, command: str) -> None:
+    payload = harness.slash(command, guild_id=None, user_id=ALICE, locale="fr")
+    assert not (await harness.dispatch(table.fake, table.bot, payload)).delivered
+    # Were Discord to deliver it anyway, the bot would refuse it, privately, in the caller's language.
+    forced = await harness.dispatch(table.fake, table.bot, payload, discord_checks=False)
+    assert "sur un serveur" in refused(forced)
+
+
+# ---- languages -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "english", "french"),
+    [
+        ("wound", {"severity": "light"}, "Say who", "Précisez qui"),
+        ("character show", {"character": "Nobody"}, "No character called", "Aucun personnage nommé"),
+        ("history", {"page": 2}, "That page does not exist", "Cette page n'existe pas"),
+        ("config penalties", {"track": "physical", "light": 10}, "not valid", "pas valide"),
+    ],
+)
+async def test_refusals_follow_the_callers_locale_not_the_servers(
+    table: Table, command: str, options: dict[str, Any], english: str, french: str
+) -> None:
+    assert english in refused(await table.run(command, options, locale="en-GB", guild_locale="fr"))
+    assert french in refused(await table.run(command, options, locale="fr", guild_locale="en-US"))
+    assert english in refused(await table.run(command, options, locale="de", guild_locale="fr"))
+
+
+async def test_a_french_server_gets_french_results_whatever_the_callers_locale(table: Table) -> None:
+    reply = await table.run(
+        "character create",
+        {"name": "Aria", "player": harness.user(ALICE)},
+        user=OWNER,
+        guild=OTHER_GUILD,
+        guild_locale="fr",
+    )
+    assert "Joué par" in public(reply)
+    reply = await table.run(
+        "wound", {"severity": "light", "character": "Aria"}, user=OWNER, guild=OTHER_GUILD, guild_locale="fr"
+    )
+    assert "Blessures — Aria" in public(reply)
+    reply = await table.run("rest", {"days": 1}, user=OWNER, guild=OTHER_GUILD, guild_locale="fr")
+    assert "Repos : 1 jour" in public(reply)
+    reply = await table.run("history", user=ALICE, guild=OTHER_GUILD, guild_locale="fr", locale="en-US")
+    assert "Historique" in public(reply)
+
+
+# ---- autocomplete --------------------------------------------------------------------------------
+
+
+async def test_autocomplete_offers_at_most_25_of_this_servers_characters(table: Table) -> None:
+    for index in range(30):
+        await table.create(f"Npc {index:02d}")
+    for name in ("Npc elsewhere", "Aria"):
+        public(await table.run("character create", {"name": name}, user=OWNER, guild=OTHER_GUILD))
+    ours = {str(c.id): c.name for c in await table.store.characters(GUILD)}
+    for command in ("character show", "wound", "heal roll", "history", "undo", "rest", "roll"):
+        options: dict[str, Any] = {"severity": "light"} if command == "wound" else {}
+        if command == "rest":
+            options = {"days": 1}
+        reply = await table.complete(command, options | {"character": "np"}, "character", user=ALICE)
+        assert reply.errors == [] and reply.callback_type == 8, command
+        choices = reply.choices or []
+        assert 0 < len(choices) <= 25
+        assert all(choice["value"] in ours and ours[choice["value"]] == choice["name"] for choice in choices)
+    narrow = await table.complete("character show", {"character": "npc 2"}, "character")
+    assert [choice["name"] for choice in narrow.choices or []] == [f"Npc {i}" for i in range(20, 30)]
+    elsewhere = await table.complete("character show", {"character": ""}, "character", guild=OTHER_GUILD)
+    assert sorted(choice["name"] for choice in elsewhere.choices or []) == ["Aria", "Npc elsewhere"]
+    # The value offered is the character's id, which the command then accepts.
+    value = (narrow.choices or [])[0]["value"]
+    shown_card = await table.run("character show", {"character": value})
+    assert shown_card.embeds[0]["title"] == "Npc 20"
+
+
+async def test_select_autocomplete_offers_only_the_callers_own_characters(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Nyx", ALICE)
+    await table.create("Brann", BOB)
+    reply = await table.complete("character select", {"character": ""}, "character", user=ALICE)
+    assert sorted(choice["name"] for choice in reply.choices or []) == ["Aria", "Nyx"]

@@ -1,0 +1,296 @@
+"""/heal roll|wound|mental, /rest and /roll through the real dispatch, with scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules import Track
+from bot.ui.text import MINUS
+from tests import harness
+from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
+
+
+async def wounded(
+    table: Table, name: str, player: int | None, *wounds: tuple[str, int], **attrs: int
+) -> None:
+    """A character with the given wounds (``("light", 2)``…), created and wounded by the GM."""
+    await table.create(name, player, **attrs)
+    for severity, count in wounds:
+        command = "wound" if severity in ("light", "serious", "critical") else "mental"
+        public(await table.run(command, {"severity": severity, "character": name, "count": count}))
+
+
+# ---- /heal roll -----------------------------------------------------------------------------------
+
+
+async def test_no_healing_roll_before_the_rest_is_over(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1), ("serious", 1))
+    text = refused(await table.run("heal roll", user=ALICE))
+    assert "0/1 days" in text and "1 to go" in text and "/rest" in text
+    text = refused(await table.run("heal roll", user=ALICE, locale="fr"))
+    assert "Pas encore de jet de guérison" in text and "0/1" in text and "/repos" in text
+    before = await table.character("Aria")
+    public(await table.run("rest", {"days": 1, "character": "Aria"}))
+    assert (await table.character("Aria")).rest_days == 1
+    assert (await table.character("Aria")).wounds == before.wounds
+
+
+async def test_a_successful_session_heals_the_least_severe_wounds_one_by_one(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 2), ("serious", 1), corps=1, resistance=1)
+    await table.run("rest", {"days": 1})
+    table.rng.queue[:] = [6, 2, 5, 3]
+    reply = await table.run("heal roll", user=ALICE)
+    text = public(reply)
+    assert reply.embeds[0]["title"] == "Healing session — Aria"
+    # Penalty recomputed before each roll: −1 −1 −3 = −5, then −1 −3 = −4.
+    assert f"luck 6 {MINUS} unluck 2 = +4, Cp+Rs +2, difficulty +0, penalty {MINUS}5 → margin +1" in text
+    assert f"luck 5 {MINUS} unluck 3 = +2, Cp+Rs +2, difficulty +0, penalty {MINUS}4 → margin +0" in text
+    assert "2/2 successful rolls" in text and "rest is consumed" in text
+    aria = await table.character("Aria")
+    assert aria.counts(Track.PHYSICAL) == (0, 1, 0)  # the serious wound is not rolled in this session
+    assert aria.rest_days == 0
+    # The card sent with it is the new one.
+    assert "Light □□□□ 0/4" in reply.embeds[1]["fields"][0]["value"]
+    assert table.rng.queue == []
+    # The rest is used up: the next session needs a new full rest period (7 days now).
+    text = refused(await table.run("heal roll", user=ALICE))
+    assert "0/7" in text
+
+
+async def test_a_session_failing_by_ten_or_more_worsens_the_wound_with_the_players_dice(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 2))
+    await table.run("rest", {"days": 1})
+    reply = await table.run("heal roll", {"dice": "9-1 1-10"}, user=ALICE)
+    text = public(reply)
+    assert "player's dice" in text
+    assert f"luck 9 {MINUS} unluck 1 = +8 (player's dice), Cp+Rs +0, difficulty +0, penalty {MINUS}2" in text
+    assert f"luck 1 {MINUS} unluck 10 = {MINUS}9 (player's dice), Cp+Rs +0" in text
+    assert f"penalty {MINUS}1 → margin {MINUS}10" in text
+    assert "worsened to serious wound" in text
+    aria = await table.character("Aria")
+    assert aria.counts(Track.PHYSICAL) == (0, 1, 0) and aria.rest_days == 0
+    history = await table.run("history", {"character": "Aria"})
+    assert "worsened" in public(history)
+
+
+async def test_a_session_failing_by_ten_or_more_worsens_the_wound_with_the_bots_dice(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    await table.run("rest", {"days": 3})
+    table.rng.queue[:] = [1, 10]
+    text = public(await table.run("heal roll", {"character": "Aria"}, user=ALICE))
+    assert "(player's dice)" not in text and "failed by 10" in text
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 1, 0)
+
+
+async def test_a_plain_failure_changes_no_wound_but_uses_the_rest(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 2))
+    await table.run("rest", {"days": 1})
+    text = public(await table.run("heal roll", {"dice": "2-5"}, user=ALICE))
+    assert "failure margin 5" in text and "1 wound not rolled" in text and "0/1 successful" in text
+    aria = await table.character("Aria")
+    assert aria.counts(Track.PHYSICAL) == (2, 0, 0) and aria.rest_days == 0
+
+
+async def test_a_worsening_critical_wound_kills(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("critical", 1))
+    await table.run("rest", {"days": 30})
+    text = public(await table.run("heal roll", {"dice": "1-10"}, user=ALICE))
+    assert "FATAL" in text and "DEAD" in text
+    assert (await table.character("Aria")).dead
+
+
+async def test_a_tie_fails_when_the_server_says_so(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    await table.run("rest", {"days": 1})
+    public(await table.run("config dice", {"tie-succeeds": False}))
+    text = public(await table.run("heal roll", {"dice": "6-5"}, user=ALICE))  # +1 −1 = 0
+    assert "0/1 successful" in text
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 0, 0)
+
+
+async def test_someone_elses_character_is_refused(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    await table.create("Brann", BOB)
+    await table.run("rest", {"days": 1})
+    before = await table.character("Aria")
+    for who in (BOB, GM):
+        text = refused(await table.run("heal roll", {"character": "Aria"}, user=who))
+        assert "Aria" in text
+    assert await table.character("Aria") == before
+
+
+async def test_a_gm_rolls_healing_for_an_npc_but_a_player_may_not(table: Table) -> None:
+    await wounded(table, "Goblin", None, ("serious", 1))
+    await table.run("rest", {"days": 7})
+    refused(await table.run("heal roll", {"character": "Goblin"}, user=ALICE))
+    text = public(await table.run("heal roll", {"character": "Goblin", "dice": "8-1"}))
+    assert "now light wound" in text
+    assert (await table.character("Goblin")).counts(Track.PHYSICAL) == (1, 0, 0)
+
+
+async def test_heal_roll_refusals(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    text = refused(await table.run("heal roll", user=ALICE))
+    assert "no wound to heal" in text
+    text = refused(await table.run("heal roll", user=BOB))
+    assert "/character create" in text
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    await table.run("rest", {"days": 1})
+    text = refused(await table.run("heal roll", {"dice": "7-3 eleven"}, user=ALICE))
+    assert "7-3 10-2" in text
+    assert (await table.character("Aria")).rest_days == 1  # nothing consumed
+
+
+async def test_mental_healing_rolls_only_when_the_server_allows_them(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("shock", 1), intuition=2, resistance=1)
+    await table.run("rest", {"days": 1})
+    text = refused(await table.run("heal roll", {"track": "mental"}, user=ALICE))
+    assert "/heal mental" in text and "mental-healing-rolls" in text
+    shown = await table.run("character show", user=ALICE)
+    assert "healed by a GM" in public(shown) and shown.components == []
+    public(await table.run("config rest", {"track": "mental", "mental-healing-rolls": True}))
+    reply = await table.run("heal roll", {"track": "mental", "dice": "5-5"}, user=ALICE)
+    text = public(reply)
+    assert reply.embeds[0]["title"] == "Mental healing session — Aria"
+    assert f"It+Rs +3, difficulty +0, penalty {MINUS}1 → margin +2" in text
+    aria = await table.character("Aria")
+    assert aria.counts(Track.MENTAL) == (0, 0, 0) and aria.rest_days == 0
+
+
+async def test_a_dead_character_makes_no_healing_roll(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("critical", 2))
+    text = refused(await table.run("heal roll", user=ALICE))
+    assert "dead" in text
+
+
+# ---- /heal wound and /heal mental ---------------------------------------------------------------
+
+
+async def test_a_gm_lowers_the_oldest_wound_of_a_severity_without_a_roll(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("serious", 1))
+    await table.run("rest", {"days": 2})
+    reply = await table.run("heal wound", {"severity": "serious", "target": harness.user(ALICE)})
+    text = public(reply)
+    assert reply.allowed_mentions == {"users": [ALICE], "parse": []}
+    assert "serious wound → **light wound**" in text and "rest counter is unchanged" in text
+    aria = await table.character("Aria")
+    assert aria.counts(Track.PHYSICAL) == (1, 0, 0) and aria.rest_days == 2
+    assert aria.wounds[0].inflicted == 1  # the same wound, lowered
+    text = public(await table.run("heal wound", {"severity": "light", "character": "Aria"}))
+    assert "**healed**" in text
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
+
+
+async def test_gm_healing_never_escalates_when_the_rank_below_is_full(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 4), ("serious", 1))
+    before = await table.character("Aria")
+    text = refused(await table.run("heal wound", {"severity": "serious", "character": "Aria"}))
+    assert "maximum of light wounds" in text and "Heal a light wound first" in text
+    text = refused(await table.run("heal wound", {"severity": "critical", "character": "Aria"}))
+    assert "no critical wound" in text
+    text = refused(await table.run("heal wound", {"severity": "serious", "character": "Aria"}, locale="fr"))
+    assert "Soignez d'abord" in text
+    assert await table.character("Aria") == before
+
+
+async def test_a_gm_lowers_mental_wounds(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("shock", 4), ("trauma", 1), ("psychosis", 1))
+    text = refused(await table.run("heal mental", {"severity": "trauma", "character": "Aria"}))
+    assert "shocks" in text
+    text = public(await table.run("heal mental", {"severity": "psychosis", "character": "Aria"}))
+    assert "psychosis → **trauma**" in text
+    public(await table.run("heal mental", {"severity": "shock", "character": "Aria"}))
+    assert (await table.character("Aria")).counts(Track.MENTAL) == (3, 2, 0)
+
+
+# ---- /rest ---------------------------------------------------------------------------------------
+
+
+async def test_a_server_wide_rest_skips_the_dead_and_says_who_can_now_roll(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    await wounded(table, "Brann", BOB, ("serious", 1))
+    await wounded(table, "Goblin", None, ("critical", 2))
+    await table.create("Nyx")
+    reply = await table.run("rest", {"days": 1})
+    text = public(reply)
+    (message,) = shown(reply)
+    embed = message.embeds[0]
+    assert embed["title"] == "Rest: 1 day"
+    lines = embed["description"].splitlines()
+    assert "Aria: 1/1 days (light wound) — **can roll**" in lines
+    assert "Brann: 1/7 days (serious wound)" in lines
+    assert "Nyx: unhurt" in lines
+    assert "Goblin" not in embed["description"]
+    ready = embed["fields"]
+    assert len(ready) == 1 and ready[0]["value"] == "• Aria"
+    assert "/heal roll" in text
+    assert message.content == "" and message.allowed_mentions == {"parse": []}  # nobody pinged
+    rested = {c.name: c.rest_days for c in await table.store.characters(GUILD)}
+    assert rested == {"Aria": 1, "Brann": 1, "Goblin": 0, "Nyx": 1}
+    history, _ = await table.store.history(GUILD)
+    assert history[0].kind == "rest" and history[0].details["characters"] == 3
+
+
+async def test_rest_for_one_character(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    await wounded(table, "Brann", BOB, ("serious", 1))
+    reply = await table.run("rest", {"days": 7, "target": harness.user(BOB)}, guild_locale="fr")
+    text = public(reply)
+    assert "Repos : 7 jours" in text and "Brann" in text and "Aria" not in text
+    assert "Peuvent faire un jet de guérison" in text
+    rested = {c.name: c.rest_days for c in await table.store.characters(GUILD)}
+    assert rested == {"Aria": 0, "Brann": 7}
+    (message,) = shown(reply)
+    assert message.content == f"<@{BOB}>" and message.allowed_mentions == {"users": [BOB], "parse": []}
+
+
+async def test_rest_refusals(table: Table) -> None:
+    text = refused(await table.run("rest", {"days": 1}))
+    assert "/character create" in text
+    await wounded(table, "Goblin", None, ("critical", 2))
+    text = refused(await table.run("rest", {"days": 1}))  # nobody alive
+    assert "alive" in text
+    text = refused(await table.run("rest", {"days": 1, "character": "Goblin"}))
+    assert "dead" in text
+    await table.create("Aria", ALICE)
+    text = refused(await table.run("rest", {"days": 3}, user=ALICE))
+    assert "GM" in text
+    assert (await table.character("Aria")).rest_days == 0
+
+
+# ---- /roll ---------------------------------------------------------------------------------------
+
+
+async def test_a_roll_applies_the_wound_penalty_and_shows_every_term(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("serious", 1), ("shock", 1))
+    reply = await table.run("roll", {"modifier": 4, "difficulty": -2, "dice": "7-3"}, user=ALICE)
+    text = public(reply)
+    assert reply.embeds[0]["title"] == "Roll — Aria"
+    assert (
+        f"luck 7 {MINUS} unluck 3 = +4 (player's dice), modifier +4, difficulty {MINUS}2, "
+        f"penalty {MINUS}4 → margin +2"
+    ) in text
+    assert "Success" in text and "positive difficulty makes a roll easier" in text
+    table.rng.queue[:] = [2, 9]
+    text = public(await table.run("roll", {"modifier": 1}, user=ALICE))
+    assert (
+        f"luck 2 {MINUS} unluck 9 = {MINUS}7, modifier +1, difficulty +0, penalty {MINUS}4 → margin {MINUS}10"
+        in text
+    )
+    assert "Failure" in text and "failure margin 10" in text
+    assert (await table.character("Aria")).rest_days == 0  # a roll changes nothing
+
+
+async def test_a_roll_for_another_players_character_is_refused_but_a_gm_may(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    refused(await table.run("roll", {"character": "Aria"}, user=BOB))
+    text = public(await table.run("roll", {"character": "Aria", "dice": "5-5"}, guild_locale="fr"))
+    assert "Jet — Aria" in text and "chance 5" in text and "Réussite" in text
+
+
+@pytest.mark.parametrize("dice", ["0-3", "11-2", "7"])
+async def test_impossible_dice_are_refused(table: Table, dice: str) -> None:
+    await table.create("Aria", ALICE)
+    text = refused(await table.run("roll", {"dice": dice}, user=ALICE))
+    assert "luck-unluck" in text
