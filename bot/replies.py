@@ -78,6 +78,8 @@ def explain(interaction: discord.Interaction, error: BaseException) -> str:
         original = original.__cause__ or original
     if isinstance(original, app_commands.CommandInvokeError):
         original = original.original
+    if isinstance(original, app_commands.AppCommandError) and isinstance(original.__cause__, UserError):
+        original = original.__cause__  # a refusal raised before the command ran (bot.tree)
     if isinstance(original, UserError):
         return error_text(lang, original)
     if isinstance(original, app_commands.NoPrivateMessage):
@@ -93,6 +95,10 @@ def explain(interaction: discord.Interaction, error: BaseException) -> str:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    if interaction.client.is_closed():
+        # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
+        log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
+        return
     text = explain(interaction, error)
     try:
         await send_private(interaction, text)

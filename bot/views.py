@@ -11,7 +11,7 @@ import discord
 
 from bot.replies import answer_error
 from bot.rules import Track
-from bot.ui.i18n import Lang, t
+from bot.ui.i18n import Lang, lang_of, t
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
@@ -69,8 +69,9 @@ class Confirm(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id != self.author_id:
+            # A refusal: in the language of whoever clicked, not of the author.
             await interaction.response.send_message(
-                t(self.lang, "not_your_button"),
+                t(lang_of(interaction.locale), "not_your_button"),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

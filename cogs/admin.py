@@ -46,9 +46,11 @@ class Admin(commands.Cog):
     ) -> None:
         actor = actor_of(interaction)
         store = self.bot.store
-        character_id = None
+        character_id: int | None = None
+        character_name: str | None = None
         if character is not None:
-            character_id = (await targets.by_ref(targets.GuildReader(store, actor.guild_id), character)).id
+            found = await targets.by_ref(targets.GuildReader(store, actor.guild_id), character)
+            character_id, character_name = found.id, found.name
         events, total = await store.history(
             actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
         )
@@ -56,7 +58,8 @@ class Admin(commands.Cog):
         if page > pages:
             raise UserError("page_range", pages=pages)
         lang = public_lang(interaction, await store.ruleset(actor.guild_id))
-        await send_public(interaction, embeds=[history_embed(events, page, pages, lang)])
+        embed = history_embed(events, page, pages, lang, character_name=character_name)
+        await send_public(interaction, embeds=[embed])
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
     @app_commands.guild_only()

@@ -126,8 +126,10 @@ class Characters(
         preset: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
         edits = Edits(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
-        saved, ruleset = await characters.edit(self.bot.store, actor_of(interaction), character, edits)
-        await send_card(interaction, saved, ruleset)
+        actor = actor_of(interaction)
+        saved, ruleset = await characters.edit(self.bot.store, actor, character, edits)
+        # A GM's change to a player's character mentions that player.
+        await send_card(interaction, saved, ruleset, mention=not actor.owns(saved))
 
     @app_commands.command(
         name="delete", description="Delete a character (asks for confirmation; /undo restores it)"
@@ -146,7 +148,8 @@ class Characters(
             deleted = await characters.delete(self.bot.store, actor, character_id)
             await click.response.edit_message(view=view)
             lang = public_lang(click, ruleset)
-            await send_public(click, embeds=[character_deleted_embed(deleted, lang)])
+            mention = None if actor.owns(deleted) else deleted.owner_id
+            await send_public(click, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
 
         # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
         view = Confirm(actor.user_id, asking, confirmed)

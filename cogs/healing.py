@@ -104,7 +104,8 @@ class Resting(commands.Cog):
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        # A server-wide rest may take a while: think privately, so that a refusal stays private.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         rested = await healing.rest(
             self.bot.store,
             actor_of(interaction),
@@ -113,7 +114,10 @@ class Resting(commands.Cog):
             ref=character,
         )
         lang = public_lang(interaction, rested.ruleset)
-        await send_public(interaction, embeds=[rest_embed(rested.entries, rested.days, lang)])
+        # Rest for one player's character mentions that player (a server-wide rest pings nobody).
+        owner = rested.entries[0][0].owner_id if (target or character) and rested.entries else None
+        await interaction.delete_original_response()
+        await send_public(interaction, embeds=[rest_embed(rested.entries, rested.days, lang)], mention=owner)
 
     @app_commands.command(name="roll", description="A ±d10 roll with your character's wound penalty applied")
     @app_commands.guild_only()
