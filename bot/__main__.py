@@ -40,7 +40,7 @@ async def run_bot(settings: Settings) -> None:
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:
-        async with HarmoniesBot(settings, store) as bot:
+        async with HarmoniesBot(settings, store, freeze_gc=True) as bot:
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):

@@ -11,7 +11,7 @@ from bot.permissions import actor_of
 from bot.replies import public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang
+from bot.ui.i18n import Lang, tn
 from bot.ui.messages import healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
@@ -31,6 +31,12 @@ def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.
     return view
 
 
+def card(character: Character, ruleset: Ruleset, lang: Lang) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A character's card and, when a healing session is available, its Heal button."""
+    embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
+    return embed, card_view(character, ruleset, lang)
+
+
 async def send_card(
     interaction: discord.Interaction[HarmoniesBot],
     character: Character,
@@ -38,9 +44,7 @@ async def send_card(
     *,
     mention: bool = False,
 ) -> None:
-    lang = public_lang(interaction, ruleset)
-    embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
-    view = card_view(character, ruleset, lang)
+    embed, view = card(character, ruleset, public_lang(interaction, ruleset))
     await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
 
 
@@ -57,11 +61,12 @@ async def heal_and_reply(
         bot.store, actor_of(interaction), bot.rng, ref=ref, character_id=character_id, dice=dice, track=track
     )
     lang = public_lang(interaction, healed.ruleset)
-    embeds = [
-        healing_embed(healed.session, healed.ruleset, lang),
-        character_card(healed.character, healed.ruleset, lang, can_heal=False),
-    ]
-    await send_public(interaction, embeds=embeds)
+    result = healing_embed(healed.session, healed.ruleset, lang)
+    if healed.unused_dice:
+        # The player typed more dice than the session needed: say so rather than drop them silently.
+        result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
+    embed, view = card(healed.character, healed.ruleset, lang)
+    await send_public(interaction, embeds=[result, embed], view=view)
 
 
 async def wound_and_reply(
@@ -88,11 +93,10 @@ async def wound_and_reply(
         at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
-    embeds = [
-        wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or ""),
-        character_card(wounded.character, wounded.ruleset, lang),
-    ]
-    await send_public(interaction, embeds=embeds, mention=wounded.character.owner_id)
+    embed, view = card(wounded.character, wounded.ruleset, lang)
+    result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
+    embeds = [result, embed]
+    await send_public(interaction, embeds=embeds, view=view, mention=wounded.character.owner_id)
 
 
 async def lower_and_reply(
@@ -114,8 +118,6 @@ async def lower_and_reply(
         ref=character,
     )
     lang = public_lang(interaction, lowered.ruleset)
-    embeds = [
-        lowering_embed(lowered.lowering, lowered.ruleset, lang),
-        character_card(lowered.character, lowered.ruleset, lang),
-    ]
-    await send_public(interaction, embeds=embeds, mention=lowered.character.owner_id)
+    embed, view = card(lowered.character, lowered.ruleset, lang)
+    embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang), embed]
+    await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)

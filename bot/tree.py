@@ -2,22 +2,72 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import discord
+from discord import AppCommandOptionType as OptionType
 from discord import app_commands
 
+from bot.errors import UserError
 from bot.replies import answer_error
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
+
+_NUMBERS = (OptionType.integer, OptionType.number)
 
 
 class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
     """Every error of every command ends here: user errors are answered privately in the caller's
     language; anything else is logged with a short id that the user is shown."""
 
+    async def interaction_check(self, interaction: discord.Interaction[HarmoniesBot], /) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            command = interaction.command
+            if isinstance(command, app_commands.Command):
+                check_options(command, vars(interaction.namespace))
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction[HarmoniesBot], error: app_commands.AppCommandError, /
     ) -> None:
         await answer_error(interaction, error)
+
+
+def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str, Any]) -> None:
+    """Refuse what Discord's own client never sends for this command's definition: a missing required
+    option, a value outside its choices, its range or its length, or of another type. Only a stale
+    command definition (the bot updated, Discord not yet) or a forged payload does; it gets a refusal
+    instead of reaching the command."""
+    for param in command.parameters:
+        if param.display_name not in given:
+            if param.required:
+                refuse(param.display_name)
+            continue
+        value = given[param.display_name]
+        if param.choices and value not in [choice.value for choice in param.choices]:
+            refuse(value)
+        if param.type in _NUMBERS:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                refuse(value)
+            size = value
+        elif param.type is OptionType.string:
+            if not isinstance(value, str):
+                refuse(value)
+            size = len(value)  # discord.py keeps a string's min/max length in min_value/max_value
+        elif param.type is OptionType.boolean:
+            if not isinstance(value, bool):
+                refuse(value)
+            continue
+        else:
+            continue
+        if (param.min_value is not None and size < param.min_value) or (
+            param.max_value is not None and size > param.max_value
+        ):
+            refuse(value)
+
+
+def refuse(value: object) -> NoReturn:
+    raise app_commands.AppCommandError("option Discord would not send") from UserError(
+        "option_invalid", value=str(value)[:100]
+    )

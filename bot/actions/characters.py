@@ -8,7 +8,7 @@ from bot.actions import targets
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.rules import Character, Ruleset, Track, new_character
-from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, preset_of
+from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
 from bot.storage.store import Store
 
 
@@ -107,10 +107,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Char
 def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
     changed = character
     if edits.name is not None:
-        clean = " ".join(edits.name.split())
-        if not 1 <= len(clean) <= NAME_MAX:
-            raise UserError("name_length", max=NAME_MAX)
-        changed = replace(changed, name=clean)
+        changed = replace(changed, name=clean_name(edits.name))
     for attribute in ("corps", "resistance", "intuition"):
         value = getattr(edits, attribute)
         if value is not None:

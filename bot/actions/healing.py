@@ -23,7 +23,7 @@ from bot.rules import (
     total_penalty,
 )
 from bot.rules.severity import severity_name
-from bot.storage.store import Store
+from bot.storage.store import Store, Transaction
 
 MODIFIER_LIMIT = 100
 
@@ -47,7 +47,8 @@ async def heal_roll(
     track: Track = Track.PHYSICAL,
 ) -> Healed:
     """The owner (or a GM, for an NPC) runs one healing session."""
-    async with store.transaction(actor.guild_id) as tx:
+
+    async def work(tx: Transaction) -> Healed:
         ruleset = await tx.ruleset()
         if character_id is not None:
             character = await tx.character(character_id)
@@ -76,7 +77,9 @@ async def heal_roll(
                 ],
             },
         )
-    return Healed(session, saved, ruleset, feed.unused_manual)
+        return Healed(session, saved, ruleset, feed.unused_manual)
+
+    return await store.run(actor.guild_id, work)
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,8 @@ async def roll(
     character = await targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
     actor.require_owner_or_gm(character, ruleset)
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
-    feed = DiceFeed(rng, ruleset.open_rolls, manual[:1])
+    if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
+        raise UserError("dice_invalid", text=dice)
+    feed = DiceFeed(rng, ruleset.open_rolls, manual)
     result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
     return Rolled(result, character, ruleset)

@@ -23,7 +23,8 @@ async def by_ref(source: CharacterSource, ref: str) -> Character:
     ref = ref.strip()
     if not ref or len(ref) > MAX_REF:
         raise UserError("character_not_found", ref=ref[:MAX_REF])
-    if ref.isdigit() and len(ref) <= 19:
+    # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
+    if ref.isascii() and ref.isdigit() and len(ref) <= 19:
         try:
             return await source.character(int(ref))
         except UserError:

@@ -8,7 +8,7 @@ from bot.actions import targets
 from bot.actor import Actor
 from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
 from bot.rules.severity import severity_name
-from bot.storage.store import Store
+from bot.storage.store import Store, Transaction
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ async def wound(
     note: str,
     at: str,
 ) -> Wounded:
-    async with store.transaction(actor.guild_id) as tx:
+
+    async def work(tx: Transaction) -> Wounded:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         character = await targets.target(tx, player_id=player_id, ref=ref)
@@ -50,7 +51,9 @@ async def wound(
                 "not_applied": outcome.not_applied,
             },
         )
-    return Wounded(outcome, saved, ruleset)
+        return Wounded(outcome, saved, ruleset)
+
+    return await store.run(actor.guild_id, work)
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ class Lowered:
 async def lower(
     store: Store, actor: Actor, *, track: Track, severity: Severity, player_id: int | None, ref: str | None
 ) -> Lowered:
-    async with store.transaction(actor.guild_id) as tx:
+
+    async def work(tx: Transaction) -> Lowered:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         character = await targets.target(tx, player_id=player_id, ref=ref)
@@ -79,4 +83,6 @@ async def lower(
                 "became": None if after is None else severity_name(track, after),
             },
         )
-    return Lowered(lowering, saved, ruleset)
+        return Lowered(lowering, saved, ruleset)
+
+    return await store.run(actor.guild_id, work)

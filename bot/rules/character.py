@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
@@ -80,6 +81,25 @@ class Character:
         return max(held) if held else None
 
 
+# Bidirectional embeddings, overrides and isolates: never shown (bot.ui.text.escape drops them too).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_name(name: str) -> str:
+    """A typed name as stored: blanks (line breaks included) collapsed to single spaces, other control
+    characters and bidirectional controls dropped. Names are shown, searched and exported as this text.
+    Raises ``name_length`` unless it keeps 1 to ``NAME_MAX`` characters, one of them visible."""
+    kept = "".join(
+        ch
+        for ch in name
+        if ch.isspace() or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS)
+    )
+    clean = " ".join(kept.split())
+    if not 1 <= len(clean) <= NAME_MAX or not any(ch.isprintable() and not ch.isspace() for ch in clean):
+        raise UserError("name_length", max=NAME_MAX)
+    return clean
+
+
 def new_character(
     name: str,
     *,
@@ -93,9 +113,7 @@ def new_character(
     created_at: str = "",
 ) -> Character:
     """A fresh, unhurt character with the maxima of ``preset``. Validates what a user typed."""
-    clean = " ".join(name.split())
-    if not 1 <= len(clean) <= NAME_MAX:
-        raise UserError("name_length", max=NAME_MAX)
+    clean = clean_name(name)
     for value in (corps, resistance, intuition):
         if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
             raise UserError("attribute_range", min=ATTRIBUTE_MIN, max=ATTRIBUTE_MAX)

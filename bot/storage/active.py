@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 
 import aiosqlite
 
+from bot.storage.database import Queryable
 
-async def active_id(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int | None:
+_PUT = (
+    "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
+)
+_CLEAR = "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?"
+
+
+async def active_id(conn: Queryable, guild_id: int, user_id: int) -> int | None:
     rows = list(
         await conn.execute_fetchall(
             "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?",
@@ -52,15 +61,17 @@ async def most_recent(conn: aiosqlite.Connection, guild_id: int, owner_id: int) 
 async def put(conn: aiosqlite.Connection, guild_id: int, user_id: int, character_id: int | None) -> None:
     """Make ``character_id`` the user's active character; ``None`` clears it."""
     if character_id is None:
-        await conn.execute(
-            "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+        await conn.execute(_CLEAR, (guild_id, user_id))
     else:
-        await conn.execute(
-            "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id",
-            (guild_id, user_id, character_id),
-        )
+        await conn.execute(_PUT, (guild_id, user_id, character_id))
+
+
+def write_put(conn: sqlite3.Connection, guild_id: int, user_id: int, character_id: int | None) -> None:
+    """:func:`put`, on the writer's thread."""
+    if character_id is None:
+        conn.execute(_CLEAR, (guild_id, user_id))
+    else:
+        conn.execute(_PUT, (guild_id, user_id, character_id))
 
 
 async def put_many(conn: aiosqlite.Connection, guild_id: int, choices: Mapping[int, int | None]) -> None:

@@ -6,6 +6,7 @@ on the reader connection, and costs one round trip.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -23,6 +24,7 @@ from bot.storage.codec import (
     characters_from_rows,
     name_key,
 )
+from bot.storage.database import Queryable
 from bot.storage.errors import StorageError
 
 _SELECT = (
@@ -44,6 +46,10 @@ _WOUND_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _WOUND_INSERT = (
     "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
     "inflicted_by, inflicted_at) VALUES "
+)
+_WOUND_INSERT_WITH_ID = (
+    "INSERT INTO wounds (id, character_id, track, inflicted_severity, current_severity, fatal, note, "
+    "inflicted_by, inflicted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _CHUNK = 500  # rows per statement, far below SQLite's limit on bound parameters
 
@@ -72,7 +78,7 @@ def _storable(character_id: int) -> bool:
     return 0 < character_id < 2**63
 
 
-async def load(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> Character:
+async def load(conn: Queryable, guild_id: int, character_id: int) -> Character:
     if not _storable(character_id):
         raise not_found(id=character_id)
     rows = await conn.execute_fetchall(
@@ -85,7 +91,7 @@ async def load(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> 
     return found[0]
 
 
-async def load_by_name(conn: aiosqlite.Connection, guild_id: int, name: str) -> Character:
+async def load_by_name(conn: Queryable, guild_id: int, name: str) -> Character:
     rows = await conn.execute_fetchall(
         _SELECT + "WHERE c.guild_id = ? AND c.name_key = ? AND c.deleted_at IS NULL ORDER BY w.id",
         (guild_id, name_key(name)),
@@ -96,7 +102,7 @@ async def load_by_name(conn: aiosqlite.Connection, guild_id: int, name: str) -> 
     return found[0]
 
 
-async def load_active(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> Character | None:
+async def load_active(conn: Queryable, guild_id: int, user_id: int) -> Character | None:
     rows = await conn.execute_fetchall(
         f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM active_characters a "
         "JOIN characters c ON c.id = a.character_id "
@@ -108,7 +114,7 @@ async def load_active(conn: aiosqlite.Connection, guild_id: int, user_id: int) -
     return found[0] if found else None
 
 
-async def load_all(conn: aiosqlite.Connection, guild_id: int, owner_id: int | None = None) -> list[Character]:
+async def load_all(conn: Queryable, guild_id: int, owner_id: int | None = None) -> list[Character]:
     """The living characters of a server (of one owner), ordered by name."""
     owner_clause, params = (
         ("AND c.owner_id = ? ", (guild_id, owner_id)) if owner_id is not None else ("", (guild_id,))
@@ -121,7 +127,7 @@ async def load_all(conn: aiosqlite.Connection, guild_id: int, owner_id: int | No
     return characters_from_rows(rows)
 
 
-async def exists(conn: aiosqlite.Connection, guild_id: int, character_id: int, *, deleted_too: bool) -> bool:
+async def exists(conn: Queryable, guild_id: int, character_id: int, *, deleted_too: bool) -> bool:
     if not _storable(character_id):
         return False
     live = "" if deleted_too else " AND deleted_at IS NULL"
@@ -188,21 +194,6 @@ async def next_id(conn: aiosqlite.Connection) -> int:
     return int(rows[0][0])
 
 
-async def insert(conn: aiosqlite.Connection, guild_id: int, character: Character, now: str) -> Character:
-    """Insert a new character and its wounds; return it with its id, guild, timestamps and wound ids."""
-    created = replace(character, guild_id=guild_id, created_at=character.created_at or now)
-    try:
-        async with conn.execute(_INSERT, _insert_params(None, created)) as cursor:
-            character_id = cursor.lastrowid
-    except sqlite3.IntegrityError as exc:
-        if _is_unique_violation(exc):
-            raise UserError("name_taken", name=character.name) from None
-        raise
-    assert character_id is not None
-    wounds = await insert_wounds(conn, character_id, created.wounds)
-    return replace(created, id=character_id, wounds=wounds)
-
-
 def _insert_params(character_id: int | None, c: Character) -> tuple[object, ...]:
     return (character_id, c.guild_id, *character_params(c, name_key(c.name)), c.created_at)
 
@@ -237,6 +228,93 @@ def _wound_params(character_id: int, w: Wound) -> tuple[object, ...]:
 
 def _flat(rows: Iterable[tuple[object, ...]]) -> list[object]:
     return [value for row in rows for value in row]
+
+
+def fresh_wounds(character: Character) -> int:
+    """How many of the character's wounds are new (no id yet)."""
+    return sum(1 for w in character.wounds if w.id is None)
+
+
+def with_wound_ids(character: Character, first_id: int) -> Character:
+    """The new wounds numbered from ``first_id``, in order."""
+    ids = itertools.count(first_id)
+    return replace(
+        character, wounds=tuple(w if w.id is not None else replace(w, id=next(ids)) for w in character.wounds)
+    )
+
+
+def prepare_insert(
+    guild_id: int, character: Character, now: str, character_id: int, first_wound_id: int
+) -> Character:
+    """A new character as :func:`write_insert` stores it: its id, guild, creation time, wound ids."""
+    created = replace(character, id=character_id, guild_id=guild_id, created_at=character.created_at or now)
+    return with_wound_ids(created, first_wound_id)
+
+
+def write_insert(conn: sqlite3.Connection, character: Character) -> None:
+    """On the writer's thread: insert a prepared character and its wounds."""
+    assert character.id is not None
+    try:
+        conn.execute(_INSERT, _insert_params(character.id, character))
+    except sqlite3.IntegrityError as exc:
+        if _is_unique_violation(exc):
+            raise UserError("name_taken", name=character.name) from None
+        raise
+    _write_wounds(conn, character.id, character.wounds)
+
+
+def _write_wounds(conn: sqlite3.Connection, character_id: int, wounds: Iterable[Wound]) -> None:
+    rows = [(w.id, *_wound_params(character_id, w)) for w in wounds]
+    if rows:
+        conn.executemany(_WOUND_INSERT_WITH_ID, rows)
+
+
+def prepare_update(guild_id: int, character: Character, known: Character) -> Character:
+    """``character`` as :func:`write_update` writes it over ``known`` (its state in this transaction):
+    its guild and creation time; its wounds must be its own (new ones have no id yet)."""
+    assert character.id is not None
+    saved = replace(character, guild_id=guild_id, created_at=known.created_at)
+    present = {w.id for w in saved.wounds if w.id is not None}
+    foreign = present - {w.id for w in known.wounds}
+    if foreign:
+        raise ValueError(f"character {saved.id}: wounds {sorted(foreign)} are not its own")
+    return saved
+
+
+def write_update(conn: sqlite3.Connection, guild_id: int, saved: Character, known: Character) -> None:
+    """On the writer's thread: write ``saved`` (every wound numbered; those ``known`` lacks are new)
+    over ``known``, only what changed."""
+    assert saved.id is not None
+    key = name_key(saved.name)
+    if character_params(saved, key) != character_params(known, name_key(known.name)):
+        try:
+            changed = conn.execute(
+                f"UPDATE characters SET {_SET_COLUMNS} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+                (*character_params(saved, key), saved.id, guild_id),
+            ).rowcount
+        except sqlite3.IntegrityError as exc:
+            if _is_unique_violation(exc):
+                raise UserError("name_taken", name=saved.name) from None
+            raise
+        if changed != 1:
+            raise not_found(id=saved.id)
+    before = {w.id: w for w in known.wounds}
+    # Only current/fatal of a wound change after it is inflicted (the rules never touch the rest).
+    changed_wounds = [
+        (None if w.current is None else int(w.current), int(w.fatal), w.id, saved.id)
+        for w in saved.wounds
+        if w.id in before and (w.current, w.fatal) != (before[w.id].current, before[w.id].fatal)
+    ]
+    if changed_wounds:
+        conn.executemany(
+            "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?",
+            changed_wounds,
+        )
+    present = {w.id for w in saved.wounds}
+    removed = [(wid, saved.id) for wid in before.keys() - present]
+    if removed:
+        conn.executemany("DELETE FROM wounds WHERE id = ? AND character_id = ?", removed)
+    _write_wounds(conn, saved.id, [w for w in saved.wounds if w.id not in before])
 
 
 async def insert_wounds(

@@ -3,6 +3,10 @@
 Every unit of work is one ``BEGIN IMMEDIATE … COMMIT`` on the writer, under an :class:`asyncio.Lock`
 (two coroutines on one aiosqlite connection would otherwise share one transaction). Reads that need
 no lock go through the reader; in WAL mode they see the last committed state and never block writes.
+
+Each aiosqlite call is a round trip to the connection's thread, and while a unit of work holds the
+lock, every round trip also waits for its turn on a busy event loop: :func:`on_thread` runs several
+statements in one trip (see ``bot/storage/unit.py``).
 """
 
 from __future__ import annotations
@@ -10,15 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
 from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5000
 _PRAGMAS = (
@@ -63,6 +69,34 @@ async def _connect(path: Path, *, wal: bool) -> aiosqlite.Connection:
         await conn.close()
         raise
     return conn
+
+
+class Queryable(Protocol):
+    """What the read functions of the storage modules need: an aiosqlite connection, or a
+    :class:`~bot.storage.unit.Unit` (which reads inside its transaction)."""
+
+    def execute_fetchall(self, sql: str, parameters: Iterable[Any] = ..., /) -> Awaitable[Iterable[Any]]: ...
+
+
+async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``fn(sqlite3_connection)`` on the thread of ``conn``, in order with its other calls: any
+    number of statements for one round trip.
+
+    aiosqlite runs every call of a connection on that connection's own thread, in order;
+    ``Connection._execute`` is how its own methods queue theirs (aiosqlite is pinned to 0.22.x in
+    pyproject.toml; ``tests/storage`` exercises this on every write).
+    """
+    raw = conn._conn  # ValueError once the connection is closed, as with aiosqlite's own methods
+    return cast(T, await conn._execute(fn, raw))  # type: ignore[no-untyped-call]
+
+
+def begin(conn: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE`` on the writer's thread (after rolling back a transaction a cancelled task
+    may have left open: asked there, it comes after everything queued before)."""
+    if conn.in_transaction:
+        log.warning("rolling back a transaction left open on the writer connection")
+        conn.rollback()
+    conn.execute("BEGIN IMMEDIATE")
 
 
 def _one_line(exc: BaseException) -> str:
@@ -113,16 +147,28 @@ class Database:
         return self._writer
 
     @asynccontextmanager
+    async def locked(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The writer connection for this task alone, outside any transaction: the caller begins,
+        commits or rolls back (``Store.transaction`` does, through a :class:`~bot.storage.unit.Unit`)."""
+        async with self._lock:
+            yield self._writer
+
+    async def run_unlocked(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn``, a whole ``BEGIN IMMEDIATE … COMMIT`` (or ``ROLLBACK``), on the writer's thread:
+        queued at once, before this coroutine first waits, when no unit of work holds the lock (its
+        statements cannot interleave with ``fn``'s then), else once it is done."""
+        if self._lock.locked():
+            async with self._lock:
+                return await on_thread(self._writer, fn)
+        return await on_thread(self._writer, fn)
+
+    @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
         """One unit of work: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception
         (cancellation included)."""
-        async with self._lock:
-            conn = self._writer
-            if conn.in_transaction:  # left open by a cancellation during an earlier rollback
-                log.warning("rolling back a transaction left open on the writer connection")
-                await conn.rollback()
+        async with self.locked() as conn:
             try:
-                await conn.execute("BEGIN IMMEDIATE")
+                await on_thread(conn, begin)
                 yield conn
                 await conn.execute("COMMIT")
             except BaseException:

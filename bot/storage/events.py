@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiosqlite
 
 from bot.history import Event
 from bot.storage.codec import Row, dumps
+from bot.storage.database import on_thread
 
 UNDO = "undo"
 _COLUMNS = (
@@ -39,6 +41,75 @@ def _event(row: Row) -> Event:
     )
 
 
+_INSERT = (
+    "INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
+    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+)
+_LINK = "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An event ready to be written by :func:`write` (on the writer's thread)."""
+
+    event_id: int | None
+    """Its id when already chosen (a Unit's :meth:`~bot.storage.unit.Unit.allocate`), else SQLite's."""
+    row: tuple[object, ...]
+    links: tuple[int, ...]
+    event: Event
+    """The event as recorded (its id is ``event_id``, or 0 until written)."""
+
+
+def prepare(
+    *,
+    event_id: int | None,
+    guild_id: int,
+    kind: str,
+    actor_id: int | None,
+    at: str,
+    character_id: int | None,
+    character_name: str | None,
+    details: dict[str, object],
+    snapshot: dict[str, Any] | None,
+    touches_ruleset: bool,
+    links: Iterable[int],
+    undoes: int | None = None,
+) -> Pending:
+    row = (
+        guild_id,
+        kind,
+        actor_id,
+        at,
+        character_id,
+        character_name,
+        dumps(details),
+        int(touches_ruleset),
+        undoes,
+        None if snapshot is None else dumps(snapshot),
+    )
+    event = Event(
+        id=event_id or 0,
+        guild_id=guild_id,
+        kind=kind,
+        actor_id=actor_id,
+        at=at,
+        character_id=character_id,
+        character_name=character_name,
+        details=dict(details),
+        undoes=undoes,
+    )
+    return Pending(event_id, row, tuple(sorted(set(links))), event)
+
+
+def write(conn: sqlite3.Connection, pending: Pending) -> int:
+    """On the writer's thread: the event row and its links to characters; returns the event's id."""
+    event_id = conn.execute(_INSERT, (pending.event_id, *pending.row)).lastrowid
+    assert event_id is not None
+    if pending.links:
+        conn.executemany(_LINK, [(event_id, cid) for cid in pending.links])
+    return event_id
+
+
 async def insert(
     conn: aiosqlite.Connection,
     *,
@@ -54,45 +125,23 @@ async def insert(
     links: Iterable[int],
     undoes: int | None = None,
 ) -> Event:
-    async with conn.execute(
-        "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
-        "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
-        (
-            guild_id,
-            kind,
-            actor_id,
-            at,
-            character_id,
-            character_name,
-            dumps(details),
-            int(touches_ruleset),
-            undoes,
-            None if snapshot is None else dumps(snapshot),
-        ),
-    ) as cursor:
-        event_id = cursor.lastrowid
-    assert event_id is not None
-    linked = sorted(set(links))
-    if len(linked) == 1:
-        await conn.execute(
-            "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)", (event_id, linked[0])
-        )
-    elif linked:
-        await conn.executemany(
-            "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
-            [(event_id, cid) for cid in linked],
-        )
-    return Event(
-        id=event_id,
+    """Write an event now, in one round trip."""
+    pending = prepare(
+        event_id=None,
         guild_id=guild_id,
         kind=kind,
         actor_id=actor_id,
         at=at,
         character_id=character_id,
         character_name=character_name,
-        details=dict(details),
+        details=details,
+        snapshot=snapshot,
+        touches_ruleset=touches_ruleset,
+        links=links,
         undoes=undoes,
     )
+    event_id = await on_thread(conn, lambda raw: write(raw, pending))
+    return replace(pending.event, id=event_id)
 
 
 async def page(

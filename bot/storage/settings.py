@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections import OrderedDict
 
 import aiosqlite
 from pydantic import ValidationError
 
 from bot.rules.ruleset import Ruleset
+from bot.storage.database import Queryable
 from bot.storage.errors import StorageError
 
 CACHE_SIZE = 4096
 
 
-async def load_ruleset(conn: aiosqlite.Connection, guild_id: int) -> Ruleset | None:
+async def load_ruleset(conn: Queryable, guild_id: int) -> Ruleset | None:
     """The stored ruleset of the server, validated; ``None`` when it never changed its settings."""
     rows = list(
         await conn.execute_fetchall("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -28,16 +30,41 @@ async def load_ruleset(conn: aiosqlite.Connection, guild_id: int) -> Ruleset | N
         ) from exc
 
 
+_SAVE_RULESET = (
+    "INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset, updated_at = excluded.updated_at"
+)
+_DELETE_RULESET = "DELETE FROM guild_settings WHERE guild_id = ?"
+
+
 async def save_ruleset(conn: aiosqlite.Connection, guild_id: int, ruleset: Ruleset | None, now: str) -> None:
     """Store the ruleset; ``None`` removes the row (back to the defaults)."""
     if ruleset is None:
-        await conn.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        await conn.execute(_DELETE_RULESET, (guild_id,))
         return
-    await conn.execute(
-        "INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset, updated_at = excluded.updated_at",
-        (guild_id, ruleset.model_dump_json(), now),
-    )
+    await conn.execute(_SAVE_RULESET, (guild_id, ruleset.model_dump_json(), now))
+
+
+def write_ruleset(conn: sqlite3.Connection, guild_id: int, ruleset_json: str | None, now: str) -> None:
+    """:func:`save_ruleset` on the writer's thread (the ruleset already as JSON, or ``None``)."""
+    if ruleset_json is None:
+        conn.execute(_DELETE_RULESET, (guild_id,))
+    else:
+        conn.execute(_SAVE_RULESET, (guild_id, ruleset_json, now))
+
+
+def ruleset_is(conn: sqlite3.Connection, guild_id: int, ruleset: Ruleset) -> bool:
+    """On the writer's thread: whether the stored ruleset of the server is ``ruleset`` (a missing row
+    means the defaults)."""
+    row = conn.execute("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+    if row is None:
+        return ruleset == Ruleset()
+    if row[0] == ruleset.model_dump_json():
+        return True
+    try:
+        return Ruleset.model_validate_json(row[0]) == ruleset
+    except ValidationError:
+        return False
 
 
 async def get_meta(conn: aiosqlite.Connection, key: str) -> str | None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from bot.history import Event
 from bot.rules.character import Character
@@ -19,16 +20,21 @@ from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS_DIR, migrate
 from bot.storage.transaction import Transaction
+from bot.storage.unit import Conflict, IdAllocator, Unit
 
 __all__ = ["Store", "Transaction", "backup"]
 
 MAX_PER_PAGE = 100
+T = TypeVar("T")
 
 
 class Store:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._rulesets = settings.RulesetCache()
+        self._ids = IdAllocator()
+        self.retried = 0
+        """How many times :meth:`run` had to do its work again under the lock."""
 
     @classmethod
     async def open(cls, url: str, *, migrations: Path = MIGRATIONS_DIR) -> Store:
@@ -123,14 +129,44 @@ class Store:
     async def _transaction(self, guild_id: int) -> AsyncIterator[Transaction]:
         tx: Transaction | None = None
         try:
-            async with self._db.write() as conn:
-                tx = Transaction(conn, guild_id, self._rulesets)
-                yield tx
+            async with self._db.locked() as conn:
+                unit = Unit(conn, self._ids)
+                tx = Transaction(unit, guild_id, self._rulesets)
+                try:
+                    yield tx
+                    await unit.commit()
+                except BaseException:
+                    await asyncio.shield(unit.rollback())
+                    raise
         finally:
             if tx is not None:
                 tx.end()
                 if tx.ruleset_changed:  # after the commit (harmless after a rollback)
                     self._rulesets.invalidate(guild_id)
+
+    async def run(self, guild_id: int, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """``await work(tx)`` and commit, like ``async with store.transaction(guild_id) as tx``, but
+        optimistically: ``work`` reads without the write lock, and its writes go in one round trip
+        that first checks that nothing it read has changed. Should something have changed (or should
+        ``work`` need the lock: a read after a write, undo, import, delete), ``work`` runs again in an
+        ordinary transaction, so it must do nothing but through ``tx`` (its result is discarded).
+
+        Under load this is what keeps writes from queueing: a transaction holds the lock across
+        several turns of a busy event loop, this holds the database only on its thread, briefly."""
+        unit = Unit(self._db.writer, self._ids, db=self._db)
+        tx = Transaction(unit, guild_id, self._rulesets)
+        try:
+            result = await work(tx)
+            await unit.commit()
+            return result
+        except Conflict:
+            self.retried += 1
+        finally:
+            tx.end()
+            if tx.ruleset_changed:
+                self._rulesets.invalidate(guild_id)
+        async with self.transaction(guild_id) as again:
+            return await work(again)
 
 
 async def backup(url: str, destination: str) -> None:

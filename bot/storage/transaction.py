@@ -5,14 +5,20 @@ everything it touched: a character the first time it is loaded, saved or deleted
 here), the ruleset when saved, the active character of a player when changed. The event stores that
 snapshot, and ``/undo`` puts it back. Record once the change is made (the usual order is
 check -> load -> rules -> save -> record).
+
+It works through a :class:`~bot.storage.unit.Unit`: reads go to the database at once (``BEGIN
+IMMEDIATE`` with the first), writes (characters saved, active characters, ruleset, the event) are
+queued and sent with the next read or with ``COMMIT``; the ids of new rows are chosen here, under the
+write lock. A write that fails (a name taken) raises from that next read or from the commit, and
+rolls everything back. Undo, import and delete run their own statements on the connection.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
-import aiosqlite
 from pydantic import ValidationError
 
 from bot.errors import UserError
@@ -21,6 +27,7 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings, undo
 from bot.storage.codec import CharacterSnapshot, name_key, utc_now
+from bot.storage.unit import Unit
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +40,8 @@ _UNKNOWN = _Unknown()
 
 
 class Transaction:
-    def __init__(self, conn: aiosqlite.Connection, guild_id: int, cache: settings.RulesetCache) -> None:
-        self._connection: aiosqlite.Connection | None = conn
+    def __init__(self, unit: Unit, guild_id: int, cache: settings.RulesetCache) -> None:
+        self._current: Unit | None = unit
         self.guild_id = guild_id
         self._cache = cache
         self.now = utc_now()
@@ -49,26 +56,34 @@ class Transaction:
         self._active_before: dict[int, int | None] = {}
 
     @property
-    def _conn(self) -> aiosqlite.Connection:
-        if self._connection is None:
+    def _unit(self) -> Unit:
+        if self._current is None:
             raise RuntimeError("this transaction is over: use it inside its 'async with' block")
-        return self._connection
+        return self._current
 
     def end(self) -> None:
         """Called by the store when the block exits: the transaction can no longer be used."""
-        self._connection = None
+        self._current = None
 
     # ---- ruleset ---------------------------------------------------------------------------------
 
     async def _stored_ruleset(self) -> Ruleset | None:
         if isinstance(self._ruleset, _Unknown):
-            self._ruleset = await settings.load_ruleset(self._conn, self.guild_id)
+            generation = self._cache.generation
+            stored = await settings.load_ruleset(self._unit, self.guild_id)
+            self._ruleset = stored
+            if not self.ruleset_changed:
+                # The committed ruleset (nobody else writes while this transaction runs): the next
+                # command of this server needs no query for it.
+                self._cache.offer(self.guild_id, Ruleset() if stored is None else stored, generation)
         return self._ruleset
 
     async def ruleset(self) -> Ruleset:
         if isinstance(self._ruleset, _Unknown):
             cached = self._cache.get(self.guild_id)
             if cached is not None:
+                # An optimistic unit checks at its commit that it is still the stored one.
+                self._unit.check(partial(settings.ruleset_is, guild_id=self.guild_id, ruleset=cached))
                 return cached
         stored = await self._stored_ruleset()
         return Ruleset() if stored is None else stored
@@ -82,7 +97,14 @@ class Transaction:
         stored = await self._stored_ruleset()
         if isinstance(self._ruleset_before, _Unknown):
             self._ruleset_before = stored
-        await settings.save_ruleset(self._conn, self.guild_id, checked, self.now)
+        self._unit.defer(
+            partial(
+                settings.write_ruleset,
+                guild_id=self.guild_id,
+                ruleset_json=checked.model_dump_json(),
+                now=self.now,
+            )
+        )
         self._ruleset = checked
         self.ruleset_changed = True
 
@@ -98,16 +120,16 @@ class Transaction:
     async def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
         if known is None:
-            known = await characters.load(self._conn, self.guild_id, character_id)
+            known = await characters.load(self._unit, self.guild_id, character_id)
         return self._touch(known)
 
     async def character_by_name(self, name: str) -> Character:
-        found = await characters.load_by_name(self._conn, self.guild_id, name)
+        found = await characters.load_by_name(self._unit, self.guild_id, name)
         assert found.id is not None
         return self._touch(self._known.get(found.id, found))
 
     async def active_character(self, user_id: int) -> Character | None:
-        found = await characters.load_active(self._conn, self.guild_id, user_id)
+        found = await characters.load_active(self._unit, self.guild_id, user_id)
         if found is None:
             return None
         assert found.id is not None
@@ -115,19 +137,27 @@ class Transaction:
 
     async def characters(self) -> list[Character]:
         """Every character of the server, by name. Only those saved afterwards count as touched."""
-        found = await characters.load_all(self._conn, self.guild_id)
+        found = await characters.load_all(self._unit, self.guild_id)
         # Remembered (not snapshotted): saving one later needs no second load.
         return [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
 
     async def save_character(self, character: Character) -> Character:
+        """Save (written with the next statement or the commit); returns it with its ids."""
+        unit, guild_id = self._unit, self.guild_id
         if character.id is None:
-            saved = await characters.insert(self._conn, self.guild_id, character, self.now)
-            assert saved.id is not None
-            self._before.setdefault(saved.id, None)
+            character_id = await unit.allocate("characters")
+            first = await unit.allocate("wounds", characters.fresh_wounds(character))
+            saved = characters.prepare_insert(guild_id, character, self.now, character_id, first)
+            unit.defer(partial(characters.write_insert, character=saved))
+            self._before.setdefault(character_id, None)
         else:
             known = await self.character(character.id)
-            saved = await characters.update(self._conn, self.guild_id, character, known)
-            assert saved.id is not None
+            saved = characters.prepare_update(guild_id, character, known)
+            fresh = characters.fresh_wounds(saved)
+            if fresh:
+                saved = characters.with_wound_ids(saved, await unit.allocate("wounds", fresh))
+            unit.defer(partial(characters.write_update, guild_id=guild_id, saved=saved, known=known))
+        assert saved.id is not None
         self._known[saved.id] = saved
         return saved
 
@@ -138,15 +168,16 @@ class Transaction:
             raise characters.not_found()
         known = await self.character(character.id)
         assert known.id is not None
-        players = await active.users_of(self._conn, self.guild_id, known.id)
-        await characters.soft_delete(self._conn, self.guild_id, [known.id], self.now)
+        conn = await self._unit.connection()
+        players = await active.users_of(conn, self.guild_id, known.id)
+        await characters.soft_delete(conn, self.guild_id, [known.id], self.now)
         del self._known[known.id]
         for user_id in players:
             self._note_active(user_id, known.id)
             successor = None
             if user_id == known.owner_id:
-                successor = await active.most_recent(self._conn, self.guild_id, user_id)
-            await active.put(self._conn, self.guild_id, user_id, successor)
+                successor = await active.most_recent(conn, self.guild_id, user_id)
+            await active.put(conn, self.guild_id, user_id, successor)
             self._active[user_id] = successor
 
     # ---- active character ------------------------------------------------------------------------
@@ -156,13 +187,15 @@ class Transaction:
 
     async def set_active(self, user_id: int, character_id: int) -> None:
         if character_id not in self._known and not await characters.exists(
-            self._conn, self.guild_id, character_id, deleted_too=False
+            self._unit, self.guild_id, character_id, deleted_too=False
         ):
             raise characters.not_found(id=character_id)
         if user_id not in self._active:
-            self._active[user_id] = await active.active_id(self._conn, self.guild_id, user_id)
+            self._active[user_id] = await active.active_id(self._unit, self.guild_id, user_id)
         self._note_active(user_id, self._active[user_id])
-        await active.put(self._conn, self.guild_id, user_id, character_id)
+        self._unit.defer(
+            partial(active.write_put, guild_id=self.guild_id, user_id=user_id, character_id=character_id)
+        )
         self._active[user_id] = character_id
 
     # ---- history ---------------------------------------------------------------------------------
@@ -195,8 +228,8 @@ class Transaction:
         links = set(self._before)
         if character is not None and character.id is not None:
             links.add(character.id)
-        event = await events.insert(
-            self._conn,
+        pending = events.prepare(
+            event_id=await self._unit.allocate("events"),
             guild_id=self.guild_id,
             kind=kind,
             actor_id=actor_id,
@@ -208,8 +241,9 @@ class Transaction:
             touches_ruleset=touches_ruleset,
             links=links,
         )
+        self._unit.defer(partial(events.write, pending=pending))
         self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
-        return event
+        return pending.event
 
     def _forget(self) -> None:
         """Drop what this transaction knew: the database changed behind its back (undo, import)."""
@@ -219,7 +253,8 @@ class Transaction:
         self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
 
     async def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
-        event, ruleset_changed = await undo.undo(self._conn, self.guild_id, actor_id, character_id, self.now)
+        conn = await self._unit.connection()
+        event, ruleset_changed = await undo.undo(conn, self.guild_id, actor_id, character_id, self.now)
         self.ruleset_changed = self.ruleset_changed or ruleset_changed
         self._forget()
         return event
@@ -233,7 +268,7 @@ class Transaction:
         (the replaced characters come back with their ids, wounds and history).
         """
         document = export.parse_import(data, self.guild_id)
-        conn, guild_id = self._conn, self.guild_id
+        conn, guild_id = await self._unit.connection(), self.guild_id
         replaced = await characters.load_all(conn, guild_id)
         for old in replaced:
             self._touch(old)

@@ -289,8 +289,24 @@ async def test_a_roll_for_another_players_character_is_refused_but_a_gm_may(tabl
     assert "Jet — Aria" in text and "chance 5" in text and "Réussite" in text
 
 
-@pytest.mark.parametrize("dice", ["0-3", "11-2", "7"])
+@pytest.mark.parametrize("dice", ["0-3", "11-2", "7", "5-5 6-6"])
 async def test_impossible_dice_are_refused(table: Table, dice: str) -> None:
     await table.create("Aria", ALICE)
     text = refused(await table.run("roll", {"dice": dice}, user=ALICE))
     assert "luck-unluck" in text
+
+
+async def test_dice_the_session_did_not_need_are_mentioned(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    public(await table.run("rest", {"days": 1}))
+    text = public(await table.run("heal roll", {"dice": "9-1 9-1 9-1"}, user=ALICE))
+    assert "2 of your dice were not needed" in text
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
+
+
+async def test_with_no_rest_required_the_card_after_a_wound_offers_the_heal_button(table: Table) -> None:
+    public(await table.run("config rest", {"track": "physical", "light": 0}))
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    reply = await table.run("wound", {"severity": "light", "character": "Aria"})
+    buttons = [c["custom_id"] for row in reply.components for c in row["components"]]
+    assert buttons and buttons[0].startswith("heal:")
