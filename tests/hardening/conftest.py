@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests import harness
+from tests.bot.table import open_table
+from tests.hardening.support import Hardened
+
+
+@pytest.fixture
+async def hard(tmp_path: Path) -> AsyncIterator[Hardened]:
+    """The real bot on a temporary SQLite file, every interaction checked (support.Hardened)."""
+    async with open_table(tmp_path / "harmonies.db") as table:
+        yield Hardened(table)
+        # Every request the bot made, whatever the test did, must be valid for Discord.
+        harness.assert_valid(table.fake.requests, strict=True)
