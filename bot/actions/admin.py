@@ -44,6 +44,8 @@ async def configure(store: Store, actor: Actor, setting: str, changes: dict[str,
             updated = Ruleset.model_validate(merged)
         except ValidationError as error:
             raise UserError("config_invalid", errors=validation_text(error)) from None
+        if updated == current:  # a change that changes nothing would only clutter history and /undo
+            raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
         await tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
     return updated

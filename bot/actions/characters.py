@@ -98,6 +98,8 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Char
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.only_name()):
             raise UserError("not_gm")
         changed = _apply(character, edits, ruleset)
+        if changed == character:
+            raise UserError("edit_unchanged", name=character.name)
         saved = await tx.save_character(changed)
         details = {k: v for k, v in vars(edits).items() if v is not None}
         await tx.record("character_edit", actor.user_id, character=saved, details=details)

@@ -203,6 +203,14 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "This value is not valid: {value}. Check the option and try again.",
         "fr": "Cette valeur n'est pas valide : {value}. Vérifiez l'option et réessayez.",
     },
+    "edit_unchanged": {
+        "en": "{name} already is like that: nothing was changed.",
+        "fr": "{name} est déjà ainsi : rien n'a été modifié.",
+    },
+    "config_unchanged": {
+        "en": "That is already the setting: nothing was changed. /config show lists every setting.",
+        "fr": "C'est déjà le réglage : rien n'a été modifié. /config afficher montre tous les réglages.",
+    },
     "edit_nothing": {
         "en": "Nothing to change: give at least one of name, corps, resistance, intuition or preset.",
         "fr": "Rien à modifier : donnez au moins un de nom, corps, résistance, intuition ou gabarit.",

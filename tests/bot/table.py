@@ -212,9 +212,10 @@ async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncItera
         fake = await harness.connect(bot, guilds=guild_payloads())
         table = Table(bot, fake, store, rng)
         try:
-            # The server owner names the GM role, as a real server would start.
-            setup = await table.run("config gm-role", {"role": harness.role(GM_ROLE, "MJ")}, user=OWNER)
-            assert not setup.ephemeral, setup.text
+            # The server owner names the GM role, as a real server would start (once per database).
+            if (await store.ruleset(GUILD)).gm_role_id != GM_ROLE:
+                setup = await table.run("config gm-role", {"role": harness.role(GM_ROLE, "MJ")}, user=OWNER)
+                assert not setup.ephemeral, setup.text
             yield table
         finally:
             await harness.close(bot)

@@ -587,3 +587,12 @@ async def test_select_autocomplete_offers_only_the_callers_own_characters(table:
     await table.create("Brann", BOB)
     reply = await table.complete("character select", {"character": ""}, "character", user=ALICE)
     assert sorted(choice["name"] for choice in reply.choices or []) == ["Aria", "Nyx"]
+
+
+async def test_a_setting_that_changes_nothing_is_refused_and_not_recorded(table: Table) -> None:
+    before, _ = await table.store.history(GUILD)
+    text = refused(await table.run("config dice", {}))
+    assert "nothing was changed" in text
+    refused(await table.run("config dice", {"tie-succeeds": True}, locale="fr"))
+    after, _ = await table.store.history(GUILD)
+    assert [e.id for e in after] == [e.id for e in before]

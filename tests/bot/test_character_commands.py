@@ -439,3 +439,10 @@ async def test_a_character_may_be_renamed_to_its_own_name_in_another_case(table:
     await table.create("Aria", ALICE)
     public(await table.run("character edit", {"character": "Aria", "name": "ARIA"}, user=ALICE))
     assert [c.name for c in await table.store.characters(GUILD)] == ["ARIA"]
+
+
+async def test_an_edit_that_changes_nothing_is_refused(table: Table) -> None:
+    await table.create("Aria", ALICE, corps=2)
+    text = refused(await table.run("character edit", {"character": "Aria", "corps": 2}))
+    assert "nothing was changed" in text
+    assert (await table.character("Aria")).corps == 2

@@ -203,6 +203,8 @@ SAMPLES = [
     UserError("page_range", pages=3),
     UserError("option_invalid", value="abc"),
     UserError("edit_nothing"),
+    UserError("edit_unchanged", name="Aria"),
+    UserError("config_unchanged"),
     UserError("rest_nobody"),
     UserError("modifier_range", max=100),
 ]
