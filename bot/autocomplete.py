@@ -16,23 +16,26 @@ CHOICE_LIMIT = 25
 CHOICE_NAME_MAX = 100
 
 
-async def characters(
-    interaction: discord.Interaction[HarmoniesBot], current: str
+async def _choices(
+    interaction: discord.Interaction[HarmoniesBot], current: str, owner_id: int | None
 ) -> list[app_commands.Choice[str]]:
     if interaction.guild_id is None:
         return []
     found = await interaction.client.store.search_characters(
-        interaction.guild_id, current[:100], limit=CHOICE_LIMIT
+        interaction.guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT
     )
     return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+
+
+async def characters(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """Any character of this server."""
+    return await _choices(interaction, current, None)
 
 
 async def own_characters(
     interaction: discord.Interaction[HarmoniesBot], current: str
 ) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
-        return []
-    found = await interaction.client.store.search_characters(
-        interaction.guild_id, current[:100], owner_id=interaction.user.id, limit=CHOICE_LIMIT
-    )
-    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+    """The caller's own characters in this server."""
+    return await _choices(interaction, current, interaction.user.id)

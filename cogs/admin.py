@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.actions import admin, targets
 from bot.errors import UserError
+from bot.options import PER_SEVERITY, TRACKS
 from bot.permissions import actor_of
 from bot.replies import public_lang, send_public
 from bot.rules import Preset, Track
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from bot.client import HarmoniesBot
 
 HISTORY_PAGE = 10
-TRACKS = [app_commands.Choice(name=track.value, value=track.value) for track in Track]
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -112,12 +112,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, setting, {track: numbers.model_dump() | {field: merged}})
 
     @app_commands.command(name="penalties", description="Penalty per wound of each severity (0 or negative)")
-    @app_commands.describe(
-        track="Physical or mental",
-        light="Light wound (mental: shock)",
-        serious="Serious wound (mental: trauma)",
-        critical="Critical wound (mental: psychosis)",
-    )
+    @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
     async def penalties(
         self,
@@ -133,10 +128,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         name="rest", description="Rest period in days before healing, by least severe wound"
     )
     @app_commands.describe(
-        track="Physical or mental",
-        light="Light wound (mental: shock)",
-        serious="Serious wound (mental: trauma)",
-        critical="Critical wound (mental: psychosis)",
+        **PER_SEVERITY,
         mental_healing_rolls="Let players roll healing for mental wounds too",
     )
     @app_commands.rename(mental_healing_rolls="mental-healing-rolls")
@@ -166,12 +158,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.command(
         name="difficulty", description="Healing difficulty per severity (positive is easier)"
     )
-    @app_commands.describe(
-        track="Physical or mental",
-        light="Light wound (mental: shock)",
-        serious="Serious wound (mental: trauma)",
-        critical="Critical wound (mental: psychosis)",
-    )
+    @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
     async def difficulty(
         self,

@@ -10,15 +10,13 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.flows import wound_and_reply
+from bot.options import PHYSICAL, WOUNDING
 from bot.rules import Track
 from bot.rules.character import NOTE_MAX
-from bot.rules.severity import SEVERITY_NAMES
 from bot.rules.wounds import MAX_COUNT
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
-
-PHYSICAL = [app_commands.Choice(name=n, value=n) for n in SEVERITY_NAMES[Track.PHYSICAL]]
 
 
 class Combat(commands.Cog):
@@ -27,13 +25,7 @@ class Combat(commands.Cog):
 
     @app_commands.command(name="wound", description="Inflict physical wounds (GM)")
     @app_commands.guild_only()
-    @app_commands.describe(
-        severity="How bad each wound is",
-        target="A player: their active character",
-        character="Any character (NPCs too)",
-        count="How many wounds (each one escalates on its own)",
-        note="What happened (shown in history)",
-    )
+    @app_commands.describe(**WOUNDING)
     @app_commands.choices(severity=PHYSICAL)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def wound(

@@ -11,20 +11,17 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.actions import healing
 from bot.flows import heal_and_reply, lower_and_reply
+from bot.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.permissions import actor_of
 from bot.replies import public_lang, send_public
 from bot.rules import Track
 from bot.rules.healing import MAX_REST_GRANT
-from bot.rules.severity import SEVERITY_NAMES
 from bot.ui.messages import rest_embed, roll_embed
 from bot.views import HealButton
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
 
-PHYSICAL = [app_commands.Choice(name=n, value=n) for n in SEVERITY_NAMES[Track.PHYSICAL]]
-MENTAL = [app_commands.Choice(name=n, value=n) for n in SEVERITY_NAMES[Track.MENTAL]]
-TRACKS = [app_commands.Choice(name=track.value, value=track.value) for track in Track]
 DICE_HELP = "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)"
 
 
@@ -51,9 +48,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description="Heal woun
         await heal_and_reply(interaction, ref=character, dice=dice, track=Track(track))
 
     @app_commands.command(name="wound", description="Lower one physical wound one rank, no roll (GM)")
-    @app_commands.describe(
-        severity="Which severity", target="A player: their active character", character="Any character"
-    )
+    @app_commands.describe(severity="Which severity", **WHO)
     @app_commands.choices(severity=PHYSICAL)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def wound(
@@ -68,9 +63,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description="Heal woun
         )
 
     @app_commands.command(name="mental", description="Lower one mental wound one rank (GM)")
-    @app_commands.describe(
-        severity="Which severity", target="A player: their active character", character="Any character"
-    )
+    @app_commands.describe(severity="Which severity", **WHO)
     @app_commands.choices(severity=MENTAL)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def mental(
@@ -93,9 +86,7 @@ class Resting(commands.Cog):
         name="rest", description="Grant in-game rest (GM): to everyone alive, or to one character"
     )
     @app_commands.guild_only()
-    @app_commands.describe(
-        days="In-game days of rest", target="A player: their active character", character="Any character"
-    )
+    @app_commands.describe(days="In-game days of rest", **WHO)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def rest(
         self,
