@@ -95,6 +95,8 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     async def gm_role(
         self, interaction: discord.Interaction[HarmoniesBot], role: discord.Role | None = None
     ) -> None:
+        if role is not None and role.is_default():
+            raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", {"gm_role_id": role.id if role else None})
 
     async def _track_numbers(

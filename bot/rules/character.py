@@ -82,7 +82,7 @@ class Character:
 
 
 # Bidirectional embeddings, overrides and isolates: never shown (bot.ui.text.escape drops them too).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def clean_name(name: str) -> str:

@@ -6,7 +6,6 @@ Importing validates the whole file before anything is written, and reports every
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Final, Literal
@@ -14,7 +13,15 @@ from typing import Annotated, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.errors import UserError
-from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, Character, Wound
+from bot.rules.character import (
+    ATTRIBUTE_MAX,
+    ATTRIBUTE_MIN,
+    NAME_MAX,
+    NOTE_MAX,
+    Character,
+    Wound,
+    clean_name,
+)
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
 from bot.rules.severity import Severity, Track
 from bot.storage.codec import name_key
@@ -37,8 +44,15 @@ def _timestamp(value: str) -> str:
 
 
 def _clean_name(value: str) -> str:
-    if " ".join(value.split()) != value or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-        raise ValueError("no line breaks, control characters, or leading, trailing or double spaces")
+    # The same cleaning as a name typed in /character create: what the bot would store as is.
+    try:
+        cleaned = clean_name(value)
+    except UserError:
+        raise ValueError(f"a name holds 1 to {NAME_MAX} characters, one of them visible") from None
+    if cleaned != value:
+        raise ValueError(
+            "no line breaks, control or invisible characters, or leading, trailing or double spaces"
+        )
     return value
 
 

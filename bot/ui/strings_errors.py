@@ -190,10 +190,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "réessayez (/config afficher montre les réglages actuels).",
     },
     "internal_error": {
-        "en": "Something went wrong on our side (error id {error_id}). Please try again; if it keeps "
-        "happening, give this id to the bot's admins.",
-        "fr": "Un problème est survenu de notre côté (erreur {error_id}). Réessayez ; si cela persiste, "
-        "donnez cet identifiant aux administrateurs du bot.",
+        "en": "Something went wrong on our side (error id {error_id}). The change may already be "
+        "recorded: check /history before trying again. If it keeps happening, give this id to the bot's "
+        "admins.",
+        "fr": "Un problème est survenu de notre côté (erreur {error_id}). Le changement est peut-être "
+        "déjà enregistré : vérifiez /historique avant de réessayer. Si cela persiste, donnez cet "
+        "identifiant aux administrateurs du bot.",
     },
     "page_range": {
         "en": "That page does not exist: choose a page from 1 to {pages}.",
@@ -206,6 +208,10 @@ ERRORS: dict[str, dict[str, str]] = {
     "edit_unchanged": {
         "en": "{name} already is like that: nothing was changed.",
         "fr": "{name} est déjà ainsi : rien n'a été modifié.",
+    },
+    "gm_role_everyone": {
+        "en": "@everyone cannot be the GM role: create a role for your GMs and choose it.",
+        "fr": "@everyone ne peut pas être le rôle des MJ : créez un rôle pour vos MJ et choisissez-le.",
     },
     "config_unchanged": {
         "en": "That is already the setting: nothing was changed. /config show lists every setting.",

@@ -218,3 +218,24 @@ async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None
     aria = await store.character_by_name(GUILD, "aria")
     assert aria.owner_id == ALICE and aria.counts(Track.PHYSICAL) == (1, 0, 0)
     assert await store.active_character(GUILD, ALICE) == aria
+
+
+@pytest.mark.parametrize("name", ["\u202e", "\u202eAria", "Aria\u200f"])
+async def test_an_import_with_invisible_characters_in_a_name_is_refused(tmp_path: Path, name: str) -> None:
+    store = await Store.open(str(tmp_path / "invisible.db"))
+    try:
+        data = {
+            "format": "harmonies-wounds",
+            "version": 1,
+            "guild_id": 1,
+            "exported_at": "2026-11-30T12:00:00+00:00",
+            "ruleset": {},
+            "characters": [{"name": name}],
+        }
+        with pytest.raises(UserError) as refused:
+            async with store.transaction(1) as tx:
+                await tx.import_guild(json.dumps(data).encode(), actor_id=None)
+        assert refused.value.key == "import_invalid"
+        assert await store.characters(1) == []
+    finally:
+        await store.close()

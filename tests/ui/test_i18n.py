@@ -205,6 +205,7 @@ SAMPLES = [
     UserError("edit_nothing"),
     UserError("edit_unchanged", name="Aria"),
     UserError("config_unchanged"),
+    UserError("gm_role_everyone"),
     UserError("rest_nobody"),
     UserError("modifier_range", max=100),
 ]
