@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -56,6 +57,8 @@ async def run_bot(settings: Settings) -> None:
             runner.cancel()
     except discord.LoginFailure:
         raise SystemExit("error: Discord refused the token (check DISCORD_TOKEN)") from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise SystemExit(f"error: cannot reach Discord at {settings.discord_api_base}: {error}") from None
     finally:
         await store.close()
 

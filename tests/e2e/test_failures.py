@@ -163,6 +163,18 @@ async def test_start_without_a_token_says_so_in_one_line(tmp_path: Path) -> None
     assert not (tmp_path / "x.db").exists()
 
 
+async def test_start_when_discord_cannot_be_reached_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {
+        "DISCORD_TOKEN": "e2e-token",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/x.db",
+        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # the discard port: nothing listens there
+        "LOG_LEVEL": "ERROR",  # the usual start-up log lines aside, only the error is left
+    }
+    code, output = await start_and_wait(env, tmp_path, "unreachable")
+    assert code != 0
+    assert "cannot reach Discord" in one_line_error(output)
+
+
 async def test_start_with_a_database_that_cannot_be_opened_says_so_in_one_line(tmp_path: Path) -> None:
     not_a_database = tmp_path / "notes.db"
     not_a_database.write_bytes(b"these are my notes, not a database " * 200)
