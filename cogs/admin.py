@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.options import PER_SEVERITY, TRACKS
 from bot.permissions import actor_of
 from bot.replies import public_lang, send_public
-from bot.rules import Preset, Track
+from bot.rules import Track
 from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         self.bot = bot
 
     async def _change(
-        self, interaction: discord.Interaction[HarmoniesBot], setting: str, changes: dict[str, Any]
+        self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, changes)
+        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
         await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
 
     @app_commands.command(name="show", description="Show this server's settings")
@@ -97,21 +97,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     ) -> None:
         if role is not None and role.is_default():
             raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
-        await self._change(interaction, "gm-role", {"gm_role_id": role.id if role else None})
-
-    async def _track_numbers(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        setting: str,
-        field: str,
-        track: str,
-        values: tuple[int | None, int | None, int | None],
-    ) -> None:
-        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
-        numbers = ruleset.numbers(Track(track))
-        current = getattr(numbers, field)
-        merged = tuple(old if new is None else new for old, new in zip(current, values, strict=True))
-        await self._change(interaction, setting, {track: numbers.model_dump() | {field: merged}})
+        await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
     @app_commands.command(name="penalties", description="Penalty per wound of each severity (0 or negative)")
     @app_commands.describe(**PER_SEVERITY)
@@ -124,7 +110,8 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
-        await self._track_numbers(interaction, "penalties", "penalties", track, (light, serious, critical))
+        change = admin.per_severity(Track(track), "penalties", (light, serious, critical))
+        await self._change(interaction, "penalties", change)
 
     @app_commands.command(
         name="rest", description="Rest period in days before healing, by least severe wound"
@@ -144,18 +131,9 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         critical: app_commands.Range[int, 0, 3650] | None = None,
         mental_healing_rolls: bool | None = None,
     ) -> None:
-        if mental_healing_rolls is not None:
-            ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
-            numbers = ruleset.numbers(Track(track)).model_dump()
-            values = (light, serious, critical)
-            numbers["rest_days"] = tuple(
-                o if n is None else n for o, n in zip(numbers["rest_days"], values, strict=True)
-            )
-            await self._change(
-                interaction, "rest", {track: numbers, "mental_healing_rolls": mental_healing_rolls}
-            )
-            return
-        await self._track_numbers(interaction, "rest", "rest_days", track, (light, serious, critical))
+        also = {} if mental_healing_rolls is None else {"mental_healing_rolls": mental_healing_rolls}
+        change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
+        await self._change(interaction, "rest", change)
 
     @app_commands.command(
         name="difficulty", description="Healing difficulty per severity (positive is easier)"
@@ -170,7 +148,8 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
-        await self._track_numbers(interaction, "difficulty", "difficulty", track, (light, serious, critical))
+        change = admin.per_severity(Track(track), "difficulty", (light, serious, critical))
+        await self._change(interaction, "difficulty", change)
 
     @app_commands.command(
         name="preset", description="Add, change or remove a maxima preset (a kind of creature)"
@@ -197,20 +176,8 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         psychosis: app_commands.Range[int, 0, 20] | None = None,
         remove: bool = False,
     ) -> None:
-        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
-        presets = dict(ruleset.presets)
-        if remove:
-            if name not in presets:
-                raise UserError("preset_unknown", preset=name, known=", ".join(sorted(presets)))
-            del presets[name]
-        else:
-            base = presets.get(name, Preset())
-            physical = _merge(base.physical, (light, serious, critical))
-            mental = _merge(base.mental, (shock, trauma, psychosis))
-            presets[name] = Preset.model_construct(physical=physical, mental=mental)  # validated below
-        await self._change(
-            interaction, "preset", {"presets": {k: v.model_dump() for k, v in presets.items()}}
-        )
+        change = admin.preset(name, (light, serious, critical), (shock, trauma, psychosis), remove=remove)
+        await self._change(interaction, "preset", change)
 
     @app_commands.command(name="dice", description="How rolls work on this server")
     @app_commands.describe(
@@ -227,20 +194,22 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         changes = {
             k: v for k, v in {"open_rolls": open_rolls, "tie_succeeds": tie_succeeds}.items() if v is not None
         }
-        await self._change(interaction, "dice", changes)
+        await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(
         name="players-create", description="Whether players may create their own characters"
     )
     @app_commands.describe(allowed="Allowed or not")
     async def players_create(self, interaction: discord.Interaction[HarmoniesBot], allowed: bool) -> None:
-        await self._change(interaction, "players-create", {"players_create": allowed})
+        await self._change(interaction, "players-create", admin.values(players_create=allowed))
 
     @app_commands.command(name="language", description="Language of the bot's public messages")
     @app_commands.describe(language="auto follows the server's locale")
     @app_commands.choices(language=LANGUAGES)
     async def language(self, interaction: discord.Interaction[HarmoniesBot], language: str) -> None:
-        await self._change(interaction, "language", {"language": None if language == "auto" else language})
+        await self._change(
+            interaction, "language", admin.values(language=None if language == "auto" else language)
+        )
 
     @app_commands.command(
         name="export", description="This server's characters, wounds and settings as a JSON file (GM)"
@@ -268,11 +237,6 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         ruleset = await self.bot.store.ruleset(actor.guild_id)
         await interaction.delete_original_response()
         await send_public(interaction, embeds=[import_embed(counts, public_lang(interaction, ruleset))])
-
-
-def _merge(old: tuple[int, int, int], new: tuple[int | None, int | None, int | None]) -> tuple[int, int, int]:
-    a, b, c = (o if n is None else n for o, n in zip(old, new, strict=True))
-    return a, b, c
 
 
 async def setup(bot: HarmoniesBot) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -10,7 +11,7 @@ from bot.actions.targets import by_ref
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.history import Event
-from bot.rules import Ruleset
+from bot.rules import Preset, Ruleset, Track
 from bot.storage.store import Store
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
@@ -33,11 +34,58 @@ def validation_text(error: ValidationError) -> str:
     return "\n".join(lines)
 
 
-async def configure(store: Store, actor: Actor, setting: str, changes: dict[str, Any]) -> Ruleset:
+Change = Callable[[Ruleset], dict[str, Any]]
+"""What to change, worked out from the ruleset as it is inside the transaction (so that two GMs
+changing different settings at once do not overwrite each other)."""
+Triple = tuple[int | None, int | None, int | None]
+
+
+def values(**changes: Any) -> Change:
+    """Set these fields as given."""
+    return lambda _current: dict(changes)
+
+
+def _fill(old: tuple[int, int, int], new: Triple) -> tuple[int, int, int]:
+    """``old`` with the values given in ``new`` (``None``: keep)."""
+    low, mid, high = (o if n is None else n for o, n in zip(old, new, strict=True))
+    return low, mid, high
+
+
+def per_severity(track: Track, field: str, given: Triple, **also: Any) -> Change:
+    """One of a track's per-severity tables (penalties, rest_days, difficulty), the values given."""
+
+    def change(current: Ruleset) -> dict[str, Any]:
+        numbers = current.numbers(track)
+        return {track.value: numbers.model_dump() | {field: _fill(getattr(numbers, field), given)}, **also}
+
+    return change
+
+
+def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Change:
+    """Add or change the maxima preset ``name`` (the values given), or remove it."""
+
+    def change(current: Ruleset) -> dict[str, Any]:
+        presets = dict(current.presets)
+        if remove:
+            if name not in presets:
+                raise UserError("preset_unknown", preset=name, known=", ".join(sorted(presets)))
+            del presets[name]
+        else:
+            base = presets.get(name, Preset())
+            presets[name] = Preset.model_construct(  # validated with the whole ruleset
+                physical=_fill(base.physical, physical), mental=_fill(base.mental, mental)
+            )
+        return {"presets": {key: value.model_dump() for key, value in presets.items()}}
+
+    return change
+
+
+async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
     async with store.transaction(actor.guild_id) as tx:
         current = await tx.ruleset()
         actor.require_gm(current)
+        changes = change(current)
         merged = current.model_dump()
         merged.update(changes)
         try:

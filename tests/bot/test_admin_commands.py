@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -602,3 +603,17 @@ async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
     text = refused(await table.run("config gm-role", {"role": harness.role(GUILD, "@everyone")}, user=OWNER))
     assert "@everyone" in text
     assert (await table.store.ruleset(GUILD)).gm_role_id == GM_ROLE
+
+
+async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
+    import asyncio
+
+    await asyncio.gather(
+        table.run("config penalties", {"track": "physical", "light": -2}),
+        table.run("config difficulty", {"track": "physical", "critical": 3}),
+        table.run("config rest", {"track": "physical", "serious": 5}),
+    )
+    physical = (await table.store.ruleset(GUILD)).physical
+    assert physical.penalties == (-2, -3, -5)
+    assert physical.difficulty == (0, 0, 3)
+    assert physical.rest_days == (1, 5, 30)
