@@ -210,8 +210,9 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "{name} est déjà ainsi : rien n'a été modifié.",
     },
     "gm_role_everyone": {
-        "en": "@everyone cannot be the GM role: create a role for your GMs and choose it.",
-        "fr": "@everyone ne peut pas être le rôle des MJ : créez un rôle pour vos MJ et choisissez-le.",
+        "en": "The role every member has cannot be the GM role: create a role for your GMs and choose it.",
+        "fr": "Le rôle de tous les membres ne peut pas être celui des MJ : créez un rôle pour vos MJ et "
+        "choisissez-le.",
     },
     "config_unchanged": {
         "en": "That is already the setting: nothing was changed. /config show lists every setting.",
