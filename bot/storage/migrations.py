@@ -1,4 +1,4 @@
-"""Schema migrations: ``migrations/NNNN_name.sql`` applied in order against ``PRAGMA user_version``.
+"""Schema migrations: ``bot/migrations/NNNN_name.sql`` applied in order against ``PRAGMA user_version``.
 
 Each file is atomic: its statements and the new ``user_version`` are in one explicit transaction
 (``executescript()`` would commit first, so it is not used). A failing file leaves the schema and the
@@ -23,7 +23,7 @@ from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
 
