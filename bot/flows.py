@@ -8,7 +8,7 @@ import discord
 
 from bot.actions import healing, wounds
 from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.replies import caller_lang, public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
 from bot.ui.i18n import Lang, tn
@@ -29,6 +29,31 @@ def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.
     for track in tracks:
         view.add_item(HealButton(character.id, track, lang))
     return view
+
+
+def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
+    from bot.views import CardButton
+
+    if character.id is None:
+        return None
+    view = card_view(character, ruleset, lang) or discord.ui.View(timeout=None)
+    view.add_item(CardButton(character.id, lang))
+    return view
+
+
+async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], character_id: int) -> None:
+    """The "Card" button: the full card, to the one who clicked, in their language."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    ruleset = await bot.store.ruleset(actor.guild_id)
+    character = await bot.store.character(actor.guild_id, character_id)
+    embed = character_card(
+        character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
+    )
+    await interaction.response.send_message(
+        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 def card(character: Character, ruleset: Ruleset, lang: Lang) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -65,8 +90,8 @@ async def heal_and_reply(
     if healed.unused_dice:
         # The player typed more dice than the session needed: say so rather than drop them silently.
         result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
-    embed, view = card(healed.character, healed.ruleset, lang)
-    await send_public(interaction, embeds=[result, embed], view=view)
+    view = result_view(healed.character, healed.ruleset, lang)
+    await send_public(interaction, embeds=[result], view=view)
 
 
 async def wound_and_reply(
@@ -79,7 +104,8 @@ async def wound_and_reply(
     count: int,
     note: str | None,
 ) -> None:
-    """/wound and /mental: inflict, then post the result and the new card, pinging the player."""
+    """/wound and /mental: inflict, then post the short result (the card behind a button), pinging the
+    player."""
     bot = interaction.client
     wounded = await wounds.wound(
         bot.store,
@@ -93,10 +119,9 @@ async def wound_and_reply(
         at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
-    embed, view = card(wounded.character, wounded.ruleset, lang)
     result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
-    embeds = [result, embed]
-    await send_public(interaction, embeds=embeds, view=view, mention=wounded.character.owner_id)
+    view = result_view(wounded.character, wounded.ruleset, lang)
+    await send_public(interaction, embeds=[result], view=view, mention=wounded.character.owner_id)
 
 
 async def lower_and_reply(
@@ -118,6 +143,6 @@ async def lower_and_reply(
         ref=character,
     )
     lang = public_lang(interaction, lowered.ruleset)
-    embed, view = card(lowered.character, lowered.ruleset, lang)
-    embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang), embed]
+    embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang)]
+    view = result_view(lowered.character, lowered.ruleset, lang)
     await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)

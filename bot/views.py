@@ -1,4 +1,4 @@
-"""Buttons: the persistent 'roll healing' button, delete confirmation, and list paging."""
+"""Buttons: the persistent 'roll healing' and 'card' buttons, delete confirmation, and list paging."""
 
 from __future__ import annotations
 
@@ -49,6 +49,35 @@ class HealButton(
 
         try:
             await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"card:(?P<cid>\d{1,19})"):
+    """On every short result: shows the full card, privately, to whoever clicks. Survives restarts."""
+
+    def __init__(self, character_id: int, lang: Lang = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                emoji="📋",
+                label=t(lang, "button_card"),
+                custom_id=f"card:{character_id}",
+            )
+        )
+        self.character_id = character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(int(match["cid"]))
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        from bot.flows import show_card_privately
+
+        try:
+            await show_card_privately(interaction, self.character_id)
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -17,7 +17,7 @@ from bot.replies import public_lang, send_public
 from bot.rules import Track
 from bot.rules.healing import MAX_REST_GRANT
 from bot.ui.messages import rest_embed, roll_embed
-from bot.views import HealButton
+from bot.views import CardButton, HealButton
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
@@ -143,6 +143,6 @@ class Resting(commands.Cog):
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    bot.add_dynamic_items(HealButton)
+    bot.add_dynamic_items(HealButton, CardButton)
     await bot.add_cog(Healing(bot))
     await bot.add_cog(Resting(bot))

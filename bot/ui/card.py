@@ -12,6 +12,7 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
 from bot.ui import limits
+from bot.ui.glyphs import marks
 from bot.ui.i18n import (
     Lang,
     severity_label,
@@ -24,9 +25,6 @@ from bot.ui.i18n import (
 )
 from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
 
-FULL, EMPTY, NO_ROOM = "■", "□", "—"
-MAX_BOXES = 10
-"""A row never shows more boxes than this; above, each box stands for several wounds."""
 NOTE_LIMIT = 120
 NOTES_FIELD = 400
 CARD_BUDGET = 1800
@@ -74,28 +72,14 @@ def state_text(character: Character, lang: Lang) -> str:
     return " · ".join(worst) if worst else t(lang, "state_unhurt")
 
 
-def boxes(count: int, maximum: int) -> str:
-    """``■■□□`` for 2 of 4; at most ten boxes (a proportional bar above ten); ``—`` for no room."""
-    if maximum <= 0:
-        return NO_ROOM
-    shown = max(0, min(count, maximum))
-    if maximum <= MAX_BOXES:
-        return FULL * shown + EMPTY * (maximum - shown)
-    filled = round(shown * MAX_BOXES / maximum)
-    if shown > 0:
-        filled = max(1, filled)
-    if shown < maximum:
-        filled = min(filled, MAX_BOXES - 1)
-    return FULL * filled + EMPTY * (MAX_BOXES - filled)
-
-
 def track_rows(character: Character, track: Track, lang: Lang) -> str:
-    """One row per severity, the counts in text too: ``Light ■■□□ 2/4``."""
+    """One row per severity, the counts in text too: ``Light 🟨🟨▫️▫️ 2/4``."""
     counts, maxima = character.counts(track), character.maxima(track)
-    return "\n".join(
-        f"{severity_short(lang, track, s).capitalize()} {boxes(counts[s], maxima[s])} {counts[s]}/{maxima[s]}"
-        for s in SEVERITIES
-    )
+    rows = []
+    for s in SEVERITIES:
+        label = severity_short(lang, track, s).capitalize()
+        rows.append(f"{label} {marks(track, s, counts[s], maxima[s])} {counts[s]}/{maxima[s]}")
+    return "\n".join(rows)
 
 
 def _warning_line(warning: EscalationWarning, lang: Lang) -> str:

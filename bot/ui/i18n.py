@@ -17,6 +17,7 @@ from bot.ui.strings_card import CARD
 from bot.ui.strings_errors import ERRORS
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
+from bot.ui.strings_table import TABLE
 from bot.ui.text import MINUS, clip, escape, mention
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS, TABLE)
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 

@@ -17,12 +17,13 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
-from bot.ui.card import CARD_BUDGET, COLOURS, State, state_colour, state_of
+from bot.ui.card import COLOURS, State, state_colour, state_of
 from bot.ui.events import describe_event, history_embed, undo_embed
 from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
 from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
+from bot.ui.status import with_status
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
 
 __all__ = [
@@ -42,8 +43,11 @@ __all__ = [
     "wound_embed",
 ]
 
-RESULT_BUDGET = limits.TOTAL - CARD_BUDGET - 100
-"""A result leaves room for the character card sent with it (6000 characters across embeds)."""
+RESULT_BUDGET = limits.TOTAL - 500
+"""A short result is alone in its message (its card is behind a button): it may use most of the 6000
+characters Discord allows across a message's embeds."""
+STATUS_ROOM = 600
+"""Kept for the character's state after the change (bot.ui.status), a field of its own."""
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 NOTICE_COLOUR = 0x5865F2
@@ -86,6 +90,21 @@ def _wound_line(track: Track, result: Inflicted, lang: Lang) -> str:
     return t(lang, "wound_line", inflicted=inflicted)
 
 
+def _grouped(lines: Sequence[str]) -> list[str]:
+    """Repeated lines in a row told once: ``• 3 × light wound``."""
+    out: list[str] = []
+    counts: list[int] = []
+    for line in lines:
+        if out and out[-1] == line:
+            counts[-1] += 1
+        else:
+            out.append(line)
+            counts.append(1)
+    return [
+        line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in zip(out, counts, strict=True)
+    ]
+
+
 def wound_embed(
     infliction: Infliction, character_after: Character, ruleset: Ruleset, lang: Lang, *, note: str = ""
 ) -> discord.Embed:
@@ -93,7 +112,7 @@ def wound_embed(
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    lines = [_wound_line(track, result, lang) for result in infliction.results]
+    lines = _grouped([_wound_line(track, result, lang) for result in infliction.results])
     parts = [join_lines(lines, 2000, _more(lang))]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
@@ -109,7 +128,7 @@ def wound_embed(
         description="\n".join(parts),
         colour=_result_colour(track, infliction.results),
     )
-    return fit_total(embed, RESULT_BUDGET)
+    return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
 
 def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.Embed:
@@ -124,7 +143,7 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )
-    return fit_total(embed, RESULT_BUDGET)
+    return fit_total(with_status(embed, lowering.character, ruleset, lang), RESULT_BUDGET)
 
 
 def attributes_label(track: Track) -> str:
@@ -167,13 +186,15 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     tail.append(t(lang, "heal_rest_consumed"))
     key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
     title = t_name(lang, key, session.character.name, limits.TITLE)
-    room = RESULT_BUDGET - len(title) - sum(len(part) + 1 for part in head + tail)
+    room = min(limits.DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
+        len(part) + 1 for part in head + tail
+    )
     embed = discord.Embed(
         title=title,
         description="\n".join([*head, join_lines(steps, room, _more(lang)), *tail]),
         colour=state_colour(state_of(session.character)),
     )
-    return fit_total(embed, RESULT_BUDGET)
+    return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
 
 
 def roll_embed(

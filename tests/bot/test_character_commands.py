@@ -154,10 +154,10 @@ async def test_the_card_shows_tracks_penalty_warnings_and_rest(table: Table) -> 
     text = public(reply)
     card = reply.embeds[0]
     fields = {field["name"]: field["value"] for field in card["fields"]}
-    assert "Light ■■■■ 4/4" in fields["Physical wounds"]
-    assert "Serious ■□ 1/2" in fields["Physical wounds"]
-    assert "Critical ■ 1/1" in fields["Physical wounds"]
-    assert "Shock ■■□□ 2/4" in fields["Mental wounds"]
+    assert "Light 🟨🟨🟨🟨 4/4" in fields["Physical wounds"]
+    assert "Serious 🟧▫️ 1/2" in fields["Physical wounds"]
+    assert "Critical 🟥 1/1" in fields["Physical wounds"]
+    assert "Shock 🟡🟡▫️▫️ 2/4" in fields["Mental wounds"]
     # 4 × −1, 1 × −3, 1 × −5, 2 × −1 (mental) = −14
     assert f"{MINUS}14" in fields["Penalty"]
     assert "next light wound → serious" in fields["Warnings"]
@@ -198,7 +198,7 @@ async def test_the_card_is_in_the_servers_language(table: Table) -> None:
     await table.run("wound", {"severity": "light", "character": "Aria"})
     reply = await table.run("character show", {"character": "Aria"}, guild_locale="fr", locale="en-US")
     text = public(reply)
-    assert "Blessures physiques" in text and "Légère ■□□□ 1/4" in text and "Pénalité" in text
+    assert "Blessures physiques" in text and "Légère 🟨▫️▫️▫️ 1/4" in text and "Pénalité" in text
 
 
 # ---- list -----------------------------------------------------------------------------------------

@@ -49,8 +49,8 @@ async def test_a_successful_session_heals_the_least_severe_wounds_one_by_one(tab
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (0, 1, 0)  # the serious wound is not rolled in this session
     assert aria.rest_days == 0
-    # The card sent with it is the new one.
-    assert "Light □□□□ 0/4" in reply.embeds[1]["fields"][0]["value"]
+    # What is left is shown in short; the card is behind a button.
+    assert reply.embeds[0]["fields"][-1]["value"].startswith("Physical 🟧 — serious 1/2\nPenalty −3")
     assert table.rng.queue == []
     # The rest is used up: the next session needs a new full rest period (7 days now).
     text = refused(await table.run("heal roll", user=ALICE))

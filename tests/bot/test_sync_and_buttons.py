@@ -198,6 +198,6 @@ async def test_a_wound_stays_committed_when_discord_fails_to_take_the_answer(tab
     history, _ = await table.store.history(GUILD)
     assert history[0].kind == "wound"
     after = await table.run("wound", {"severity": "light", "character": "Aria"})
-    assert "Light ■□□□ 1/4" in public(after) and "Serious ■□ 1/2" in after.text
+    assert "Physical 🟨🟧 — light 1/4 · serious 1/2" in public(after)
     shown_card = await table.run("character show", user=ALICE)
     public(shown_card)

@@ -29,9 +29,9 @@ async def test_a_gm_wounds_a_tagged_player_who_alone_is_pinged(table: Table) -> 
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (1, 0, 0)
     assert aria.wounds[0].note == "arrow" and aria.wounds[0].inflicted_by == GM
-    card = reply.embeds[-1]
-    assert "Aria" in card["title"]
-    assert "Light ■□□□ 1/4" in reply.text
+    assert len(reply.embeds) == 1 and "Aria" in reply.embeds[0]["title"]
+    assert "Physical 🟨 — light 1/4" in reply.text and "Penalty −1 on all rolls" in reply.text
+    assert reply.text.count("arrow") == 1
 
 
 async def test_escalation_to_death_stops_the_batch_and_says_so(table: Table) -> None:
@@ -125,10 +125,8 @@ async def test_count_inflicts_several_wounds_each_escalating_on_its_own(table: T
     reply = await table.run("wound", {"severity": "light", "target": harness.user(ALICE), "count": 6})
     text = public(reply)
     lines = [line for line in reply.embeds[0]["description"].splitlines() if line.startswith("•")]
-    assert len(lines) == 6
-    assert lines[:4] == ["• light wound"] * 4
-    assert all("serious wound" in line and "escalated" in line for line in lines[4:])
-    assert "Light ■■■■ 4/4" in text and "Serious ■■ 2/2" in text
+    assert lines == ["• 4 × light wound", "• 2 × light wound → **serious wound** (escalated)"]
+    assert "Physical 🟨🟨🟨🟨🟧🟧 — light 4/4 · serious 2/2" in text
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (4, 2, 0)
     assert [w.inflicted for w in aria.wounds] == [0] * 6
@@ -252,7 +250,7 @@ async def test_incoherence_stops_the_batch_and_blocks_further_wounds(table: Tabl
     assert "INCOHERENT" in text and "2 wounds not applied" in text
     brann = await table.character("Brann")
     assert brann.incoherent and brann.counts(Track.MENTAL) == (0, 2, 1)
-    assert "incoherent" in reply.embeds[-1]["title"]
+    assert "Brann is INCOHERENT" in reply.embeds[0]["description"]
     for command, severity in (("mental", "shock"), ("wound", "light")):
         text = refused(await table.run(command, {"severity": severity, "character": "Brann"}))
         assert "incoherent" in text and "/undo" in text

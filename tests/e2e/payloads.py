@@ -361,7 +361,7 @@ def message(
         "mention_roles": [],
         "attachments": list(attachments),
         "embeds": [normalise_embed(e) for e in body.get("embeds") or []],
-        "components": list(body.get("components") or []),
+        "components": components_as_discord_returns(body.get("components") or []),
         "pinned": False,
         "flags": int(body.get("flags") or 0),
         "webhook_id": str(app_id),
@@ -390,3 +390,25 @@ def _invoker(interaction: Mapping[str, Any]) -> Payload:
         return found
     found = interaction.get("user") or user()
     return found
+
+
+def components_as_discord_returns(components: list[Any]) -> list[Any]:
+    """Components as Discord shows them back: every one numbered (``id``, depth first, from 1) and a
+    unicode emoji without an ``id``."""
+    counter = iter(range(1, 1000))
+
+    def walk(items: list[Any]) -> list[Any]:
+        out = []
+        for item in items:
+            item = dict(item)
+            if item.get("id") is None:
+                item["id"] = next(counter)
+            emoji = item.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id") is None:
+                item["emoji"] = {k: v for k, v in emoji.items() if k != "id"}
+            if isinstance(item.get("components"), list):
+                item["components"] = walk(item["components"])
+            out.append(item)
+        return out
+
+    return walk(list(components))

@@ -60,12 +60,12 @@ async def test_a_shared_name_means_this_servers_character(hard: Hardened) -> Non
     aria_here = await hard.table.store.character_by_name(GUILD, "Aria")
     outcome = await hard.run("wound", {"severity": "light", "character": "aria"}, may_ping=(ALICE,))
     text = outcome.public().text.lower()
-    assert "serious □□ 0/2" in text  # Aria of the other server holds a serious wound; this one not
+    assert "physical 🟨🟨 — light 2/4\n" in text  # Aria of the other server holds a serious wound
     after = await hard.table.store.character_by_name(GUILD, "Aria")
     assert len(after.wounds) == len(aria_here.wounds) + 1
     assert guild_rows(hard.path, OTHER_GUILD) == other
     shown = (await hard.run("character show", {"player": harness.user(ALICE)})).public()
-    assert shown.embeds[0]["title"] == "Aria" and "Serious □□ 0/2" in shown.text
+    assert shown.embeds[0]["title"] == "Aria" and "Serious ▫️▫️ 0/2" in shown.text
 
 
 @pytest.mark.parametrize(

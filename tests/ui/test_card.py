@@ -6,17 +6,16 @@ from dataclasses import replace
 
 import pytest
 
-from bot.rules import Ruleset
+from bot.rules import Ruleset, Severity, Track
 from bot.ui.card import (
     CARD_BUDGET,
     COLOURS,
-    MAX_BOXES,
     State,
-    boxes,
     character_card,
     state_of,
     warning_lines,
 )
+from bot.ui.glyphs import EMPTY, MAX_MARKS, glyph, marks
 from bot.ui.i18n import LANGS, Lang
 from bot.ui.limits import embed_within_limits
 from tests.ui.builders import PING, character, embed_text, nasty
@@ -37,8 +36,8 @@ def test_unhurt_card_in_english() -> None:
     card = character_card(character(), RULES, "en")
     assert card.title == "Aria"
     assert "Played by <@1234>" in (card.description or "")
-    assert field(card, "Physical wounds") == "Light □□□□ 0/4\nSerious □□ 0/2\nCritical □ 0/1"
-    assert field(card, "Mental wounds") == "Shock □□□□ 0/4\nTrauma □□ 0/2\nPsychosis □ 0/1"
+    assert field(card, "Physical wounds") == "Light ▫️▫️▫️▫️ 0/4\nSerious ▫️▫️ 0/2\nCritical ▫️ 0/1"
+    assert field(card, "Mental wounds") == "Shock ▫️▫️▫️▫️ 0/4\nTrauma ▫️▫️ 0/2\nPsychosis ▫️ 0/1"
     assert field(card, "Penalty") == "0 (no penalty)"
     assert field(card, "Rest and healing") == "Unhurt: no rest needed."
     assert "Warnings" not in [f.name for f in card.fields]
@@ -48,8 +47,8 @@ def test_unhurt_card_in_english() -> None:
 def test_unhurt_npc_card_in_french() -> None:
     card = character_card(character(owner_id=None), RULES, "fr")
     assert "PNJ" in (card.description or "")
-    assert field(card, "Blessures physiques") == "Légère □□□□ 0/4\nGrave □□ 0/2\nCritique □ 0/1"
-    assert field(card, "Blessures mentales") == "Choc □□□□ 0/4\nTraumatisme □□ 0/2\nPsychose □ 0/1"
+    assert field(card, "Blessures physiques") == "Légère ▫️▫️▫️▫️ 0/4\nGrave ▫️▫️ 0/2\nCritique ▫️ 0/1"
+    assert field(card, "Blessures mentales") == "Choc ▫️▫️▫️▫️ 0/4\nTraumatisme ▫️▫️ 0/2\nPsychose ▫️ 0/1"
     assert field(card, "Pénalité") == "0 (aucune pénalité)"
     assert field(card, "Repos et guérison") == "Indemne : aucun repos nécessaire."
 
@@ -57,9 +56,9 @@ def test_unhurt_npc_card_in_french() -> None:
 def test_wounded_card() -> None:
     hurt = character((2, 1, 0), (1, 0, 0), rest_days=3)
     en, fr = character_card(hurt, RULES, "en"), character_card(hurt, RULES, "fr")
-    assert "Light ■■□□ 2/4" in field(en, "Physical wounds")
-    assert "Serious ■□ 1/2" in field(en, "Physical wounds")
-    assert "Shock ■□□□ 1/4" in field(en, "Mental wounds")
+    assert "Light 🟨🟨▫️▫️ 2/4" in field(en, "Physical wounds")
+    assert "Serious 🟧▫️ 1/2" in field(en, "Physical wounds")
+    assert "Shock 🟡▫️▫️▫️ 1/4" in field(en, "Mental wounds")
     assert field(en, "Penalty") == "\u22126 on all rolls"
     assert field(fr, "Pénalité") == "\u22126 à tous les jets"
     rest = field(en, "Rest and healing")
@@ -152,20 +151,26 @@ def test_five_distinct_colours_by_worst_state_across_both_tracks() -> None:
 
 
 @pytest.mark.parametrize(("count", "maximum"), [(c, m) for m in range(21) for c in range(m + 1)])
-def test_glyph_rows_stay_short(count: int, maximum: int) -> None:
-    row = boxes(count, maximum)
-    assert len(row) <= MAX_BOXES
+@pytest.mark.parametrize(("track", "severity"), [(tr, s) for tr in Track for s in Severity])
+def test_glyph_rows_stay_short(count: int, maximum: int, track: Track, severity: Severity) -> None:
+    row = marks(track, severity, count, maximum)
     if maximum == 0:
         assert row == "—"
     else:
-        assert ("■" in row) == (count > 0)
-        assert ("□" in row) == (count < maximum)
+        assert row.count(glyph(track, severity)) + row.count(EMPTY) <= MAX_MARKS
+        assert (glyph(track, severity) in row) == (count > 0)
+        assert (EMPTY in row) == (count < maximum)
+
+
+def test_each_severity_has_its_own_mark() -> None:
+    every = [glyph(track, s) for track in Track for s in Severity]
+    assert len(set(every)) == 6 and EMPTY not in every
 
 
 def test_big_maxima_still_show_counts_in_text() -> None:
     big = character((13, 0, 20), physical_max=(20, 0, 20))
     rows = field(character_card(big, RULES, "en"), "Physical wounds")
-    assert "13/20" in rows and "Serious — 0/0" in rows and "Critical ■■■■■■■■■■ 20/20" in rows
+    assert "13/20" in rows and "Serious — 0/0" in rows and "Critical 🟥🟥🟥🟥🟥🟥🟥🟥🟥🟥 20/20" in rows
 
 
 def test_notes_are_escaped() -> None:

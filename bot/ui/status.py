@@ -1,0 +1,67 @@
+"""A character's state in a few lines: glyphs per severity, the tracks that hold wounds, the penalty,
+the loudest warning; and the one word players see of a secret NPC."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.rules.character import Character
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import SEVERITIES, Track
+from bot.rules.wounds import total_penalty
+from bot.ui.card import State, state_of, warning_lines
+from bot.ui.glyphs import held_marks
+from bot.ui.i18n import Lang, severity_short, t, track_label
+from bot.ui.text import signed
+
+SECRET_WORDS: dict[State, str] = {
+    State.UNHURT: "secret_unhurt",
+    State.LIGHT: "secret_wounded",
+    State.SERIOUS: "secret_badly_wounded",
+    State.CRITICAL: "secret_dying",
+}
+
+
+def track_line(character: Character, track: Track, lang: Lang) -> str | None:
+    """``Physical 🟨🟨🟧 — light 2/4 · serious 1/2``: one line for a track that holds wounds (``None``
+    for an empty track)."""
+    counts, maxima = character.counts(track), character.maxima(track)
+    if not any(counts):
+        return None
+    text = " · ".join(
+        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
+    )
+    return f"{track_label(lang, track)} {held_marks(track, counts)} — {text}"
+
+
+def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
+    """What a short result says of the character after the change: the tracks that hold wounds, the
+    total penalty and the loudest warning. Dead and incoherent characters say so elsewhere, loudly:
+    nothing here (no numbers for them)."""
+    if character.out_of_play:
+        return []
+    lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
+    if not lines:
+        return [t(lang, "short_unhurt")]
+    lines.append(t(lang, "short_penalty", penalty=signed(total_penalty(character, ruleset))))
+    if found := warning_lines(character, lang):
+        loudest = found[0]
+        lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
+    return lines
+
+
+def secret_word(character: Character, lang: Lang) -> str:
+    """All players learn of a secret NPC: unhurt, wounded, badly wounded, dying, dead or incoherent
+    (the worst state of both tracks)."""
+    if character.dead:
+        return t(lang, "state_dead")
+    if character.incoherent:
+        return t(lang, "state_incoherent")
+    return t(lang, SECRET_WORDS[state_of(character)])
+
+
+def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    """``embed`` (a short result) with the character's state after the change as its last field."""
+    if lines := status_lines(character, ruleset, lang):
+        embed.add_field(name=t(lang, "short_now"), value="\n".join(lines), inline=False)
+    return embed

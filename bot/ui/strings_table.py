@@ -1,0 +1,21 @@
+"""At the table: short results, the Card button, the live board, secret NPCs, context menus."""
+
+from __future__ import annotations
+
+TABLE: dict[str, dict[str, str]] = {
+    "short_now": {"en": "Now", "fr": "Désormais"},
+    "short_unhurt": {"en": "Unhurt.", "fr": "Indemne."},
+    "short_penalty": {"en": "Penalty {penalty} on all rolls", "fr": "Pénalité {penalty} à tous les jets"},
+    "button_card": {"en": "Card", "fr": "Fiche"},
+    # What players see of a secret NPC: one word (the worst state of both tracks).
+    "secret_unhurt": {"en": "unhurt", "fr": "indemne"},
+    "secret_wounded": {"en": "wounded", "fr": "blessé"},
+    "secret_badly_wounded": {"en": "badly wounded", "fr": "grièvement blessé"},
+    "secret_dying": {"en": "dying", "fr": "mourant"},
+    "secret_state": {"en": "State: **{word}**", "fr": "État : **{word}**"},
+    "secret_card_note": {
+        "en": "The GMs keep this character's wounds secret.",
+        "fr": "Les MJ gardent secrètes les blessures de ce personnage.",
+    },
+    "secret_gm_title": {"en": "For the GMs only — {name}", "fr": "Pour les MJ seulement — {name}"},
+}
