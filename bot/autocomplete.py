@@ -39,3 +39,15 @@ async def own_characters(
 ) -> list[app_commands.Choice[str]]:
     """The caller's own characters in this server."""
     return await _choices(interaction, current, interaction.user.id)
+
+
+async def npcs(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """This server's NPCs."""
+    if interaction.guild_id is None:
+        return []
+    found = await interaction.client.store.search_characters(
+        interaction.guild_id, current[:100], owner_id=None, npcs=True, limit=CHOICE_LIMIT
+    )
+    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]

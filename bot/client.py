@@ -14,6 +14,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.boards import BoardKeeper
 from bot.config import DISCORD_API_BASE, Settings
 from bot.rules import RandomSource
 from bot.storage.store import Store
@@ -22,7 +23,7 @@ from bot.ui.translator import HarmoniesTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.characters", "cogs.combat", "cogs.mental", "cogs.healing", "cogs.admin")
+EXTENSIONS = ("cogs.characters", "cogs.combat", "cogs.mental", "cogs.healing", "cogs.admin", "cogs.board")
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
@@ -60,6 +61,9 @@ class HarmoniesBot(commands.Bot):
         self.clock = clock
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
+        self.boards = BoardKeeper(self)
+        store.listeners.append(self.boards.changed)
+        self._boards_started = False
 
     async def setup_hook(self) -> None:
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
@@ -72,6 +76,12 @@ class HarmoniesBot(commands.Bot):
             await self.load_extension(extension)
         if self.sync_commands:
             await self.sync_if_changed()
+
+    async def close(self) -> None:
+        await self.boards.close()
+        if self.boards.changed in self.store.listeners:
+            self.store.listeners.remove(self.boards.changed)
+        await super().close()
 
     async def command_payload(self) -> list[dict[str, object]]:
         """The global command definitions exactly as ``tree.sync()`` sends them (translated)."""
@@ -96,6 +106,11 @@ class HarmoniesBot(commands.Bot):
         return True
 
     async def on_ready(self) -> None:
+        if not self._boards_started:
+            # Once the servers' locales are known: every board shows the state of now (changes made
+            # while the bot was away included).
+            self._boards_started = True
+            await self.boards.start()
         if self.freeze_gc:
             # What exists once ready (modules, commands, every server's cache) lives as long as the
             # bot: keep it out of the cyclic collector's full passes, which otherwise stop every

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.actions import healing, wounds
+from bot.actions import healing, targets, wounds
+from bot.errors import UserError
 from bot.permissions import actor_of
-from bot.replies import caller_lang, public_lang, send_public
+from bot.replies import caller_lang, public_lang, send_private, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
+from bot.storage.boards import Board
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, tn
+from bot.ui.i18n import Lang, t_name, tn
 from bot.ui.messages import healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
@@ -146,3 +150,51 @@ async def lower_and_reply(
     embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang)]
     view = result_view(lowered.character, lowered.ruleset, lang)
     await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)
+
+
+async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
+    """/board: post the live board in this channel; a board already there is moved (the old message
+    deleted, a new one posted at the bottom)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a guild interaction comes from a channel"
+    old = await bot.boards.board(actor.guild_id, channel_id)
+    board = Board(actor.guild_id, channel_id, 0, old.npc_ids if old else ())
+    sent = await interaction.response.send_message(
+        embed=await bot.boards.render(board), allowed_mentions=discord.AllowedMentions.none()
+    )
+    if not isinstance(sent.message_id, int):
+        raise RuntimeError("Discord did not say which message the board is")
+    board = replace(board, message_id=sent.message_id)
+    await bot.store.save_board(board)
+    await bot.boards.posted(board, fresh=True)
+    if old is not None:
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await bot.get_partial_messageable(channel_id).get_partial_message(old.message_id).delete()
+
+
+async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str, *, shown: bool) -> None:
+    """/board add: or remove: an NPC on this channel's board (player characters are always on it)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a guild interaction comes from a channel"
+    board = await bot.boards.board(actor.guild_id, channel_id)
+    if board is None:
+        raise UserError("board_none")
+    character = await targets.by_ref(targets.GuildReader(bot.store, actor.guild_id), ref)
+    if character.owner_id is not None:
+        raise UserError("board_player_character", name=character.name)
+    assert character.id is not None
+    if (character.id in board.npc_ids) == shown:
+        raise UserError("board_npc_already" if shown else "board_npc_absent", name=character.name)
+    await bot.store.show_on_board(actor.guild_id, channel_id, character.id, shown=shown)
+    ids = (*board.npc_ids, character.id) if shown else tuple(i for i in board.npc_ids if i != character.id)
+    await bot.boards.posted(replace(board, npc_ids=ids), fresh=False)
+    lang = caller_lang(interaction)
+    await send_private(
+        interaction, t_name(lang, "board_added" if shown else "board_removed", character.name, 300)
+    )

@@ -17,6 +17,7 @@ from bot.rules.severity import Severity, Track
 HUMANOID = "humanoid"
 MAX_PER_SEVERITY = 20
 MAX_PRESETS = 25
+MAX_SECRET = 1000
 PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 Count = Annotated[int, Field(ge=0, le=MAX_PER_SEVERITY)]
@@ -68,6 +69,11 @@ class Ruleset(BaseModel):
     players_create: bool = True
     language: Literal["en", "fr"] | None = None
     """Language of public messages; ``None`` follows the server's locale."""
+    secret_npcs: bool = False
+    """Players see the state of every NPC only as a word (unhurt, wounded…), never the numbers."""
+    secret_characters: frozenset[int] = Field(default_factory=frozenset, max_length=MAX_SECRET)
+    """NPCs kept secret one by one (their ids), also when ``secret_npcs`` is off. It only ever hides:
+    a stale id (a deleted character) can never reveal anything."""
 
     @field_validator("presets")
     @classmethod
@@ -93,6 +99,13 @@ class Ruleset(BaseModel):
             if not low >= mid >= high:
                 raise ValueError("penalties must not get milder as severity grows (low ≥ mid ≥ high)")
         return self
+
+    def is_secret(self, owner_id: int | None, character_id: int | None) -> bool:
+        """Whether players see this character's state only as a word: NPCs only, all of them when the
+        server says so, else those kept secret one by one."""
+        if owner_id is not None:
+            return False
+        return self.secret_npcs or (character_id is not None and character_id in self.secret_characters)
 
     def numbers(self, track: Track) -> TrackNumbers:
         return self.physical if track is Track.PHYSICAL else self.mental

@@ -142,15 +142,24 @@ def _like_escape(text: str) -> str:
 
 
 async def search(
-    conn: aiosqlite.Connection, guild_id: int, text: str, *, owner_id: int | None, limit: int
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    text: str,
+    *,
+    owner_id: int | None,
+    limit: int,
+    npcs: bool = False,
 ) -> list[tuple[int, str]]:
-    """(id, name) of living characters whose name contains ``text``; prefix matches first."""
+    """(id, name) of living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains
+    ``text``; prefix matches first."""
     if limit <= 0:
         return []
     key = name_key(text)
     base = "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
     params: list[object] = [guild_id]
-    if owner_id is not None:
+    if npcs:
+        base += "AND c.owner_id IS NULL "
+    elif owner_id is not None:
         base += "AND c.owner_id = ? "
         params.append(owner_id)
     if not key:

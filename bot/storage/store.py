@@ -4,6 +4,7 @@ character is "not found", exactly like an unknown id."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -15,6 +16,8 @@ from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings
+from bot.storage import boards as board_rows
+from bot.storage.boards import Board
 from bot.storage.codec import utc_now
 from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path
 from bot.storage.errors import StorageError
@@ -24,6 +27,7 @@ from bot.storage.unit import Conflict, IdAllocator, Unit
 
 __all__ = ["Store", "Transaction", "backup"]
 
+log = logging.getLogger(__name__)
 MAX_PER_PAGE = 100
 T = TypeVar("T")
 
@@ -35,6 +39,8 @@ class Store:
         self._ids = IdAllocator()
         self.retried = 0
         """How many times :meth:`run` had to do its work again under the lock."""
+        self.listeners: list[Callable[[int], None]] = []
+        """Called with the server's id after each committed unit of work (the live boards listen)."""
 
     @classmethod
     async def open(cls, url: str, *, migrations: Path = MIGRATIONS_DIR) -> Store:
@@ -82,9 +88,11 @@ class Store:
         return await characters.load_all(self._db.reader, guild_id, owner_id=user_id)
 
     async def search_characters(
-        self, guild_id: int, text: str, *, owner_id: int | None = None, limit: int = 25
+        self, guild_id: int, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
     ) -> list[tuple[int, str]]:
-        return await characters.search(self._db.reader, guild_id, text, owner_id=owner_id, limit=limit)
+        return await characters.search(
+            self._db.reader, guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs
+        )
 
     async def history(
         self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10
@@ -107,6 +115,31 @@ class Store:
     async def set_meta(self, key: str, value: str) -> None:
         async with self._db.write() as conn:
             await settings.set_meta(conn, key, value)
+
+    async def boards(self, guild_id: int) -> list[Board]:
+        return await board_rows.of_guild(self._db.reader, guild_id)
+
+    async def all_boards(self) -> list[Board]:
+        return await board_rows.all_boards(self._db.reader)
+
+    async def save_board(self, board: Board) -> None:
+        async with self._db.write() as conn:
+            await board_rows.put(conn, board, utc_now())
+
+    async def delete_board(self, guild_id: int, channel_id: int) -> None:
+        async with self._db.write() as conn:
+            await board_rows.remove(conn, guild_id, channel_id)
+
+    async def show_on_board(self, guild_id: int, channel_id: int, character_id: int, *, shown: bool) -> None:
+        async with self._db.write() as conn:
+            await board_rows.set_npc(conn, guild_id, channel_id, character_id, shown=shown)
+
+    def _changed(self, guild_id: int) -> None:
+        for listener in self.listeners:
+            try:
+                listener(guild_id)
+            except Exception:  # the change is committed: a listener's failure must not undo the answer
+                log.exception("A change listener failed for server %s", guild_id)
 
     async def export_guild(self, guild_id: int) -> bytes:
         """The server's characters, active characters and ruleset as a JSON file (export.py)."""
@@ -143,6 +176,7 @@ class Store:
                 tx.end()
                 if tx.ruleset_changed:  # after the commit (harmless after a rollback)
                     self._rulesets.invalidate(guild_id)
+        self._changed(guild_id)
 
     async def run(self, guild_id: int, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """``await work(tx)`` and commit, like ``async with store.transaction(guild_id) as tx``, but
@@ -158,6 +192,7 @@ class Store:
         try:
             result = await work(tx)
             await unit.commit()
+            self._changed(guild_id)
             return result
         except Conflict:
             self.retried += 1
@@ -166,7 +201,7 @@ class Store:
             if tx.ruleset_changed:
                 self._rulesets.invalidate(guild_id)
         async with self.transaction(guild_id) as again:
-            return await work(again)
+            return await work(again)  # the transaction tells the listeners
 
 
 async def backup(url: str, destination: str) -> None:

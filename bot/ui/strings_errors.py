@@ -23,6 +23,28 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Le nombre de blessures doit être compris entre 1 et {max}. Pour davantage, relancez la "
         "commande.",
     },
+    "board_none": {
+        "en": "There is no board in this channel: post one with /board first.",
+        "fr": "Il n'y a pas de tableau dans ce salon : affichez-en un d'abord avec /tableau.",
+    },
+    "board_player_character": {
+        "en": "{name} is a player character: player characters are always on the board. Only NPCs "
+        "are added or taken off.",
+        "fr": "{name} est un personnage joueur : les personnages joueurs figurent toujours au tableau. "
+        "On n'y ajoute ou n'en retire que des PNJ.",
+    },
+    "board_npc_already": {
+        "en": "{name} is already on this channel's board.",
+        "fr": "{name} figure déjà au tableau de ce salon.",
+    },
+    "board_npc_absent": {
+        "en": "{name} is not on this channel's board: nothing to take off.",
+        "fr": "{name} ne figure pas au tableau de ce salon : rien à retirer.",
+    },
+    "board_one_at_a_time": {
+        "en": "Add or drop one NPC at a time: run /board twice.",
+        "fr": "Ajoutez ou retirez un PNJ à la fois : lancez /tableau deux fois.",
+    },
     "note_length": {
         "en": "The note is too long: {max} characters at most. Shorten it and try again.",
         "fr": "La note est trop longue : {max} caractères au plus. Raccourcissez-la et réessayez.",

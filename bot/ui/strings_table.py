@@ -18,4 +18,17 @@ TABLE: dict[str, dict[str, str]] = {
         "fr": "Les MJ gardent secrètes les blessures de ce personnage.",
     },
     "secret_gm_title": {"en": "For the GMs only — {name}", "fr": "Pour les MJ seulement — {name}"},
+    "board_title": {"en": "Party board", "fr": "Tableau du groupe"},
+    "board_empty": {
+        "en": "No player characters yet (/character create). A GM adds NPCs with /board add:",
+        "fr": "Aucun personnage joueur pour l'instant (/personnage créer). Un MJ ajoute des PNJ avec "
+        "/tableau ajouter:",
+    },
+    "board_footer": {
+        "en": "Kept up to date after every change · /board again moves it here",
+        "fr": "Tenu à jour après chaque changement · /tableau à nouveau le déplace ici",
+    },
+    "board_can_heal": {"en": "🩹 can heal", "fr": "🩹 peut se soigner"},
+    "board_added": {"en": "{name} is on the board now.", "fr": "{name} figure désormais au tableau."},
+    "board_removed": {"en": "{name} is off the board.", "fr": "{name} est retiré du tableau."},
 }

@@ -43,6 +43,7 @@ COMMAND_NAMES = {
     "config language": "langue",
     "config export": "exporter",
     "config import": "importer",
+    "board": "tableau",
 }
 
 PARAMETER_NAMES = {
@@ -77,6 +78,8 @@ PARAMETER_NAMES = {
     "allowed": "autorisé",
     "language": "langue",
     "file": "fichier",
+    "add": "ajouter",
+    "drop": "retirer",
 }
 
 CHOICE_NAMES = {
@@ -209,6 +212,11 @@ DESCRIPTIONS = {
     "Allowed or not": "Autorisé ou non",
     "auto follows the server's locale": "auto suit la langue du serveur",
     "A file made by /config export": "Un fichier produit par /config exporter",
+    "Post the live party board in this channel, or move it here (GM)": (
+        "Afficher le tableau du groupe, tenu à jour, dans ce salon, ou l'y déplacer (MJ)"
+    ),
+    "Show this NPC on the board too": "Faire aussi figurer ce PNJ au tableau",
+    "Take this NPC off the board": "Retirer ce PNJ du tableau",
 }
 
 

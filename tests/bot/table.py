@@ -203,14 +203,17 @@ def fixed_clock() -> str:
 
 
 @asynccontextmanager
-async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
+async def open_table(
+    db_path: Path, *, sync_commands: bool = True, fake: harness.FakeDiscord | None = None
+) -> AsyncIterator[Table]:
+    """``fake``: the Discord of an earlier table (a restart: its messages are still there)."""
     settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
     store = await Store.open(settings.database_url)
     rng = ScriptedRandom()
     bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)
     try:
-        fake = await harness.connect(bot, guilds=guild_payloads())
-        table = Table(bot, fake, store, rng)
+        discord = await harness.connect(bot, guilds=guild_payloads(), fake=fake)
+        table = Table(bot, discord, store, rng)
         try:
             # The server owner names the GM role, as a real server would start (once per database).
             if (await store.ruleset(GUILD)).gm_role_id != GM_ROLE:

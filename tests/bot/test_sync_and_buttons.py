@@ -138,7 +138,18 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
     harness.assert_valid([put], strict=True)
     commands = put.json
     names = {c["name"] for c in commands}
-    assert names == {"character", "wound", "mental", "heal", "rest", "roll", "history", "undo", "config"}
+    assert names == {
+        "character",
+        "wound",
+        "mental",
+        "heal",
+        "rest",
+        "roll",
+        "history",
+        "undo",
+        "config",
+        "board",
+    }
     missing = [gap for command in commands for gap in localised_everywhere(command)]
     assert missing == []
     by_name = {c["name"]: c for c in commands}

@@ -127,6 +127,7 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     ),
     "history": st.fixed_dictionaries({}, optional={"character": refs, "page": st.integers(1, 100000)}),
     "undo": st.fixed_dictionaries({}, optional={"character": refs}),
+    "board": st.fixed_dictionaries({}, optional={"add": refs, "drop": refs}),
     "config show": st.just({}),
     "config gm-role": st.fixed_dictionaries(
         {}, optional={"role": st.sampled_from([GM_ROLE, GM_ROLE, OTHER_ROLE, GUILD]).map(harness.role)}

@@ -8,6 +8,7 @@ import pytest
 
 from bot.rules import Severity, Track
 from bot.storage import Database, StorageError, Store
+from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, latest_version, migrate, split_statements
 from tests.storage.conftest import ALICE, GUILD, dump
 
@@ -46,6 +47,14 @@ SEEDS: dict[int, str] = {
         INSERT INTO meta (meta_key, meta_value) VALUES ('commands_hash', 'abc123');
     """,
 }
+SEEDS[2] = (
+    SEEDS[1]
+    + """
+        INSERT INTO boards (channel_id, guild_id, message_id, created_at)
+            VALUES (5005, 111111111111, 6006, '2024-01-03T00:00:00.000+00:00');
+        INSERT INTO board_npcs (channel_id, character_id) VALUES (5005, 1);
+    """
+)
 
 
 def migrations_up_to(version: int, folder: Path) -> Path:
@@ -121,6 +130,8 @@ async def test_data_of_every_version_survives_the_upgrade(
         events, total = await store.history(GUILD)
         assert total == 1 and events[0].kind == "character_create" and events[0].details == {"note": "x"}
         assert await store.get_meta("commands_hash") == "abc123"
+        if version >= 2:
+            assert await store.boards(GUILD) == [Board(GUILD, 5005, 6006, (1,))]
     finally:
         await store.close()
     conn = sqlite3.connect(db_path)

@@ -1,0 +1,186 @@
+"""Keeps the live party boards edited: after every committed change of a server, each of its boards is
+edited again — at once when it was not edited for ``interval`` seconds, else once that time is up, with
+the state of that moment (so a burst of changes costs two edits, and the last state is always shown).
+A board whose message or channel is gone, or that the bot may no longer see, is dropped quietly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import MultipartParameters
+
+from bot.storage.boards import Board
+from bot.ui.board import board_embed
+from bot.ui.i18n import Lang, server_lang
+
+if TYPE_CHECKING:
+    from bot.client import HarmoniesBot
+
+log = logging.getLogger(__name__)
+
+EDIT_INTERVAL = 2.0
+"""At most one edit per board in this many seconds."""
+
+
+@dataclass
+class _Pace:
+    """One board's edits: when it was last edited, whether a change waits, the task doing it."""
+
+    last_edit: float = float("-inf")
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+
+
+class BoardKeeper:
+    def __init__(
+        self,
+        bot: HarmoniesBot,
+        *,
+        interval: float = EDIT_INTERVAL,
+        now: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.bot = bot
+        self.interval = interval
+        self.now = now
+        self.sleep = sleep
+        self._boards: dict[int, dict[int, Board]] = {}
+        """Known boards by server, then channel (a server is loaded on its first change)."""
+        self._paces: dict[int, _Pace] = {}
+        self._loading: dict[int, asyncio.Task[None]] = {}
+        self.edits = 0
+        """How many board edits were sent (for tests and benchmarks)."""
+
+    # ---- what the rest of the bot calls ----------------------------------------------------------------
+
+    def changed(self, guild_id: int) -> None:
+        """A change was committed in the server (a Store listener: synchronous, never blocks)."""
+        known = self._boards.get(guild_id)
+        if known is None:
+            if guild_id not in self._loading:
+                self._loading[guild_id] = asyncio.get_running_loop().create_task(self._load(guild_id))
+            return
+        for board in known.values():
+            self._schedule(board)
+
+    async def start(self) -> None:
+        """At start-up: every stored board is edited once (changes made while the bot was away)."""
+        for board in await self.bot.store.all_boards():
+            self._boards.setdefault(board.guild_id, {})[board.channel_id] = board
+        for guild_id in list(self._boards):
+            self.changed(guild_id)
+
+    async def posted(self, board: Board, *, fresh: bool) -> None:
+        """A board was posted or moved (``fresh``: its message shows the state of now), or its NPCs
+        changed: remember it, and edit it when needed."""
+        await self._known(board.guild_id)
+        self._boards[board.guild_id][board.channel_id] = board
+        if fresh:
+            self._paces.setdefault(board.channel_id, _Pace()).last_edit = self.now()
+        else:
+            self._schedule(board)
+
+    async def board(self, guild_id: int, channel_id: int) -> Board | None:
+        return (await self._known(guild_id)).get(channel_id)
+
+    async def settled(self) -> None:
+        """Wait until no edit is pending (tests; a clean shutdown)."""
+        while True:
+            busy = [t for t in self._loading.values() if not t.done()]
+            busy += [p.task for p in self._paces.values() if p.task is not None and not p.task.done()]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    async def close(self) -> None:
+        tasks = list(self._loading.values()) + [p.task for p in self._paces.values() if p.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ---- inside -----------------------------------------------------------------------------------
+
+    async def _known(self, guild_id: int) -> dict[int, Board]:
+        if guild_id not in self._boards:
+            found = await self.bot.store.boards(guild_id)
+            self._boards.setdefault(guild_id, {b.channel_id: b for b in found})
+        return self._boards[guild_id]
+
+    async def _load(self, guild_id: int) -> None:
+        try:
+            await self._known(guild_id)
+        except Exception:
+            log.exception("Could not load the boards of server %s", guild_id)
+            return
+        finally:
+            self._loading.pop(guild_id, None)
+        self.changed(guild_id)
+
+    def _schedule(self, board: Board) -> None:
+        pace = self._paces.setdefault(board.channel_id, _Pace())
+        pace.dirty = True
+        if pace.task is None or pace.task.done():
+            pace.task = asyncio.get_running_loop().create_task(self._keep(board.guild_id, board.channel_id))
+
+    async def _keep(self, guild_id: int, channel_id: int) -> None:
+        """Edit the board until no change waits, at most once per ``interval``."""
+        pace = self._paces[channel_id]
+        while pace.dirty:
+            wait = pace.last_edit + self.interval - self.now()
+            if wait > 0:
+                await self.sleep(wait)
+            board = self._boards.get(guild_id, {}).get(channel_id)
+            if board is None:
+                break
+            pace.dirty = False  # a change committed from now on is either read below or edited next
+            try:
+                await self._edit(board)
+            except Exception:
+                log.exception("Could not edit the board of channel %s", channel_id)
+            pace.last_edit = self.now()
+
+    async def render(self, board: Board) -> discord.Embed:
+        """The board as it is now: the server's player characters, and the NPCs added to it."""
+        store = self.bot.store
+        ruleset = await store.ruleset(board.guild_id)
+        everyone = await store.characters(board.guild_id)
+        npcs = set(board.npc_ids)
+        shown = [c for c in everyone if c.owner_id is not None or c.id in npcs]
+        lang = self._lang(board.guild_id, ruleset.language)
+        return board_embed(shown, ruleset, lang, updated=discord.utils.utcnow())
+
+    async def _edit(self, board: Board) -> None:
+        embed = await self.render(board)
+        # Only the embed and the mentions (none): what a message edit takes, nothing more.
+        body = {"embeds": [embed.to_dict()], "allowed_mentions": {"parse": []}}
+        params = MultipartParameters(payload=body, multipart=None, files=None)
+        try:
+            await self.bot.http.edit_message(board.channel_id, board.message_id, params=params)
+            self.edits += 1
+        except (discord.NotFound, discord.Forbidden) as error:
+            # The message or the channel is gone, or the bot may no longer see or edit it: for good.
+            log.info(
+                "The board of channel %s is no longer kept (%s %s)",
+                board.channel_id,
+                error.status,
+                error.code,
+            )
+            await self.forget(board)
+
+    async def forget(self, board: Board) -> None:
+        """Stop keeping ``board`` (its message is gone, or moved)."""
+        self._boards.get(board.guild_id, {}).pop(board.channel_id, None)
+        await self.bot.store.delete_board(board.guild_id, board.channel_id)
+
+    def _lang(self, guild_id: int, language: Lang | None) -> Lang:
+        guild = self.bot.get_guild(guild_id)
+        return server_lang(language, guild.preferred_locale if guild is not None else None)

@@ -1,0 +1,231 @@
+"""The live party board (issue 13): posted by a GM, edited after every change of the server (at most
+once per two seconds, never losing the last state), stored (it survives a restart), moved by /board
+again, dropped quietly when its message is gone or the bot lost access."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.boards import EDIT_INTERVAL
+from tests import harness
+from tests.bot.table import ALICE, BOB, GUILD, Table, check_requests, open_table, public, refused
+
+EDIT = "/channels/{channel_id}/messages/{message_id}"
+
+
+class ManualClock:
+    """Time that moves only when the test says so: the board's pace is checked without timing."""
+
+    def __init__(self) -> None:
+        self.time = 1000.0
+        self._moved = asyncio.Event()
+
+    def now(self) -> float:
+        return self.time
+
+    async def sleep(self, seconds: float) -> None:
+        until = self.time + seconds
+        while self.time < until:
+            self._moved.clear()
+            await self._moved.wait()
+
+    async def advance(self, seconds: float) -> None:
+        self.time += seconds
+        self._moved.set()
+        for _ in range(5):  # let the woken tasks run
+            await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def clock(table: Table) -> AsyncIterator[ManualClock]:
+    manual = ManualClock()
+    table.bot.boards.now = manual.now
+    table.bot.boards.sleep = manual.sleep
+    yield manual
+
+
+def board_edits(table: Table, message_id: int | None = None) -> list[harness.RecordedRequest]:
+    edits = table.fake.requests_for("PATCH", EDIT)
+    return [r for r in edits if message_id is None or r.path.endswith(f"/{message_id}")]
+
+
+def board_text(table: Table, message_id: int) -> str:
+    message = table.fake.messages[message_id]
+    embed = message["embeds"][0]
+    return f"{embed['title']}\n{embed.get('description', '')}"
+
+
+async def settle(table: Table) -> None:
+    await table.bot.boards.settled()
+
+
+async def post(table: Table, **kwargs: Any) -> int:
+    reply = await table.run("board", **kwargs)
+    public(reply)
+    assert reply.message is not None
+    return int(reply.message["id"])
+
+
+async def test_the_board_lists_player_characters_and_is_edited_after_each_change(
+    table: Table, clock: ManualClock
+) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+    await table.create("Goblin")
+    board = await post(table)
+    text = board_text(table, board)
+    assert "Party board" in text and "**Aria** · <@" in text and "**Brann**" in text
+    assert "Goblin" not in text  # NPCs only when a GM adds them
+    steps: list[tuple[str, dict[str, Any], str]] = [
+        ("wound", {"severity": "serious", "character": "Aria"}, "🟧 · −3 · serious wound"),
+        ("mental", {"severity": "shock", "character": "Aria"}, "🟧 · 🟡 · −4 · serious wound · shock"),
+        ("rest", {"days": 7}, "🩹 can heal"),
+        ("heal wound", {"severity": "serious", "character": "Aria"}, "🟨 · 🟡 · −2"),
+        ("undo", {}, "🟧 · 🟡 · −4"),
+    ]
+    for command, options, expected in steps:
+        public(await table.run(command, options))
+        await clock.advance(EDIT_INTERVAL)
+        await settle(table)
+        assert expected in board_text(table, board), (command, board_text(table, board))
+    assert len(board_edits(table, board)) == len(steps)
+    for edit in board_edits(table):
+        assert edit.json["allowed_mentions"] == {"parse": []}  # the board never pings
+
+
+async def test_the_board_speaks_the_servers_language(table: Table, clock: ManualClock) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("config language", {"language": "fr"})
+    board = await post(table)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    text = board_text(table, board)
+    assert "Tableau du groupe" in text and "blessure légère" in text and "−1" in text
+
+
+async def test_a_burst_of_changes_is_two_edits_and_the_last_state_is_shown(
+    table: Table, clock: ManualClock
+) -> None:
+    await table.create("Aria", ALICE)
+    board = await post(table)
+    await clock.advance(EDIT_INTERVAL)  # the board was posted long enough ago: the next change shows at once
+    public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    await settle_without_time(table)
+    assert len(board_edits(table, board)) == 1  # the first change: at once
+    for _ in range(5):
+        public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    await settle_without_time(table)
+    assert len(board_edits(table, board)) == 1  # within two seconds of the last edit: waits
+    await clock.advance(EDIT_INTERVAL / 2)
+    assert len(board_edits(table, board)) == 1
+    await clock.advance(EDIT_INTERVAL / 2)
+    await settle(table)
+    assert len(board_edits(table, board)) == 2  # then one edit, with the state of the last change
+    assert "🟨🟨🟨🟨🟧🟧" in board_text(table, board)
+
+
+async def settle_without_time(table: Table) -> None:
+    """Let the board's tasks run as far as they can without the clock moving."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await table.bot.store.ruleset(GUILD)  # a round trip to the database thread
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_board_again_moves_it_and_npcs_are_added_and_dropped(table: Table, clock: ManualClock) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Goblin")
+    first = await post(table)
+    added = await table.run("board", {"add": "Goblin"})
+    assert "Goblin is on the board now" in refused(added)  # a private note to the GM
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    assert "**Goblin** · NPC" in board_text(table, first)
+    edits_of_first = len(board_edits(table, first))
+    second = await post(table)
+    assert first not in table.fake.messages  # the old message is deleted
+    assert "**Goblin** · NPC" in board_text(table, second)  # the NPCs stay with the channel's board
+    await table.run("wound", {"severity": "light", "character": "Goblin"})
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    assert len(board_edits(table, first)) == edits_of_first  # the moved board is no longer edited
+    assert "**Goblin** · NPC · 🟨" in board_text(table, second)
+    assert "Goblin is off the board" in refused(await table.run("board", {"drop": "Goblin"}))
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    assert "Goblin" not in board_text(table, second)
+
+
+async def test_board_refusals_are_private_and_change_nothing(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Goblin")
+    assert "GM" in refused(await table.run("board", user=ALICE))
+    assert "/board first" in refused(await table.run("board", {"add": "Goblin"}))
+    await post(table)
+    assert "player character" in refused(await table.run("board", {"add": "Aria"}))
+    assert "not on this channel's board" in refused(await table.run("board", {"drop": "Goblin"}))
+    assert "one NPC at a time" in refused(await table.run("board", {"add": "Goblin", "drop": "Goblin"}))
+    french = await table.run("board", {"add": "Aria"}, locale="fr")
+    assert "personnage joueur" in refused(french)
+    assert (await table.bot.boards.board(GUILD, harness.DEFAULT_CHANNEL_ID)) is not None
+    assert (await table.store.boards(GUILD))[0].npc_ids == ()
+
+
+async def test_npc_autocomplete_offers_only_npcs(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Goblin")
+    reply = await table.complete("board", {"add": ""}, "add")
+    assert [c["name"] for c in reply.choices or []] == ["Goblin"]
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "message"),
+    [(404, 10008, "Unknown Message"), (403, 50001, "Missing Access"), (404, 10003, "Unknown Channel")],
+)
+async def test_the_board_stops_quietly_when_gone_or_out_of_reach(
+    table: Table, clock: ManualClock, status: int, code: int, message: str
+) -> None:
+    await table.create("Aria", ALICE)
+    board = await post(table)
+    table.fake.fail("PATCH", EDIT, status=status, body={"message": message, "code": code}, times=None)
+    reply = await table.run("wound", {"severity": "light", "character": "Aria"})
+    public(reply)
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    assert len(board_edits(table, board)) == 1
+    assert await table.store.boards(GUILD) == []  # no longer kept: never tried again
+    public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    assert len(board_edits(table, board)) == 1
+    assert reply.errors == []
+
+
+async def test_the_board_survives_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "harmonies.db"
+    async with open_table(path) as table:
+        await table.create("Aria", ALICE)
+        board = await post(table)
+        table.bot.boards.interval = 0
+        public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+        await settle(table)
+        discord = table.fake
+    await_edits = len(board_edits(table, board))
+    async with open_table(path, fake=discord) as table:
+        await settle(table)
+        # At start-up each board is edited once (changes made while the bot was away show).
+        assert len(board_edits(table, board)) == await_edits + 1
+        table.bot.boards.interval = 0
+        public(await table.run("wound", {"severity": "critical", "character": "Aria"}))
+        await settle(table)
+        assert len(board_edits(table, board)) == await_edits + 2
+        assert "🟨 · 🟥 · −6 · light wound" not in board_text(table, board)
+        assert "🟨🟥 · −6 · critical wound" in board_text(table, board)
+        check_requests(table.fake.requests)
