@@ -18,7 +18,7 @@ from bot.client import HarmoniesBot
 from bot.config import Settings
 from bot.rules import Character
 from bot.storage.store import Store
-from tests import harness
+from tests import fakediscord as harness
 
 GUILD = 700000000000000001
 OTHER_GUILD = 700000000000000002
