@@ -528,6 +528,24 @@ async def test_a_timeout_on_the_callback(bot: tuple[HarnessBot, fakediscord.Fake
     assert reply.callback_type == 4 and reply.content == "committed"
 
 
+async def test_late_answers_and_the_deadline_come_from_the_shared_rest_model(
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
+) -> None:
+    """The REST model behind both doors: what the HTTP door does, the in-process door does too."""
+    client, fake = bot
+    late = fake.fail("POST", fakediscord.ROUTE_CALLBACK, status=None, delay=0.01)  # answered, late
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
+    assert reply.errors == [] and reply.content == "committed"
+    (answer,) = reply.requests
+    assert answer.fault is late and answer.ok
+    fake.callback_deadline = 0.0  # Discord forgets an interaction not answered in time
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
+    assert reply.callback_type is None and [r.status for r in reply.requests] == [404]
+    assert reply.requests[0].response["code"] == 10062
+    assert isinstance(reply.error, app_commands.CommandInvokeError)
+    assert isinstance(reply.error.original, discord.NotFound)
+
+
 async def test_unknown_routes_are_reported(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
     with pytest.raises(discord.NotFound):

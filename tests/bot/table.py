@@ -1,5 +1,5 @@
 """A game table for command tests: the real bot on a temporary SQLite file, driven through
-discord.py's real dispatch with only the HTTP transport faked (tests/harness)."""
+discord.py's real dispatch with only the HTTP transport faked (tests/fakediscord)."""
 
 from __future__ import annotations
 
