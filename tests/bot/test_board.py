@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.boards import EDIT_INTERVAL
-from tests import harness
+from bot.interface.boards import EDIT_INTERVAL
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GUILD, Table, check_requests, open_table, public, refused
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"

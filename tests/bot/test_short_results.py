@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.ui.limits import message_within_limits
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, Table, check_requests, open_table, public, refused
 
 

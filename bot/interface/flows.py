@@ -1,31 +1,31 @@
-"""Command flows shared by a slash command and a button (so both behave the same)."""
+"""Command flows shared by a slash command and a button (so both behave the same), and the persistent
+'roll healing' and 'card' buttons themselves (they run these flows and are shown on what they post)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.actions import healing, targets, wounds
 from bot.errors import UserError
-from bot.permissions import actor_of
-from bot.replies import caller_lang, public_lang, send_private, send_public
+from bot.interface.permissions import actor_of
+from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.storage.boards import Board
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, t_name, tn
+from bot.ui.i18n import Lang, t, t_name, tn
 from bot.ui.messages import healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """The 'roll healing' button, offered on a card when a healing session is available."""
-    from bot.views import HealButton
-
     tracks = [t for t in (Track.PHYSICAL, Track.MENTAL) if can_roll_healing(character, ruleset, t)]
     if not tracks or character.id is None:
         return None
@@ -37,8 +37,6 @@ def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.
 
 def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
-    from bot.views import CardButton
-
     if character.id is None:
         return None
     view = card_view(character, ruleset, lang) or discord.ui.View(timeout=None)
@@ -198,3 +196,61 @@ async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str
     await send_private(
         interaction, t_name(lang, "board_added" if shown else "board_removed", character.name, 300)
     )
+
+
+class HealButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
+):
+    """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
+
+    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
+        code = "p" if track is Track.PHYSICAL else "m"
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.primary,
+                emoji="🩹",
+                label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+                custom_id=f"heal:{character_id}:{code}",
+            )
+        )
+        self.character_id = character_id
+        self.track = track
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HealButton:
+        return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"card:(?P<cid>\d{1,19})"):
+    """On every short result: shows the full card, privately, to whoever clicks. Survives restarts."""
+
+    def __init__(self, character_id: int, lang: Lang = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                emoji="📋",
+                label=t(lang, "button_card"),
+                custom_id=f"card:{character_id}",
+            )
+        )
+        self.character_id = character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(int(match["cid"]))
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await show_card_privately(interaction, self.character_id)
+        except Exception as error:
+            await answer_error(interaction, error)

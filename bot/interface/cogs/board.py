@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
 from bot.errors import UserError
-from bot.flows import post_board, show_on_board
+from bot.interface import autocomplete
+from bot.interface.flows import post_board, show_on_board
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 
 class PartyBoard(commands.Cog):

@@ -18,10 +18,10 @@ from discord.http import MultipartParameters
 
 from bot.storage.boards import Board
 from bot.ui.board import board_embed
-from bot.ui.i18n import Lang, server_lang
+from bot.ui.i18n import Lang, lang_of
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 log = logging.getLogger(__name__)
 
@@ -182,5 +182,7 @@ class BoardKeeper:
         await self.bot.store.delete_board(board.guild_id, board.channel_id)
 
     def _lang(self, guild_id: int, language: Lang | None) -> Lang:
+        if language is not None:
+            return language
         guild = self.bot.get_guild(guild_id)
-        return server_lang(language, guild.preferred_locale if guild is not None else None)
+        return lang_of(guild.preferred_locale if guild is not None else None)

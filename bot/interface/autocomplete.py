@@ -7,24 +7,24 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.ui import limits
 from bot.ui.text import clip
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 CHOICE_LIMIT = 25
-CHOICE_NAME_MAX = 100
 
 
 async def _choices(
-    interaction: discord.Interaction[HarmoniesBot], current: str, owner_id: int | None
+    interaction: discord.Interaction[HarmoniesBot], current: str, owner_id: int | None, *, npcs: bool = False
 ) -> list[app_commands.Choice[str]]:
     if interaction.guild_id is None:
         return []
     found = await interaction.client.store.search_characters(
-        interaction.guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT
+        interaction.guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT, npcs=npcs
     )
-    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+    return [app_commands.Choice(name=clip(name, limits.CHOICE_NAME), value=str(cid)) for cid, name in found]
 
 
 async def characters(
@@ -45,9 +45,4 @@ async def npcs(
     interaction: discord.Interaction[HarmoniesBot], current: str
 ) -> list[app_commands.Choice[str]]:
     """This server's NPCs."""
-    if interaction.guild_id is None:
-        return []
-    found = await interaction.client.store.search_characters(
-        interaction.guild_id, current[:100], owner_id=None, npcs=True, limit=CHOICE_LIMIT
-    )
-    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+    return await _choices(interaction, current, None, npcs=True)
