@@ -80,6 +80,22 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
     return change
 
 
+def secret_npc(character_id: int, name: str, secret: bool) -> Change:
+    """Keep one NPC secret, or not (an NPC is secret anyway while every NPC of the server is)."""
+
+    def change(current: Ruleset) -> dict[str, Any]:
+        if not secret and current.secret_npcs:
+            raise UserError("secret_all_npcs", name=name)
+        chosen = set(current.secret_characters)
+        if secret:
+            chosen.add(character_id)
+        else:
+            chosen.discard(character_id)
+        return {"secret_characters": sorted(chosen)}
+
+    return change
+
+
 async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
     async with store.transaction(actor.guild_id) as tx:

@@ -16,9 +16,11 @@ from bot.interface.permissions import actor_of
 from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.storage.boards import Board
+from bot.storage.store import Store
 from bot.ui.card import character_card
 from bot.ui.i18n import Lang, t, t_name, tn
 from bot.ui.messages import healing_embed, lowering_embed, wound_embed
+from bot.ui.status import secret_card, secret_result
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -50,10 +52,52 @@ async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], ch
     actor = actor_of(interaction)
     ruleset = await bot.store.ruleset(actor.guild_id)
     character = await bot.store.character(actor.guild_id, character_id)
-    embed = character_card(
-        character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
-    )
+    lang = caller_lang(interaction)
+    if ruleset.is_secret(character.owner_id, character.id) and not actor.is_gm(ruleset):
+        embed = secret_card(character, lang)
+    else:
+        embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
     await interaction.response.send_message(
+        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset[int]:
+    """The characters of the server whose state players see only as a word."""
+    if not ruleset.secret_npcs:
+        return frozenset(ruleset.secret_characters)
+    npcs = [c.id for c in await store.characters(guild_id) if c.owner_id is None and c.id is not None]
+    return frozenset(npcs) | ruleset.secret_characters
+
+
+async def send_result(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: Character,
+    ruleset: Ruleset,
+    result: discord.Embed,
+    *,
+    title_key: str,
+    mention: int | None = None,
+) -> None:
+    """Post a short result in the channel, with its Card (and Heal) buttons. Of a secret NPC, the
+    channel reads only its state as a word, and the GM who acted gets the result privately."""
+    lang = public_lang(interaction, ruleset)
+    view = result_view(character, ruleset, lang)
+    if not ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[result], view=view, mention=mention)
+        return
+    await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
+    await send_gm_only(interaction, result, ruleset)
+
+
+async def send_gm_only(
+    interaction: discord.Interaction[HarmoniesBot], embed: discord.Embed, ruleset: Ruleset
+) -> None:
+    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
+    if not actor_of(interaction).is_gm(ruleset):
+        return
+    embed.set_author(name=t(caller_lang(interaction), "secret_gm_only"))
+    await interaction.followup.send(
         embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
 
@@ -71,7 +115,12 @@ async def send_card(
     *,
     mention: bool = False,
 ) -> None:
-    embed, view = card(character, ruleset, public_lang(interaction, ruleset))
+    lang = public_lang(interaction, ruleset)
+    embed, view = card(character, ruleset, lang)
+    if ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
+        await send_gm_only(interaction, embed, ruleset)
+        return
     await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
 
 
@@ -92,8 +141,8 @@ async def heal_and_reply(
     if healed.unused_dice:
         # The player typed more dice than the session needed: say so rather than drop them silently.
         result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
-    view = result_view(healed.character, healed.ruleset, lang)
-    await send_public(interaction, embeds=[result], view=view)
+    key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
+    await send_result(interaction, healed.character, healed.ruleset, result, title_key=key)
 
 
 async def wound_and_reply(
@@ -122,8 +171,11 @@ async def wound_and_reply(
     )
     lang = public_lang(interaction, wounded.ruleset)
     result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
-    view = result_view(wounded.character, wounded.ruleset, lang)
-    await send_public(interaction, embeds=[result], view=view, mention=wounded.character.owner_id)
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    character_after = wounded.character
+    await send_result(
+        interaction, character_after, wounded.ruleset, result, title_key=key, mention=character_after.owner_id
+    )
 
 
 async def lower_and_reply(
@@ -145,9 +197,11 @@ async def lower_and_reply(
         ref=character,
     )
     lang = public_lang(interaction, lowered.ruleset)
-    embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang)]
-    view = result_view(lowered.character, lowered.ruleset, lang)
-    await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)
+    result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
+    owner = lowered.character.owner_id
+    await send_result(
+        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+    )
 
 
 async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:

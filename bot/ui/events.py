@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Collection
 from datetime import UTC, datetime
 
 import discord
@@ -177,9 +178,17 @@ def _describe(event: Event, lang: Lang) -> str:
     return t(lang, "event_unknown", kind=clip(escape(str(kind)), 40))
 
 
-def describe_event(event: Event, lang: Lang) -> str:
-    """One event in words, in ``lang``; never raises."""
+SECRET_KINDS = frozenset({"wound", "mental", "heal_roll", "heal_wound", "heal_mental", "character_edit"})
+"""What an event says of a secret NPC's state: only that a change happened."""
+
+
+def describe_event(event: Event, lang: Lang, hidden: Collection[int] = ()) -> str:
+    """One event in words, in ``lang``; never raises. Of the characters in ``hidden`` (secret NPCs),
+    a change of their state is told without its figures."""
     try:
+        if event.character_id in hidden and event.kind in SECRET_KINDS:
+            name = clip(escape(str(event.character_name or "?")), NAME_IN_EVENT)
+            return t(lang, "event_secret", name=name)
         return clip(_describe(event, lang), EVENT_LIMIT)
     except Exception:
         log.exception("Could not describe event %r", event)
@@ -217,22 +226,32 @@ def when(at: str) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
-def event_line(event: Event, lang: Lang) -> str:
+def event_line(event: Event, lang: Lang, hidden: Collection[int] = ()) -> str:
     parts = [f"`#{event.id}`"]
     if event.at:
         parts.append(when(event.at))
     if event.actor_id:
         parts.append(mention(event.actor_id))
-    line = " ".join(parts) + " — " + describe_event(event, lang)
+    inner = _inner_event(event) if event.kind == "undo" else None
+    if inner is not None and inner.character_id in hidden and inner.kind in SECRET_KINDS:
+        line = " ".join(parts) + " — " + t(lang, "event_secret_undo", undoes=inner.id)
+    else:
+        line = " ".join(parts) + " — " + describe_event(event, lang, hidden)
     return f"~~{line}~~ {t(lang, 'history_undone')}" if event.undone else line
 
 
 def history_embed(
-    events: list[Event], page: int, pages: int, lang: Lang, *, character_name: str | None = None
+    events: list[Event],
+    page: int,
+    pages: int,
+    lang: Lang,
+    *,
+    character_name: str | None = None,
+    hidden: Collection[int] = (),
 ) -> discord.Embed:
-    """One page of history, newest first as given, with a "page 2/5" footer."""
+    """One page of history, newest first as given, with a "page 2/5" footer (secret NPCs: ``hidden``)."""
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
-    lines = [event_line(event, lang) for event in events]
+    lines = [event_line(event, lang, hidden) for event in events]
     description = join_lines(lines, limits.DESCRIPTION - 96, more) if lines else t(lang, "history_empty")
     title = (
         t(lang, "history_title")
@@ -244,15 +263,15 @@ def history_embed(
     return embed
 
 
-def undo_embed(event: Event, lang: Lang) -> discord.Embed:
+def undo_embed(event: Event, lang: Lang, hidden: Collection[int] = ()) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
     ``undoes`` names it and whose details carry its ``kind`` and ``event_details``)."""
     if event.kind == "undo":
         reverted = event.undoes if event.undoes is not None else _int(event.details, "event_id")
         inner = _inner_event(event)
-        what = describe_event(inner if inner is not None else event, lang)
+        what = describe_event(inner if inner is not None else event, lang, hidden)
     else:
-        reverted, what = event.id, describe_event(event, lang)
+        reverted, what = event.id, describe_event(event, lang, hidden)
     embed = discord.Embed(
         title=t(lang, "undo_title"),
         description=t(lang, "undo_body", id=reverted, what=what),

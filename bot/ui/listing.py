@@ -12,6 +12,7 @@ from bot.rules.wounds import total_penalty
 from bot.ui import limits
 from bot.ui.card import State, character_card, state_colour, state_text
 from bot.ui.i18n import Lang, t, t_name
+from bot.ui.status import secret_word
 from bot.ui.text import clip, escape, mention, signed
 
 LINES_PER_PAGE = 20
@@ -23,9 +24,11 @@ LIST_COLOUR = 0x5865F2
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     """``**Aria** — @player — serious wound · shock — −4``."""
     owner = t(lang, "npc") if character.owner_id is None else mention(character.owner_id)
+    name = clip(escape(character.name), NAME_IN_LIST)
+    if ruleset.is_secret(character.owner_id, character.id):
+        return f"**{name}** — {owner} — {secret_word(character, lang)}"
     penalty = total_penalty(character, ruleset)
     shown = signed(penalty) if penalty else "0"
-    name = clip(escape(character.name), NAME_IN_LIST)
     return f"**{name}** — {owner} — {state_text(character, lang)} — {shown}"
 
 

@@ -23,7 +23,7 @@ from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
 from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
-from bot.ui.status import with_status
+from bot.ui.status import secret_word, with_status
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
 
 __all__ = [
@@ -197,32 +197,48 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
 
 
-def roll_embed(
-    roll: Roll, lang: Lang, *, character_name: str | None = None, label: str = "modifier"
-) -> discord.Embed:
-    """A general ±d10 roll with every term. ``label`` names the added term: ``"modifier"`` (translated)
-    or a literal such as ``"Cp+Rs"``."""
-    shown = t(lang, "roll_modifier") if label == "modifier" else clip(escape(label), 40)
+def roll_verdict(roll: Roll, lang: Lang) -> str:
+    """``✅ **Success**, margin +2`` / ``❌ **Failure**, failure margin 3``."""
     if roll.success:
-        verdict = t(lang, "roll_success", margin=signed(roll.margin))
-    else:
-        verdict = t(lang, "roll_failure", margin=roll.failure_margin)
+        return t(lang, "roll_success", margin=signed(roll.margin))
+    return t(lang, "roll_failure", margin=roll.failure_margin)
+
+
+def roll_embed(
+    roll: Roll,
+    lang: Lang,
+    *,
+    character_name: str | None = None,
+    label: str = "modifier",
+    difficulty_typed: bool = True,
+    terms: bool = True,
+) -> discord.Embed:
+    """A general ±d10 roll: the verdict first, then every term. ``label`` names the added term:
+    ``"modifier"`` (translated) or a literal such as ``"Cp+Rs"``. The reminder of what a difficulty
+    means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
+    shown = t(lang, "roll_modifier") if label == "modifier" else clip(escape(label), 40)
     title = (
         t(lang, "roll_title_plain")
         if character_name is None
         else t_name(lang, "roll_title", character_name, limits.TITLE)
     )
+    lines = [roll_verdict(roll, lang)]
+    if terms:
+        lines.append(roll_terms(roll, lang, shown))
     embed = discord.Embed(
         title=title,
-        description=f"{roll_terms(roll, lang, shown)}\n{verdict}",
+        description="\n".join(lines),
         colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
     )
-    embed.set_footer(text=t(lang, "roll_difficulty_hint"))
+    if difficulty_typed and terms:
+        embed.set_footer(text=t(lang, "roll_difficulty_hint"))
     return embed
 
 
-def _rest_line(character: Character, status: RestStatus, lang: Lang) -> str:
+def _rest_line(character: Character, status: RestStatus, lang: Lang, secret: bool) -> str:
     name = clip(escape(character.name), NAME_IN_LINE)
+    if secret:
+        return t(lang, "rest_line_secret", name=name, word=secret_word(character, lang))
     if status.severity is None:
         return t(lang, "rest_line_unhurt", name=name)
     key = "rest_line_ready" if status.ready and not character.out_of_play else "rest_line_wait"
@@ -230,14 +246,21 @@ def _rest_line(character: Character, status: RestStatus, lang: Lang) -> str:
     return t(lang, key, name=name, rested=status.rested, needed=status.needed, severity=severity)
 
 
-def rest_embed(entries: Sequence[tuple[Character, RestStatus]], days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character's rest, and who can now roll healing."""
+def rest_embed(
+    entries: Sequence[tuple[Character, RestStatus]], days: int, lang: Lang, ruleset: Ruleset | None = None
+) -> discord.Embed:
+    """In-game rest granted: each character's rest, and who can now roll healing (of a secret NPC,
+    only its state as a word)."""
+
+    def secret(character: Character) -> bool:
+        return ruleset is not None and ruleset.is_secret(character.owner_id, character.id)
+
     ready = [
         "• " + clip(escape(character.name), NAME_IN_LINE)
         for character, status in entries
-        if status.ready and not character.out_of_play
+        if status.ready and not character.out_of_play and not secret(character)
     ]
-    lines = [_rest_line(character, status, lang) for character, status in entries]
+    lines = [_rest_line(character, status, lang, secret(character)) for character, status in entries]
     description = join_lines(lines, 3000, _more(lang)) if lines else t(lang, "rest_none")
     if not ready:
         description = t(lang, "rest_nobody_ready") + "\n" + description

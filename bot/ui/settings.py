@@ -77,6 +77,10 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
     embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
+    secret = t(lang, "config_secret_all") if ruleset.secret_npcs else _on(lang, False)
+    if not ruleset.secret_npcs and ruleset.secret_characters:
+        secret = t(lang, "config_secret_some", count=len(ruleset.secret_characters))
+    embed.add_field(name=t(lang, "config_secret_npcs"), value=secret)
     language = (
         t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
     )

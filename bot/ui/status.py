@@ -9,11 +9,14 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import State, state_of, warning_lines
+from bot.ui import limits
+from bot.ui.card import State, card_title, state_of, warning_lines
 from bot.ui.glyphs import held_marks
-from bot.ui.i18n import Lang, severity_short, t, track_label
+from bot.ui.i18n import Lang, severity_short, t, t_name, track_label
 from bot.ui.text import signed
 
+SECRET_COLOUR = 0x99AAB5
+"""One colour for every secret NPC: the colour of the card would tell its state."""
 SECRET_WORDS: dict[State, str] = {
     State.UNHURT: "secret_unhurt",
     State.LIGHT: "secret_wounded",
@@ -65,3 +68,28 @@ def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, la
     if lines := status_lines(character, ruleset, lang):
         embed.add_field(name=t(lang, "short_now"), value="\n".join(lines), inline=False)
     return embed
+
+
+def secret_card(character: Character, lang: Lang) -> discord.Embed:
+    """What players see of a secret NPC's card: its name, that it is an NPC, and one word."""
+    embed = discord.Embed(
+        title=card_title(character, lang),
+        description="\n".join(
+            [
+                t(lang, "card_npc"),
+                t(lang, "secret_state", word=secret_word(character, lang)),
+                t(lang, "secret_card_note"),
+            ]
+        ),
+        colour=discord.Colour(SECRET_COLOUR),
+    )
+    return embed
+
+
+def secret_result(character: Character, lang: Lang, title_key: str) -> discord.Embed:
+    """A public result about a secret NPC: what kind of change, and its state as a word."""
+    return discord.Embed(
+        title=t_name(lang, title_key, character.name, limits.TITLE),
+        description=t(lang, "secret_state", word=secret_word(character, lang)),
+        colour=discord.Colour(SECRET_COLOUR),
+    )

@@ -45,6 +45,16 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "Add or drop one NPC at a time: run /board twice.",
         "fr": "Ajoutez ou retirez un PNJ à la fois : lancez /tableau deux fois.",
     },
+    "secret_player_character": {
+        "en": "{name} is a player character: only NPCs can be kept secret.",
+        "fr": "{name} est un personnage joueur : seuls les PNJ peuvent rester secrets.",
+    },
+    "secret_all_npcs": {
+        "en": "Every NPC of this server is secret, {name} included: turn that off first with "
+        "/config secret-npcs secret:False (without a character).",
+        "fr": "Tous les PNJ de ce serveur sont secrets, {name} compris : désactivez d'abord cela avec "
+        "/config pnj-secrets secret:False (sans personnage).",
+    },
     "note_length": {
         "en": "The note is too long: {max} characters at most. Shorten it and try again.",
         "fr": "La note est trop longue : {max} caractères au plus. Raccourcissez-la et réessayez.",

@@ -105,10 +105,10 @@ RESULTS: dict[str, dict[str, str]] = {
     "roll_modifier": {"en": "modifier", "fr": "modificateur"},
     "roll_title": {"en": "Roll — {name}", "fr": "Jet — {name}"},
     "roll_title_plain": {"en": "Roll", "fr": "Jet"},
-    "roll_success": {"en": "✅ **Success** (margin {margin})", "fr": "✅ **Réussite** (marge {margin})"},
+    "roll_success": {"en": "✅ **Success**, margin {margin}", "fr": "✅ **Réussite**, marge {margin}"},
     "roll_failure": {
-        "en": "❌ **Failure** (failure margin {margin})",
-        "fr": "❌ **Échec** (marge d'échec {margin})",
+        "en": "❌ **Failure**, failure margin {margin}",
+        "fr": "❌ **Échec**, marge d'échec {margin}",
     },
     "roll_difficulty_hint": {
         "en": "A positive difficulty makes a roll easier, a negative one harder.",

@@ -17,7 +17,10 @@ TABLE: dict[str, dict[str, str]] = {
         "en": "The GMs keep this character's wounds secret.",
         "fr": "Les MJ gardent secrètes les blessures de ce personnage.",
     },
-    "secret_gm_title": {"en": "For the GMs only — {name}", "fr": "Pour les MJ seulement — {name}"},
+    "secret_gm_only": {
+        "en": "For you only: this NPC is secret, the channel saw one word",
+        "fr": "Pour vous seul : ce PNJ est secret, le salon n'a vu qu'un mot",
+    },
     "board_title": {"en": "Party board", "fr": "Tableau du groupe"},
     "board_empty": {
         "en": "No player characters yet (/character create). A GM adds NPCs with /board add:",
@@ -31,4 +34,13 @@ TABLE: dict[str, dict[str, str]] = {
     "board_can_heal": {"en": "🩹 can heal", "fr": "🩹 peut se soigner"},
     "board_added": {"en": "{name} is on the board now.", "fr": "{name} figure désormais au tableau."},
     "board_removed": {"en": "{name} is off the board.", "fr": "{name} est retiré du tableau."},
+    "rest_line_secret": {"en": "{name}: {word}", "fr": "{name} : {word}"},
+    "config_secret_npcs": {"en": "Secret NPCs", "fr": "PNJ secrets"},
+    "config_secret_all": {"en": "all of them", "fr": "tous"},
+    "config_secret_some": {"en": "{count} chosen", "fr": "{count} choisis"},
+    "event_secret": {"en": "{name}: a change kept secret", "fr": "{name} : un changement gardé secret"},
+    "event_secret_undo": {
+        "en": "undid #{undoes} (kept secret)",
+        "fr": "a annulé le n°{undoes} (gardé secret)",
+    },
 }

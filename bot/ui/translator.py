@@ -44,6 +44,7 @@ COMMAND_NAMES = {
     "config export": "exporter",
     "config import": "importer",
     "board": "tableau",
+    "config secret-npcs": "pnj-secrets",
 }
 
 PARAMETER_NAMES = {
@@ -80,6 +81,7 @@ PARAMETER_NAMES = {
     "file": "fichier",
     "add": "ajouter",
     "drop": "retirer",
+    "secret": "secret",
 }
 
 CHOICE_NAMES = {
@@ -217,6 +219,13 @@ DESCRIPTIONS = {
     ),
     "Show this NPC on the board too": "Faire aussi figurer ce PNJ au tableau",
     "Take this NPC off the board": "Retirer ce PNJ du tableau",
+    "Show players only a word for the state of NPCs (all, or one)": (
+        "Ne montrer aux joueurs qu'un mot de l'état des PNJ (tous, ou un seul)"
+    ),
+    "Secret or not": "Secret ou non",
+    "One NPC (empty: every NPC of the server, the default for all)": (
+        "Un PNJ (vide : tous les PNJ du serveur)"
+    ),
 }
 
 

@@ -164,6 +164,8 @@ SAMPLES = [
     UserError("board_npc_already", name="Goblin"),
     UserError("board_npc_absent", name="Goblin"),
     UserError("board_one_at_a_time"),
+    UserError("secret_player_character", name="Aria"),
+    UserError("secret_all_npcs", name="Goblin"),
     UserError("no_wound_of_severity", name="Aria", track=Track.PHYSICAL, severity=Severity.MID),
     UserError("lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW),
     UserError("mental_healing_off"),

@@ -185,11 +185,12 @@ def test_roll_embed() -> None:
     assert "luck 10+4 − unluck 3 = +11, modifier +2, difficulty +1, penalty −4 → margin +10" in (
         en.description or ""
     )
-    assert "**Success** (margin +10)" in (en.description or "")
+    assert (en.description or "").startswith("✅ **Success**, margin +10\nluck")  # the verdict first
     assert "positive difficulty makes a roll easier" in (en.footer.text or "")
+    assert roll_embed(roll, "en", difficulty_typed=False).footer.text is None
     fr = roll_embed(Roll(Dice((1,), (9,)), 0, 0, 0), "fr", character_name=None, label="Cp+Rs")
     assert fr.title == "Jet"
-    assert "Cp+Rs +0" in (fr.description or "") and "**Échec** (marge d'échec 8)" in (fr.description or "")
+    assert "Cp+Rs +0" in (fr.description or "") and "**Échec**, marge d'échec 8" in (fr.description or "")
     assert embed_within_limits(roll_embed(roll, "fr", character_name=nasty(10_000))) == []
 
 

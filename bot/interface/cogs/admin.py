@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.actions import admin, targets
 from bot.errors import UserError
 from bot.interface import autocomplete
+from bot.interface.flows import secret_ids
 from bot.interface.options import PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
@@ -57,8 +58,10 @@ class Admin(commands.Cog):
         pages = max(1, -(-total // HISTORY_PAGE))
         if page > pages:
             raise UserError("page_range", pages=pages)
-        lang = public_lang(interaction, await store.ruleset(actor.guild_id))
-        embed = history_embed(events, page, pages, lang, character_name=character_name)
+        ruleset = await store.ruleset(actor.guild_id)
+        lang = public_lang(interaction, ruleset)
+        hidden = await secret_ids(store, actor.guild_id, ruleset)
+        embed = history_embed(events, page, pages, lang, character_name=character_name, hidden=hidden)
         await send_public(interaction, embeds=[embed])
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
@@ -70,8 +73,10 @@ class Admin(commands.Cog):
     ) -> None:
         actor = actor_of(interaction)
         event = await admin.undo(self.bot.store, actor, ref=character)
-        lang = public_lang(interaction, await self.bot.store.ruleset(actor.guild_id))
-        await send_public(interaction, embeds=[undo_embed(event, lang)])
+        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        lang = public_lang(interaction, ruleset)
+        hidden = await secret_ids(self.bot.store, actor.guild_id, ruleset)
+        await send_public(interaction, embeds=[undo_embed(event, lang, hidden)])
 
 
 @app_commands.guild_only()
@@ -202,6 +207,25 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(allowed="Allowed or not")
     async def players_create(self, interaction: discord.Interaction[HarmoniesBot], allowed: bool) -> None:
         await self._change(interaction, "players-create", admin.values(players_create=allowed))
+
+    @app_commands.command(
+        name="secret-npcs", description="Show players only a word for the state of NPCs (all, or one)"
+    )
+    @app_commands.describe(
+        secret="Secret or not", character="One NPC (empty: every NPC of the server, the default for all)"
+    )
+    @app_commands.autocomplete(character=autocomplete.npcs)
+    async def secret_npcs(
+        self, interaction: discord.Interaction[HarmoniesBot], secret: bool, character: str | None = None
+    ) -> None:
+        if character is None:
+            await self._change(interaction, "secret-npcs", admin.values(secret_npcs=secret))
+            return
+        actor = actor_of(interaction)
+        found = await targets.by_ref(targets.GuildReader(self.bot.store, actor.guild_id), character)
+        if found.owner_id is not None or found.id is None:
+            raise UserError("secret_player_character", name=found.name)
+        await self._change(interaction, "secret-npcs", admin.secret_npc(found.id, found.name, secret))
 
     @app_commands.command(name="language", description="Language of the bot's public messages")
     @app_commands.describe(language="auto follows the server's locale")

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.actions import healing
 from bot.interface import autocomplete
-from bot.interface.flows import CardButton, HealButton, heal_and_reply, lower_and_reply
+from bot.interface.flows import CardButton, HealButton, heal_and_reply, lower_and_reply, send_gm_only
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
@@ -107,7 +107,8 @@ class Resting(commands.Cog):
         # Rest for one player's character mentions that player (a server-wide rest pings nobody).
         owner = rested.entries[0][0].owner_id if (target or character) and rested.entries else None
         await interaction.delete_original_response()
-        await send_public(interaction, embeds=[rest_embed(rested.entries, rested.days, lang)], mention=owner)
+        embed = rest_embed(rested.entries, rested.days, lang, rested.ruleset)
+        await send_public(interaction, embeds=[embed], mention=owner)
 
     @app_commands.command(name="roll", description="A ±d10 roll with your character's wound penalty applied")
     @app_commands.guild_only()
@@ -122,7 +123,7 @@ class Resting(commands.Cog):
         self,
         interaction: discord.Interaction[HarmoniesBot],
         modifier: app_commands.Range[int, -100, 100] = 0,
-        difficulty: app_commands.Range[int, -100, 100] = 0,
+        difficulty: app_commands.Range[int, -100, 100] | None = None,
         character: str | None = None,
         dice: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
@@ -132,13 +133,19 @@ class Resting(commands.Cog):
             self.bot.rng,
             ref=character,
             modifier=modifier,
-            difficulty=difficulty,
+            difficulty=difficulty or 0,
             dice=dice,
         )
         lang = public_lang(interaction, rolled.ruleset)
-        await send_public(
-            interaction, embeds=[roll_embed(rolled.roll, lang, character_name=rolled.character.name)]
-        )
+        who, typed = rolled.character, difficulty is not None
+        embed = roll_embed(rolled.roll, lang, character_name=who.name, difficulty_typed=typed)
+        if not rolled.ruleset.is_secret(who.owner_id, who.id):
+            await send_public(interaction, embeds=[embed])
+            return
+        # A secret NPC's penalty shows in the terms: the channel reads the verdict only.
+        verdict = roll_embed(rolled.roll, lang, character_name=who.name, terms=False)
+        await send_public(interaction, embeds=[verdict])
+        await send_gm_only(interaction, embed, rolled.ruleset)
 
 
 async def setup(bot: HarmoniesBot) -> None:
