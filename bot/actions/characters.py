@@ -29,7 +29,6 @@ async def create(
     resistance: int,
     intuition: int,
     preset: str,
-    at: str,
 ) -> Created:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
     async with store.transaction(actor.guild_id) as tx:
@@ -51,7 +50,7 @@ async def create(
             intuition=intuition,
             owner_id=owner,
             guild_id=actor.guild_id,
-            created_at=at,
+            created_at=tx.now,
         )
         saved = await tx.save_character(fresh)
         became_active = False

@@ -28,14 +28,13 @@ async def wound(
     ref: str | None,
     count: int,
     note: str,
-    at: str,
 ) -> Wounded:
 
     async def work(tx: Transaction) -> Wounded:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         character = await targets.target(tx, player_id=player_id, ref=ref)
-        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=at)
+        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = await tx.save_character(outcome.character)
         await tx.record(
             "wound" if track is Track.PHYSICAL else "mental",

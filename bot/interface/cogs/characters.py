@@ -64,7 +64,6 @@ class Characters(
             resistance=resistance,
             intuition=intuition,
             preset=preset,
-            at=self.bot.clock(),
         )
         await send_card(interaction, created.character, created.ruleset, mention=player is not None)
 
