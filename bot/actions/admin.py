@@ -7,7 +7,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import history
 from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.actions.targets import by_ref
 from bot.errors import UserError
 from bot.history import Event
@@ -95,7 +97,7 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
-        await tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
+        await record(tx, actor, history.Configured(setting, _jsonable(changes)))
     return updated
 
 

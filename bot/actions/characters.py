@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.errors import UserError
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
@@ -57,7 +59,7 @@ async def create(
         if owner is not None and await tx.active_character(owner) is None:
             await tx.set_active(owner, _id(saved))
             became_active = True
-        await tx.record("character_create", actor.user_id, character=saved, details={"owner_id": owner})
+        await record(tx, actor, history.Created(owner), character=saved)
     return Created(saved, ruleset, became_active)
 
 
@@ -100,8 +102,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Char
         if changed == character:
             raise UserError("edit_unchanged", name=character.name)
         saved = await tx.save_character(changed)
-        details = {k: v for k, v in vars(edits).items() if v is not None}
-        await tx.record("character_edit", actor.user_id, character=saved, details=details)
+        await record(tx, actor, history.Edited(**vars(edits)), character=saved)
     return saved, ruleset
 
 
@@ -133,7 +134,7 @@ async def delete(store: Store, actor: Actor, character_id: int) -> Character:
         character = await tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)
         await tx.delete_character(character)
-        await tx.record("character_delete", actor.user_id, character=character)
+        await record(tx, actor, history.Deleted(), character=character)
     return character
 
 
