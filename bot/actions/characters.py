@@ -9,6 +9,7 @@ from bot.actions import targets
 from bot.actions.actor import Actor
 from bot.actions.record import record
 from bot.errors import UserError
+from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
 from bot.storage.store import Store
@@ -72,41 +73,24 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     return character
 
 
-@dataclass(frozen=True)
-class Edits:
-    name: str | None = None
-    corps: int | None = None
-    resistance: int | None = None
-    intuition: int | None = None
-    preset: str | None = None
-
-    def only_name(self) -> bool:
-        return (
-            self.corps is None and self.resistance is None and self.intuition is None and self.preset is None
-        )
-
-    def empty(self) -> bool:
-        return self.name is None and self.only_name()
-
-
-async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Character, Ruleset]:
-    """A GM changes anything; the owner may rename their character."""
-    if edits.empty():
+async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Character, Ruleset]:
+    """A GM changes anything; the owner may rename their character. ``edits`` is also what is recorded."""
+    if not edits.changes():
         raise UserError("edit_nothing")
     async with store.transaction(actor.guild_id) as tx:
         ruleset = await tx.ruleset()
         character = await targets.by_ref(tx, ref)
-        if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.only_name()):
+        if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
             raise UserError("not_gm")
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("edit_unchanged", name=character.name)
         saved = await tx.save_character(changed)
-        await record(tx, actor, history.Edited(**vars(edits)), character=saved)
+        await record(tx, actor, edits, character=saved)
     return saved, ruleset
 
 
-def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
+def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
     changed = character
     if edits.name is not None:
         changed = replace(changed, name=clean_name(edits.name))
