@@ -167,7 +167,6 @@ async def wound_and_reply(
         ref=character,
         count=count,
         note=note or "",
-        at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
     result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")

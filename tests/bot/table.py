@@ -208,9 +208,9 @@ async def open_table(
 ) -> AsyncIterator[Table]:
     """``fake``: the Discord of an earlier table (a restart: its messages are still there)."""
     settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
-    store = await Store.open(settings.database_url)
+    store = await Store.open(settings.database_url, clock=fixed_clock)
     rng = ScriptedRandom()
-    bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)
+    bot = HarmoniesBot(settings, store, rng=rng, sync_commands=sync_commands)
     try:
         discord = await harness.connect(bot, guilds=guild_payloads(), fake=fake)
         table = Table(bot, discord, store, rng)
