@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.ui import limits
-from bot.ui.text import clip
+from bot.interface.permissions import actor_of
+from bot.ui.choices import choice_label
+from bot.ui.i18n import lang_of
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -19,12 +20,29 @@ CHOICE_LIMIT = 25
 async def _choices(
     interaction: discord.Interaction[HarmoniesBot], current: str, owner_id: int | None, *, npcs: bool = False
 ) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
+    """Each choice says whose character it is and its state: "Aélis (Léa) — −3"."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
         return []
-    found = await interaction.client.store.search_characters(
-        interaction.guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT, npcs=npcs
+    bot = interaction.client
+    found = await bot.store.search_characters(
+        guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT, npcs=npcs
     )
-    return [app_commands.Choice(name=clip(name, limits.CHOICE_NAME), value=str(cid)) for cid, name in found]
+    if not found:
+        return []
+    ruleset = await bot.store.ruleset(guild_id)
+    loaded = {c.id: c for c in await bot.store.characters_by_ids(guild_id, [cid for cid, _ in found])}
+    lang = lang_of(interaction.locale)
+    gm = actor_of(interaction).is_gm(ruleset)
+    choices = []
+    for cid, _ in found:
+        character = loaded.get(cid)
+        if character is None:  # deleted meanwhile
+            continue
+        owner = None if character.owner_id is None else bot.names.get(guild_id, character.owner_id)
+        label = choice_label(character, ruleset, lang, owner=owner, reveal=gm)
+        choices.append(app_commands.Choice(name=label, value=str(cid)))
+    return choices
 
 
 async def characters(

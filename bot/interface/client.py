@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE, Settings
 from bot.interface.boards import BoardKeeper
+from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
 from bot.rules import RandomSource
 from bot.storage.store import Store
@@ -62,6 +63,7 @@ class HarmoniesBot(commands.Bot):
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
         self.boards = BoardKeeper(self)
+        self.names = NameBook()
         store.listeners.append(self.boards.changed)
         self._boards_started = False
 
@@ -76,6 +78,9 @@ class HarmoniesBot(commands.Bot):
             await self.load_extension(extension)
         if self.sync_commands:
             await self.sync_if_changed()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.names.seen(interaction)
 
     async def close(self) -> None:
         await self.boards.close()

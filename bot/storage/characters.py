@@ -127,6 +127,19 @@ async def load_all(conn: Queryable, guild_id: int, owner_id: int | None = None) 
     return characters_from_rows(rows)
 
 
+async def load_many(conn: Queryable, guild_id: int, ids: Sequence[int]) -> list[Character]:
+    """The living characters of the server among ``ids`` (at most a few dozen: one query)."""
+    wanted = [i for i in ids if _storable(i)][:_CHUNK]
+    if not wanted:
+        return []
+    marks = ", ".join("?" for _ in wanted)
+    rows = await conn.execute_fetchall(
+        _SELECT + f"WHERE c.guild_id = ? AND c.id IN ({marks}) AND c.deleted_at IS NULL ORDER BY c.id, w.id",
+        (guild_id, *wanted),
+    )
+    return characters_from_rows(rows)
+
+
 async def exists(conn: Queryable, guild_id: int, character_id: int, *, deleted_too: bool) -> bool:
     if not _storable(character_id):
         return False

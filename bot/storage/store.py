@@ -86,6 +86,9 @@ class Store:
     async def characters(self, guild_id: int) -> list[Character]:
         return await characters.load_all(self._db.reader, guild_id)
 
+    async def characters_by_ids(self, guild_id: int, ids: list[int]) -> list[Character]:
+        return await characters.load_many(self._db.reader, guild_id, ids)
+
     async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
         return await characters.load_all(self._db.reader, guild_id, owner_id=user_id)
 

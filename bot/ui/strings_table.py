@@ -43,4 +43,5 @@ TABLE: dict[str, dict[str, str]] = {
         "en": "undid #{undoes} (kept secret)",
         "fr": "a annulé le n°{undoes} (gardé secret)",
     },
+    "choice_player": {"en": "player", "fr": "joueur"},
 }

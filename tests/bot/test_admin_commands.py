@@ -571,11 +571,14 @@ async def test_autocomplete_offers_at_most_25_of_this_servers_characters(table: 
         assert reply.errors == [] and reply.callback_type == 8, command
         choices = reply.choices or []
         assert 0 < len(choices) <= 25
-        assert all(choice["value"] in ours and ours[choice["value"]] == choice["name"] for choice in choices)
+        named = [choice["name"] == f"{ours.get(choice['value'])} (NPC) — unhurt" for choice in choices]
+        assert all(named)
     narrow = await table.complete("character show", {"character": "npc 2"}, "character")
-    assert [choice["name"] for choice in narrow.choices or []] == [f"Npc {i}" for i in range(20, 30)]
+    shown = [choice["name"] for choice in narrow.choices or []]
+    assert shown == [f"Npc {i} (NPC) — unhurt" for i in range(20, 30)]
     elsewhere = await table.complete("character show", {"character": ""}, "character", guild=OTHER_GUILD)
-    assert sorted(choice["name"] for choice in elsewhere.choices or []) == ["Aria", "Npc elsewhere"]
+    names = sorted(choice["name"].split(" (")[0] for choice in elsewhere.choices or [])
+    assert names == ["Aria", "Npc elsewhere"]
     # The value offered is the character's id, which the command then accepts.
     value = (narrow.choices or [])[0]["value"]
     shown_card = await table.run("character show", {"character": value})
@@ -587,7 +590,7 @@ async def test_select_autocomplete_offers_only_the_callers_own_characters(table:
     await table.create("Nyx", ALICE)
     await table.create("Brann", BOB)
     reply = await table.complete("character select", {"character": ""}, "character", user=ALICE)
-    assert sorted(choice["name"] for choice in reply.choices or []) == ["Aria", "Nyx"]
+    assert sorted(choice["name"].split(" (")[0] for choice in reply.choices or []) == ["Aria", "Nyx"]
 
 
 async def test_a_setting_that_changes_nothing_is_refused_and_not_recorded(table: Table) -> None:

@@ -24,15 +24,20 @@ class ManualClock:
     def __init__(self) -> None:
         self.time = 1000.0
         self._moved = asyncio.Event()
+        self.sleepers = 0
 
     def now(self) -> float:
         return self.time
 
     async def sleep(self, seconds: float) -> None:
         until = self.time + seconds
-        while self.time < until:
-            self._moved.clear()
-            await self._moved.wait()
+        self.sleepers += 1
+        try:
+            while self.time < until:
+                self._moved.clear()
+                await self._moved.wait()
+        finally:
+            self.sleepers -= 1
 
     async def advance(self, seconds: float) -> None:
         self.time += seconds
@@ -116,11 +121,11 @@ async def test_a_burst_of_changes_is_two_edits_and_the_last_state_is_shown(
     board = await post(table)
     await clock.advance(EDIT_INTERVAL)  # the board was posted long enough ago: the next change shows at once
     public(await table.run("wound", {"severity": "light", "character": "Aria"}))
-    await settle_without_time(table)
+    await settle_without_time(table, clock)
     assert len(board_edits(table, board)) == 1  # the first change: at once
     for _ in range(5):
         public(await table.run("wound", {"severity": "light", "character": "Aria"}))
-    await settle_without_time(table)
+    await settle_without_time(table, clock)
     assert len(board_edits(table, board)) == 1  # within two seconds of the last edit: waits
     await clock.advance(EDIT_INTERVAL / 2)
     assert len(board_edits(table, board)) == 1
@@ -130,13 +135,15 @@ async def test_a_burst_of_changes_is_two_edits_and_the_last_state_is_shown(
     assert "🟨🟨🟨🟨🟧🟧" in board_text(table, board)
 
 
-async def settle_without_time(table: Table) -> None:
-    """Let the board's tasks run as far as they can without the clock moving."""
-    for _ in range(20):
-        await asyncio.sleep(0)
-    await table.bot.store.ruleset(GUILD)  # a round trip to the database thread
-    for _ in range(20):
-        await asyncio.sleep(0)
+async def settle_without_time(table: Table, clock: ManualClock) -> None:
+    """Wait until every board task is done or waits for the clock to move."""
+    keeper = table.bot.boards
+    for _ in range(5000):
+        running = [p.task for p in keeper._paces.values() if p.task is not None and not p.task.done()]
+        if len(running) == clock.sleepers and not keeper._loading:
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the board tasks never settled")
 
 
 async def test_board_again_moves_it_and_npcs_are_added_and_dropped(table: Table, clock: ManualClock) -> None:
@@ -182,7 +189,7 @@ async def test_npc_autocomplete_offers_only_npcs(table: Table) -> None:
     await table.create("Aria", ALICE)
     await table.create("Goblin")
     reply = await table.complete("board", {"add": ""}, "add")
-    assert [c["name"] for c in reply.choices or []] == ["Goblin"]
+    assert [c["name"] for c in reply.choices or []] == ["Goblin (NPC) — unhurt"]
 
 
 @pytest.mark.parametrize(

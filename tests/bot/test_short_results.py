@@ -10,7 +10,7 @@ import pytest
 
 from bot.ui.limits import message_within_limits
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, Table, check_requests, open_table, public, refused
+from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER, Table, check_requests, open_table, public, refused
 
 
 def lines_shown(reply: harness.Reply) -> int:
@@ -113,3 +113,27 @@ async def test_the_card_button_works_after_a_restart_and_refuses_a_deleted_chara
         assert "Light 🟨▫️▫️▫️ 1/4" in refused(clicked)
         assert "does not exist" in refused(await table.click("card:999999", None, user=GM))
         check_requests(table.fake.requests)
+
+
+async def test_autocomplete_choices_say_whose_character_and_its_state(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Goblin")
+    await table.run("wound", {"severity": "serious", "character": "Aria"})
+    await table.run("wound", {"severity": "critical", "character": "Goblin"})
+    await table.run("character show", user=ALICE)  # the bot has now seen Alice and her name
+    reply = await table.complete("wound", {"severity": "light", "character": ""}, "character")
+    names = [c["name"] for c in reply.choices or []]
+    alice = table.bot.names.get(GUILD, ALICE)
+    assert alice and names == [f"Aria ({alice}) — −3", "Goblin (NPC) — −5"]
+    await table.run("config secret-npcs", {"secret": True})
+    for user, goblin in ((ALICE, "Goblin (NPC) — dying"), (OWNER, "Goblin (NPC) — −5")):
+        reply = await table.complete("character show", {"character": "Gob"}, "character", user=user)
+        assert [c["name"] for c in reply.choices or []] == [goblin]
+
+
+async def test_a_choice_holds_in_discords_100_characters(table: Table) -> None:
+    await table.create("N" * 64, ALICE)
+    table.bot.names.put(GUILD, ALICE, "L" * 90)
+    reply = await table.complete("wound", {"severity": "light", "character": ""}, "character")
+    (choice,) = reply.choices or []
+    assert len(choice["name"]) <= 100 and choice["name"].endswith(") — unhurt")
