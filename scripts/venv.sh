@@ -47,6 +47,7 @@ print(next(m.group(1) for d in dev if (m := re.fullmatch(r"uv==([\w.]+)", d))))
 
 sync_venv() {
   find_uv
-  # Never download a Python: use the one found on this machine.
-  UV_PYTHON_DOWNLOADS=never "$UV" sync --locked --python "$PYTHON" "$@"
+  # Never download a Python: use the one found on this machine. Compile the bytecode at install, as pip
+  # does (uv does not by default): else the first start of every new .venv compiles it, slowly.
+  UV_PYTHON_DOWNLOADS=never "$UV" sync --locked --compile-bytecode --python "$PYTHON" "$@"
 }

@@ -64,7 +64,7 @@ def build_and_install(work: Path) -> Path:
     python = venv / "bin" / "python"
     uv = Path(SCRIPTS) / "uv"
     env = clean_env(UV_PYTHON_DOWNLOADS="never")
-    install: list[str | Path] = [uv, "pip", "install", "--quiet", "--python", python]
+    install: list[str | Path] = [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python]
     run([*install, "--require-hashes", "-r", dist / "requirements.txt"], cwd=work, env=env)
     run([*install, "--no-deps", wheel], cwd=work, env=env)
     return python
