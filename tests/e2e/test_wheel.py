@@ -53,7 +53,6 @@ def build_and_install(work: Path) -> Path:
     (wheel,) = dist.glob("harmonies_wounds-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     packages = {p.parent.relative_to(REPO).as_posix() for p in REPO.glob("bot/**/__init__.py")}
-    packages |= {p.parent.relative_to(REPO).as_posix() for p in REPO.glob("cogs/__init__.py")}
     missing = sorted(p for p in packages if f"{p}/__init__.py" not in names)
     assert not missing, f"packages missing from {wheel.name}: {missing}"
     migrations = sorted(p.name for p in (REPO / "bot" / "migrations").glob("*.sql"))
