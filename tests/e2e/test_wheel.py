@@ -21,7 +21,7 @@ import pytest
 from bot.storage.migrations import latest_version
 from tests.e2e.game import GM_ROLE, GUILD, Table, server_payload, wait_ready_after
 from tests.e2e.process import REPO, BotProcess
-from tests.e2e.standin import DiscordStandin
+from tests.fakediscord import DiscordStandin
 
 pytestmark = pytest.mark.slow
 
