@@ -1,13 +1,13 @@
 """Log lines on stdout, as a terminal or the systemd journal reads them best.
 
-In a terminal: ``2026-12-01 14:30:00 INFO bot.client: Logged in as Harmonies``.
+In a terminal: ``2026-12-01 14:30:00 INFO bot.interface.client: Synced 9 application commands``.
 Under systemd (stdout is the journal, which adds the time, host and unit itself), each line starts
-with its syslog priority instead of a time: ``<6>INFO bot.client: Logged in as Harmonies``, so that
-``journalctl -p warning`` and the colours work. A traceback keeps its lines, each one indented under
-its record and carrying the record's priority.
+with its syslog priority instead of a time: ``<6>INFO bot.interface.client: Synced 9 application
+commands``, so that ``journalctl -p warning`` and the colours work. A traceback keeps its lines, each
+one indented under its record and carrying the record's priority.
 
-The shard a line comes from goes right after the logger's name (``bot.client [shard 3]: …``) when
-:data:`shard` is set in the context that logs; until the bot runs shards nothing sets it.
+The shard a line comes from goes right after the logger's name (``bot.interface.client [shard 3]:``)
+when :data:`shard` is set in the context that logs; until the bot runs shards nothing sets it.
 """
 
 from __future__ import annotations
