@@ -30,6 +30,7 @@ EXTENSIONS = (
     "bot.interface.cogs.healing",
     "bot.interface.cogs.admin",
     "bot.interface.cogs.board",
+    "bot.interface.cogs.menus",
 )
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 

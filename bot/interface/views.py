@@ -1,4 +1,5 @@
-"""Views: delete confirmation and list paging (the Heal button lives with its flow, in flows.py)."""
+"""Views: delete confirmation, list paging and the "Wound…" menu's choices (the Heal and Card buttons
+live with their flows, in flows.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 import discord
 
 from bot.interface.replies import answer_error, caller_lang, send_private
-from bot.ui.i18n import Lang, t
+from bot.rules import SEVERITIES, Severity, Track, severity_name
+from bot.rules.wounds import MAX_COUNT
+from bot.ui.i18n import Lang, severity_label, t, tn
 
 CONFIRM_TIMEOUT = 60.0
 PAGER_TIMEOUT = 300.0
@@ -87,3 +90,67 @@ class Pager(discord.ui.View):
         self.index = min(len(self.pages) - 1, self.index + 1)
         self._sync()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+
+class WoundChooser(discord.ui.View):
+    """The "Wound…" menu: its GM picks a severity and a count, then inflicts (the result is public)."""
+
+    def __init__(
+        self,
+        author_id: int,
+        lang: Lang,
+        on_wound: Callable[[discord.Interaction[Any], Track, str, int], Awaitable[None]],
+    ) -> None:
+        super().__init__(timeout=CONFIRM_TIMEOUT)
+        self.author_id = author_id
+        self.on_wound = on_wound
+        self.choice: tuple[Track, str] = (Track.PHYSICAL, "light")
+        self.count = 1
+        severities = [
+            discord.SelectOption(
+                label=severity_label(lang, track, severity).capitalize(),
+                value=f"{track.value}:{severity_name(track, severity)}",
+                default=(track, severity) == (Track.PHYSICAL, Severity.LOW),
+            )
+            for track in Track
+            for severity in SEVERITIES
+        ]
+        counts = [
+            discord.SelectOption(label=tn(lang, "menu_count", n), value=str(n), default=n == 1)
+            for n in range(1, MAX_COUNT + 1)
+        ]
+        self.severity: discord.ui.Select[WoundChooser] = discord.ui.Select(
+            placeholder=t(lang, "menu_severity"), options=severities, custom_id="wound-menu:severity", row=0
+        )
+        self.how_many: discord.ui.Select[WoundChooser] = discord.ui.Select(
+            options=counts, custom_id="wound-menu:count", row=1
+        )
+        self.severity.callback = self._severity  # type: ignore[method-assign]
+        self.how_many.callback = self._count  # type: ignore[method-assign]
+        self.add_item(self.severity)
+        self.add_item(self.how_many)
+        self.inflict.label = t(lang, "menu_inflict")
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.author_id:
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            return False
+        return True
+
+    async def _severity(self, interaction: discord.Interaction[Any]) -> None:
+        track, _, name = self.severity.values[0].partition(":")
+        self.choice = (Track(track), name)
+        await interaction.response.defer()
+
+    async def _count(self, interaction: discord.Interaction[Any]) -> None:
+        self.count = int(self.how_many.values[0])
+        await interaction.response.defer()
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, emoji="🩸", row=2)
+    async def inflict(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        track, severity = self.choice
+        await self.on_wound(interaction, track, severity, self.count)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)

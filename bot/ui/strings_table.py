@@ -44,4 +44,12 @@ TABLE: dict[str, dict[str, str]] = {
         "fr": "a annulé le n°{undoes} (gardé secret)",
     },
     "choice_player": {"en": "player", "fr": "joueur"},
+    "menu_wound_who": {
+        "en": "Wound {name}: choose the severity and how many, then inflict.",
+        "fr": "Blesser {name} : choisissez la gravité et le nombre, puis infligez.",
+    },
+    "menu_severity": {"en": "Severity", "fr": "Gravité"},
+    "menu_count_one": {"en": "{count} wound", "fr": "{count} blessure"},
+    "menu_count_other": {"en": "{count} wounds", "fr": "{count} blessures"},
+    "menu_inflict": {"en": "Inflict", "fr": "Infliger"},
 }

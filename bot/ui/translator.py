@@ -45,6 +45,8 @@ COMMAND_NAMES = {
     "config import": "importer",
     "board": "tableau",
     "config secret-npcs": "pnj-secrets",
+    "Wound…": "Blesser…",
+    "Card": "Fiche",
 }
 
 PARAMETER_NAMES = {
@@ -233,6 +235,8 @@ def _qualified(context: app_commands.TranslationContextTypes) -> str | None:
     data = context.data
     if isinstance(data, app_commands.Command | app_commands.Group):
         return data.qualified_name
+    if isinstance(data, app_commands.ContextMenu):
+        return data.name
     return None
 
 

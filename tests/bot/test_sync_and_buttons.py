@@ -149,6 +149,8 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
         "undo",
         "config",
         "board",
+        "Wound…",
+        "Card",
     }
     missing = [gap for command in commands for gap in localised_everywhere(command)]
     assert missing == []

@@ -1,0 +1,78 @@
+"""Right-click a member: "Wound…" (GM) and "Card" (anyone), on that member's active character."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import targets
+from bot.interface.flows import wound_and_reply
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang
+from bot.interface.views import WoundChooser
+from bot.rules import Track, can_roll_healing
+from bot.ui.card import character_card
+from bot.ui.i18n import t_name
+
+if TYPE_CHECKING:
+    from bot.interface.client import HarmoniesBot
+
+WOUND_MENU = "Wound…"
+CARD_MENU = "Card"
+
+
+class Menus(commands.Cog):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+        self.menus = [
+            app_commands.ContextMenu(name=WOUND_MENU, callback=self.wound),
+            app_commands.ContextMenu(name=CARD_MENU, callback=self.card),
+        ]
+        for menu in self.menus:
+            menu.guild_only = True
+            bot.tree.add_command(menu)
+
+    async def cog_unload(self) -> None:
+        for menu in self.menus:
+            self.bot.tree.remove_command(menu.name, type=menu.type)
+
+    async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
+        actor = actor_of(interaction)
+        store = self.bot.store
+        actor.require_gm(await store.ruleset(actor.guild_id))
+        character = await targets.active_of(targets.GuildReader(store, actor.guild_id), member.id)
+        lang = caller_lang(interaction)
+
+        async def inflict(
+            click: discord.Interaction[HarmoniesBot], track: Track, severity: str, n: int
+        ) -> None:
+            ref = str(character.id)
+            await wound_and_reply(
+                click, track=track, severity=severity, target=None, character=ref, count=n, note=None
+            )
+
+        await interaction.response.send_message(
+            t_name(lang, "menu_wound_who", character.name, 2000),
+            view=WoundChooser(actor.user_id, lang, inflict),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def card(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
+        actor = actor_of(interaction)
+        store = self.bot.store
+        ruleset = await store.ruleset(actor.guild_id)
+        character = await targets.active_of(targets.GuildReader(store, actor.guild_id), member.id)
+        embed = character_card(
+            character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
+        )
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(Menus(bot))

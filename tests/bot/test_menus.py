@@ -1,0 +1,76 @@
+"""Right-click actions on a member (issue 13): "Wound…" for GMs, "Card" for anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.interface.cogs.menus import CARD_MENU, WOUND_MENU
+from bot.rules import Track
+from tests import fakediscord as harness
+from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
+
+USER_COMMAND = 2
+SELECT = 3
+
+
+async def right_click(
+    table: Table, menu: str, member: int, *, user: int, locale: str = "en-US"
+) -> harness.Reply:
+    """A user context-menu command on ``member``, as Discord sends it (``target_id`` and ``resolved``)."""
+    roles = (GM_ROLE,) if user == GM else ()
+    payload = harness.slash(
+        menu, {"who": harness.user(member)}, guild_id=GUILD, user_id=user, roles=roles, locale=locale
+    )
+    data: dict[str, Any] = payload["data"]
+    data.update(type=USER_COMMAND, target_id=str(member))
+    data.pop("options")
+    return await harness.dispatch(table.fake, table.bot, payload)
+
+
+async def choose(table: Table, reply: harness.Reply, custom_id: str, value: str) -> harness.Reply:
+    payload = harness.component(
+        custom_id, message=reply, component_type=SELECT, values=[value], guild_id=GUILD, user_id=GM,
+        roles=(GM_ROLE,),
+    )  # fmt: skip
+    return await harness.dispatch(table.fake, table.bot, payload)
+
+
+async def test_a_gm_wounds_a_members_active_character_from_the_menu(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    menu = await right_click(table, WOUND_MENU, ALICE, user=GM)
+    assert "Wound Aria" in refused(menu)  # the choices are the GM's alone
+    await choose(table, menu, "wound-menu:severity", "mental:trauma")
+    await choose(table, menu, "wound-menu:count", "2")
+    (button,) = [
+        c for row in menu.components for c in row["components"] if c.get("type") == 2
+    ]  # the Inflict button
+    assert button["label"] == "Inflict"
+    done = await table.click(button["custom_id"], menu, user=GM)
+    text = public(done)
+    assert "Mental wounds — Aria" in text and "• 2 × trauma" in text
+    assert done.content == f"<@{ALICE}>"
+    assert (await table.character("Aria")).counts(Track.MENTAL) == (0, 2, 0)
+
+
+async def test_the_wound_menu_is_for_gms_only_and_needs_an_active_character(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    assert "GM" in refused(await right_click(table, WOUND_MENU, ALICE, user=BOB))
+    text = refused(await right_click(table, WOUND_MENU, BOB, user=GM, locale="fr"))
+    assert "personnage actif" in text
+    assert (await table.character("Aria")).wounds == ()
+
+
+async def test_anyone_sees_a_members_card_privately_in_their_language(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    card = await right_click(table, CARD_MENU, ALICE, user=BOB, locale="fr")
+    text = refused(card)  # private to the one who asked
+    assert "Blessures physiques" in text and "Légère 🟨▫️▫️▫️ 1/4" in text
+
+
+async def test_the_menus_are_synced_with_french_names(table: Table) -> None:
+    commands = table.fake.commands[None]
+    menus = {c["name"]: c for c in commands if c.get("type") == USER_COMMAND}
+    assert set(menus) == {WOUND_MENU, CARD_MENU}
+    assert menus[WOUND_MENU]["name_localizations"]["fr"] == "Blesser…"
+    assert menus[CARD_MENU]["name_localizations"]["fr"] == "Fiche"
