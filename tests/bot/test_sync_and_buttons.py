@@ -122,7 +122,8 @@ def localised_everywhere(command: dict[str, Any], where: str = "") -> list[str]:
     """What lacks a French name or description in ``command`` (its options and choices too)."""
     here = f"{where} {command['name']}".strip()
     missing = [] if (command.get("name_localizations") or {}).get("fr") else [here]
-    if not (command.get("description_localizations") or {}).get("fr"):
+    menu = command.get("type") in (2, 3)  # a context menu has a name and no description
+    if not menu and not (command.get("description_localizations") or {}).get("fr"):
         missing.append(f"{here} (description)")
     for option in command.get("options") or []:
         missing += localised_everywhere(option, here)
