@@ -105,6 +105,42 @@ def _wound(event: Event, details: dict[str, object], lang: Lang, name: str) -> s
     )
 
 
+def _damage(event: Event, details: dict[str, object], lang: Lang, name: str) -> str:
+    """A damage roll (rules.md §8): each blow's outcome by the table, and what the wound became."""
+    track = KIND_TRACK[event.kind]
+    raw_rolls, raw_became = details.get("rolls"), details.get("became")
+    rolls = [r for r in raw_rolls if isinstance(r, dict)] if isinstance(raw_rolls, list) else []
+    became = list(raw_became) if isinstance(raw_became, list) else []
+    outcomes = []
+    for roll in rolls:
+        harm = roll.get("harm")
+        if harm == "none":
+            outcomes.append(t(lang, "damage_none"))
+            continue
+        ended = became.pop(0) if became else None
+        if harm == "fatal" or (ended is None and _severity(harm, track) is not None):
+            shown = t(lang, f"event_beyond_{track.value}")
+            outcomes.append(shown if harm == "fatal" else f"{_severity_text(lang, track, harm)} → {shown}")
+        elif _severity(ended, track) != _severity(harm, track):
+            outcomes.append(f"{_severity_text(lang, track, harm)} → {_severity_text(lang, track, ended)}")
+        else:
+            outcomes.append(_severity_text(lang, track, harm))
+    text = t(
+        lang,
+        "event_damage",
+        name=name,
+        damage=_int(details, "damage"),
+        count=len(rolls),
+        outcomes=", ".join(outcomes) or "?",
+    )
+    if (not_applied := _int(details, "not_applied")) > 0:
+        text += tn(lang, "event_not_applied", not_applied)
+    note = details.get("note")
+    if isinstance(note, str) and note.strip():
+        text += t(lang, "event_note", note=clip(escape(note), 80))
+    return text
+
+
 def _heal_roll(details: dict[str, object], lang: Lang, name: str) -> str:
     raw_track = details.get("track")
     track = Track.MENTAL if raw_track == Track.MENTAL.value else Track.PHYSICAL
@@ -159,7 +195,9 @@ def _describe(event: Event, lang: Lang) -> str:
     if kind in ("character_delete", "character_select"):
         return t(lang, f"event_{kind}", name=name)
     if kind in ("wound", "mental"):
-        return _wound(event, details, lang, name)
+        return (
+            _damage(event, details, lang, name) if "damage" in details else _wound(event, details, lang, name)
+        )
     if kind == "heal_roll":
         return _heal_roll(details, lang, name)
     if kind in ("heal_wound", "heal_mental"):
