@@ -8,7 +8,10 @@ DAMAGE: dict[str, dict[str, str]] = {
         "en": "Damage **{damage}**; resistance roll with {label} and the penalty:",
         "fr": "Dommages **{damage}** ; jet de résistance avec {label} et la pénalité :",
     },
-    "damage_blow": {"en": "**Roll {index}**: {terms}", "fr": "**Jet {index}** : {terms}"},
+    "damage_blow": {
+        "en": "**Roll {index}**: {terms}; {effective} ⇒ {outcome}",
+        "fr": "**Jet {index}** : {terms} ; {effective} ⇒ {outcome}",
+    },
     "damage_effective_success": {
         "en": "success: effective damage {damage} − {margin} = **{effective}**",
         "fr": "réussite : dommages effectifs {damage} − {margin} = **{effective}**",
