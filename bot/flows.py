@@ -197,8 +197,10 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
     )
 
     async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
-        embeds, card_buttons, mention = await _roll_damage(click, blows)
-        await click.response.edit_message(view=view)  # the question's buttons, now disabled
+        try:
+            embeds, card_buttons, mention = await _roll_damage(click, blows)
+        finally:  # the question's buttons are spent, whether the roll went through or was refused
+            await click.response.edit_message(view=view)
         await send_public(click, embeds=embeds, view=card_buttons, mention=mention)
 
     view = Confirm(actor.user_id, asking, confirmed)

@@ -186,6 +186,19 @@ async def test_the_gm_sees_the_odds_privately_and_only_that_gm_may_confirm(table
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 1, 0)
 
 
+async def test_a_confirmation_that_comes_too_late_is_refused_and_spends_the_buttons(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    ask = await table.run("wound", {"damage": 25, "character": "Aria", "preview": True})
+    await table.run("wound", {"damage": 60, "character": "Aria", "dice": "1-1"})  # meanwhile, she died
+    before = await snapshot(table)
+    confirm, _ = buttons(ask.message)
+    late = await table.click(confirm["custom_id"], ask, user=GM)
+    assert late.errors == []
+    assert all(button["disabled"] for button in buttons(late.message))
+    assert "is dead" in late.followups[-1].text and late.followups[-1].ephemeral
+    assert await snapshot(table) == before
+
+
 async def test_a_french_gm_reads_the_odds_in_french_with_the_escalation_shown(table: Table) -> None:
     await table.create("Aria", ALICE, corps=5, resistance=5)
     await table.run("wound", {"severity": "light", "character": "Aria", "count": 4})
