@@ -11,8 +11,7 @@ from bot.actions import healing, wounds
 from bot.errors import UserError
 from bot.permissions import actor_of
 from bot.replies import caller_lang, public_lang, send_public
-from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity, total_penalty
-from bot.rules.damage import resistance
+from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import Lang, tn
@@ -192,8 +191,6 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
         asking,
         count=blows.count,
         dice=seen.dice,
-        attributes=resistance(seen.character, blows.track),
-        penalty=total_penalty(seen.character, seen.ruleset),
     )
 
     async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:

@@ -8,10 +8,11 @@ from fractions import Fraction
 import discord
 
 from bot.rules.character import Character
-from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds
+from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds, resistance
 from bot.rules.dice import Dice, Roll
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
+from bot.rules.wounds import total_penalty
 from bot.ui import limits
 from bot.ui.card import State, state_colour
 from bot.ui.damage_table import damage_table_text
@@ -138,10 +139,9 @@ def preview_embed(
     *,
     count: int = 1,
     dice: Dice | None = None,
-    attributes: int = 0,
-    penalty: int = 0,
 ) -> discord.Embed:
     """The odds of each outcome of the next blow, for the GM alone, before they confirm."""
+    attributes, penalty = resistance(character, track), total_penalty(character, ruleset)
     lines = [
         t(
             lang,
