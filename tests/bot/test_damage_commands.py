@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.interface.views import Confirm
 from bot.rules import Track
 from bot.rules.ruleset import DamageTable
 from bot.ui.text import MINUS
-from bot.views import Confirm
 from tests import harness
 from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER, Table, public, refused, shown
 from tests.harness.bot import _views_of
