@@ -29,10 +29,12 @@ def at_most(value: int, open_rolls: bool = False) -> Fraction:
     """The chance that the roll's value (luck − unluck) is ``value`` or less."""
     if not open_rolls:
         return Fraction(sum(10 - abs(v) for v in range(-9, min(value, 9) + 1)), 100)
-    total = Fraction(0)
+    # The 17 last-face differences d fall on two or three counts of tens: add their ways first.
+    ways: dict[int, int] = {}
     for d in range(-8, 9):
-        total += (9 - abs(d)) * _tens_at_most((value - d) // 10)
-    return total * _OPEN_WEIGHT
+        tens = (value - d) // 10
+        ways[tens] = ways.get(tens, 0) + 9 - abs(d)
+    return sum((count * _tens_at_most(tens) for tens, count in ways.items()), Fraction(0)) * _OPEN_WEIGHT
 
 
 def between(low: int | None, high: int | None, open_rolls: bool = False) -> Fraction:
