@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.rules import (
     Character,
     Dice,
@@ -20,8 +22,7 @@ from bot.rules import (
     inflict,
     parse_dice,
 )
-from bot.rules.damage import DamageInfliction, Harm, HarmOdds, check_damage, damage_odds, inflict_damage
-from bot.rules.severity import severity_name
+from bot.rules.damage import DamageInfliction, HarmOdds, check_damage, damage_odds, inflict_damage
 from bot.storage.store import Store, Transaction
 
 
@@ -42,29 +43,17 @@ async def wound(
     ref: str | None,
     count: int,
     note: str,
-    at: str,
 ) -> Wounded:
 
     async def work(tx: Transaction) -> Wounded:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         character = await targets.target(tx, player_id=player_id, ref=ref)
-        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=at)
+        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = await tx.save_character(outcome.character)
-        await tx.record(
-            "wound" if track is Track.PHYSICAL else "mental",
-            actor.user_id,
-            character=saved,
-            details={
-                "severity": severity_name(track, severity),
-                "count": count,
-                "note": note,
-                "became": [
-                    None if r.became is None else severity_name(track, r.became) for r in outcome.results
-                ],
-                "not_applied": outcome.not_applied,
-            },
-        )
+        became = tuple(r.became for r in outcome.results)
+        inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied)
+        await record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
     return await store.run(actor.guild_id, work)
@@ -76,15 +65,6 @@ class Damaged:
     character: Character
     ruleset: Ruleset
     unused_dice: int
-
-
-HARM_NAMES = {Harm.NONE: "none", Harm.FATAL: "fatal"}
-
-
-def harm_name(track: Track, harm: Harm) -> str:
-    """How history records a blow's outcome by the table: ``none``, a severity's name, ``fatal``."""
-    severity = harm.severity
-    return HARM_NAMES[harm] if severity is None else severity_name(track, severity)
 
 
 async def damage(
@@ -99,7 +79,6 @@ async def damage(
     ref: str | None,
     count: int,
     note: str,
-    at: str,
 ) -> Damaged:
     """A GM states a damage level; the target rolls against each blow (rules.md §8)."""
 
@@ -109,33 +88,16 @@ async def damage(
         character = await targets.target(tx, player_id=player_id, ref=ref)
         feed = DiceFeed(rng, ruleset.open_rolls, parse_dice(dice, ruleset.open_rolls) if dice else [])
         outcome = inflict_damage(
-            character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=at
+            character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=tx.now
         )
         saved = await tx.save_character(outcome.character)
-        await tx.record(
-            "wound" if track is Track.PHYSICAL else "mental",
-            actor.user_id,
-            character=saved,
-            details={
-                "damage": level,
-                "count": count,
-                "note": note,
-                "rolls": [
-                    {
-                        "dice": blow.roll.dice.value,
-                        "margin": blow.roll.margin,
-                        "success": blow.roll.success,
-                        "effective": blow.effective,
-                        "harm": harm_name(track, blow.harm),
-                    }
-                    for blow in outcome.blows
-                ],
-                "became": [
-                    None if r.became is None else severity_name(track, r.became) for r in outcome.results
-                ],
-                "not_applied": outcome.not_applied,
-            },
+        blows = tuple(
+            history.Blow(blow.harm, blow.effective, blow.roll.margin, blow.roll.success)
+            for blow in outcome.blows
         )
+        became = tuple(r.became for r in outcome.results)
+        rolled = history.DamageRolled(track, level, count, note, blows, became, outcome.not_applied)
+        await record(tx, actor, rolled, character=saved)
         return Damaged(outcome, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work)
@@ -186,16 +148,8 @@ async def lower(
         character = await targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
         saved = await tx.save_character(lowering.character)
-        after = lowering.after.current
-        await tx.record(
-            "heal_wound" if track is Track.PHYSICAL else "heal_mental",
-            actor.user_id,
-            character=saved,
-            details={
-                "severity": severity_name(track, severity),
-                "became": None if after is None else severity_name(track, after),
-            },
-        )
+        lowered = history.Lowered(track, severity, lowering.after.current)
+        await record(tx, actor, lowered, character=saved)
         return Lowered(lowering, saved, ruleset)
 
     return await store.run(actor.guild_id, work)

@@ -112,7 +112,6 @@ async def wound_and_reply(
         ref=character,
         count=count,
         note=note or "",
-        at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
     embed, view = card(wounded.character, wounded.ruleset, lang)
@@ -156,7 +155,6 @@ async def _roll_damage(
         ref=blows.ref,
         count=blows.count,
         note=blows.note,
-        at=bot.clock(),
     )
     lang = public_lang(interaction, damaged.ruleset)
     result = damage_embed(damaged.infliction, damaged.ruleset, lang, note=blows.note)
