@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from pydantic import ValidationError
@@ -120,6 +121,23 @@ def secret_npc(character_id: int, name: str, secret: bool) -> Change:
         else:
             chosen.discard(character_id)
         return {"secret_characters": sorted(chosen)}
+
+    return change
+
+
+def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -> Change:
+    """The damage table's thresholds (light, serious, critical, fatal), the values given; refused,
+    in the user's language, unless they increase."""
+
+    def change(current: Ruleset) -> dict[str, Any]:
+        old = current.damage.thresholds
+        thresholds = [o if n is None else n for o, n in zip(old, given, strict=True)]
+        if any(low >= high for low, high in pairwise(thresholds)):
+            light, serious, critical, fatal = thresholds
+            raise UserError(
+                "damage_thresholds_order", light=light, serious=serious, critical=critical, fatal=fatal
+            )
+        return {"damage": {"thresholds": thresholds}}
 
     return change
 

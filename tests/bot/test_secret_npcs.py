@@ -79,6 +79,7 @@ async def test_a_secret_npc_shows_players_one_word_everywhere(table: Table, all_
     assert "Physical 🟨🟨🟨🟨🟧 — light 4/4 · serious 1/2" in private.text
     changes: list[tuple[str, dict[str, Any]]] = [
         ("mental", {"severity": "trauma", "character": "Goblin"}),
+        ("wound", {"damage": 15, "character": "Goblin", "dice": "1-9"}),
         ("heal mental", {"severity": "trauma", "character": "Goblin"}),
         ("rest", {"days": 30}),
         ("heal roll", {"character": "Goblin", "dice": "9-1 9-1 9-1 1-10"}),
