@@ -74,3 +74,4 @@ async def test_the_menus_are_synced_with_french_names(table: Table) -> None:
     assert set(menus) == {WOUND_MENU, CARD_MENU}
     assert menus[WOUND_MENU]["name_localizations"]["fr"] == "Blesser…"
     assert menus[CARD_MENU]["name_localizations"]["fr"] == "Fiche"
+    assert all(menu["contexts"] == [0] for menu in menus.values())  # in servers only

@@ -87,6 +87,13 @@ async def english_session(table: Table) -> None:
     pings_nobody(npc)
     has(npc, "NPC")
 
+    # The live board: posted by the GM, then edited by the bot after the changes below.
+    board = await table.say("board")
+    pings_nobody(board)
+    has(board, "Party board", "**Aria** · <@", "**Brann** · <@")
+    assert board.exchange.original_id is not None
+    board_id = board.exchange.original_id
+
     # Wounds for Brann and the NPC first, so that Aria's death is the latest change (for /undo).
     hit = await table.say("wound", {"severity": "light", "target": player(BOB), "note": "a slap"})
     pings_only(hit, BOB)
@@ -114,6 +121,16 @@ async def english_session(table: Table) -> None:
     assert len(shown.embeds) == 1 and "Penalty" not in shown.text  # dead: the state, not numbers
     dead_again = await table.say("wound", {"severity": "light", "character": "Aria"}, public=False)
     assert "dead" in dead_again.text.lower(), dead_again.text
+
+    def board_shows(text: str) -> bool:
+        message = table.standin.messages.get(board_id) or {}
+        return any(text in (embed.get("description") or "") for embed in message.get("embeds") or [])
+
+    # Over HTTP too: the board was edited (at most every 2 s) until it showed her death.
+    await table.standin.wait_for(lambda: board_shows("**Aria** · <@"), what="the board")
+    await table.standin.wait_for(lambda: board_shows("† dead"), within=15, what="the board to show the death")
+    edits = table.standin.requests_for("PATCH", f"/channels/{table.channel_id}/messages/{board_id}")
+    assert edits and all(r.json["allowed_mentions"] == {"parse": []} for r in edits)
 
     # /undo brings her back: it reverts the fatal wound, whole.
     undone = await table.say("undo")

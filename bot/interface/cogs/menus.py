@@ -27,9 +27,10 @@ CARD_MENU = "Card"
 class Menus(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
+        in_servers = app_commands.AppCommandContext(guild=True)
         self.menus = [
-            app_commands.ContextMenu(name=WOUND_MENU, callback=self.wound),
-            app_commands.ContextMenu(name=CARD_MENU, callback=self.card),
+            app_commands.ContextMenu(name=WOUND_MENU, callback=self.wound, allowed_contexts=in_servers),
+            app_commands.ContextMenu(name=CARD_MENU, callback=self.card, allowed_contexts=in_servers),
         ]
         for menu in self.menus:
             menu.guild_only = True
