@@ -80,9 +80,6 @@ class HarmoniesBot(commands.Bot):
         if self.sync_commands:
             await self.sync_if_changed()
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.names.seen(interaction)
-
     async def close(self) -> None:
         await self.boards.close()
         if self.boards.changed in self.store.listeners:

@@ -23,6 +23,7 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
     language; anything else is logged with a short id that the user is shown."""
 
     async def interaction_check(self, interaction: discord.Interaction[HarmoniesBot], /) -> bool:
+        interaction.client.names.seen(interaction)  # for autocomplete choices ("Aélis (Léa)")
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
             if isinstance(command, app_commands.Command):

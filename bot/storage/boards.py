@@ -18,12 +18,12 @@ class Board:
 
 
 async def of_guild(conn: Queryable, guild_id: int) -> list[Board]:
-    """The server's boards, with their NPCs (in the order they were added)."""
+    """The server's boards, with their NPCs (oldest character first)."""
     rows = list(
         await conn.execute_fetchall(
             "SELECT b.channel_id, b.message_id, n.character_id FROM boards b "
             "LEFT JOIN board_npcs n ON n.channel_id = b.channel_id "
-            "WHERE b.guild_id = ? ORDER BY b.channel_id, n.rowid",
+            "WHERE b.guild_id = ? ORDER BY b.channel_id, n.character_id",
             (guild_id,),
         )
     )
