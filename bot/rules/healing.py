@@ -67,6 +67,14 @@ def healing_attributes(character: Character, track: Track) -> int:
     return first + character.resistance
 
 
+def worsened(character: Character, track: Track, severity: Severity) -> Severity | None:
+    """What a held wound of ``severity`` becomes when a healing roll worsens it: one rank up, through
+    the escalation rule (``None``: beyond the track, fatal or incoherent)."""
+    counts = list(character.counts(track))
+    counts[severity] -= 1
+    return escalate((counts[0], counts[1], counts[2]), character.maxima(track), severity.higher())
+
+
 @dataclass(frozen=True)
 class HealStep:
     """One healing roll: the wound as it was, the roll, and what the wound became."""
@@ -140,9 +148,7 @@ def heal_session(
             steps.append(HealStep(severity, roll, after.current))
             continue
         if roll.failure_margin >= WORSEN_AT:
-            counts = list(current.counts(track))
-            counts[severity] -= 1
-            became = escalate((counts[0], counts[1], counts[2]), current.maxima(track), severity.higher())
+            became = worsened(current, track, severity)
             after = replace(wound, current=became, fatal=became is None)
             current = with_wound_replaced(current, wound, after)
             if became is None:
