@@ -1,4 +1,4 @@
-"""Buttons: the persistent 'roll healing' button, delete confirmation, and list paging."""
+"""Buttons: the persistent 'roll healing' button, confirmations, and list paging."""
 
 from __future__ import annotations
 
@@ -100,6 +100,56 @@ class Confirm(discord.ui.View):
         if self.message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.message.edit(view=self)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)
+
+
+class Ask(discord.ui.View):
+    """An awaited question with two answers (discord.py ``examples/views/confirm.py``): ``await
+    view.wait()``, then ``value`` is True (go on), False (cancel) or None (no answer in time). The
+    answer's click is acknowledged by editing the question. Only ``author_id`` may answer."""
+
+    def __init__(self, author_id: int, lang: Lang, *, go: str, going: str) -> None:
+        super().__init__(timeout=CONFIRM_TIMEOUT)
+        self.author_id = author_id
+        self.lang = lang
+        self.going = going
+        self.value: bool | None = None
+        self.go.label = t(lang, go)
+        self.cancel.label = t(lang, "button_cancel")
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.author_id:
+            await interaction.response.send_message(
+                t(lang_of(interaction.locale), "not_your_button"),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return False
+        return True
+
+    def disable(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button):
+                item.disabled = True
+
+    async def _answer(self, interaction: discord.Interaction[Any], value: bool, text: str) -> None:
+        if self.is_finished():  # a second click that raced the first one
+            await interaction.response.defer()
+            return
+        self.value = value
+        self.disable()
+        self.stop()
+        await interaction.response.edit_message(content=text, view=self)
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
+    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, True, t(self.lang, self.going))
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
+    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, False, t(self.lang, "cancelled"))
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         await answer_error(interaction, error)

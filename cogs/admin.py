@@ -183,17 +183,24 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(
         open_rolls="A 10 on either die is rolled again and added",
         tie_succeeds="A margin of exactly 0 is a success",
+        confirm_risky_healing="Ask before a healing session the bot rolls when it may worsen a wound",
     )
-    @app_commands.rename(open_rolls="open-rolls", tie_succeeds="tie-succeeds")
+    @app_commands.rename(
+        open_rolls="open-rolls", tie_succeeds="tie-succeeds", confirm_risky_healing="confirm-risky-healing"
+    )
     async def dice(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         open_rolls: bool | None = None,
         tie_succeeds: bool | None = None,
+        confirm_risky_healing: bool | None = None,
     ) -> None:
-        changes = {
-            k: v for k, v in {"open_rolls": open_rolls, "tie_succeeds": tie_succeeds}.items() if v is not None
+        given = {
+            "open_rolls": open_rolls,
+            "tie_succeeds": tie_succeeds,
+            "confirm_risky_healing": confirm_risky_healing,
         }
+        changes = {k: v for k, v in given.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(

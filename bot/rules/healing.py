@@ -101,18 +101,9 @@ class HealingSession:
         return sum(1 for s in self.steps if s.roll.success)
 
 
-def heal_session(
-    character: Character,
-    ruleset: Ruleset,
-    dice: Callable[[], Dice],
-    track: Track = Track.PHYSICAL,
-) -> HealingSession:
-    """Run one healing session (rules.md §4) and consume the rest.
-
-    Only the wounds of the least severe severity held at the start are rolled, oldest first; the
-    penalty is recomputed before each roll; the first failure ends the session, and a failure by 10
-    or more worsens that wound through the escalation rule (which may be fatal).
-    """
+def session_severity(character: Character, ruleset: Ruleset, track: Track = Track.PHYSICAL) -> Severity:
+    """The severity a healing session on ``track`` would roll for now; refuses (``UserError``) when no
+    session may start: out of play, mental healing rolls off, nothing to heal, rest not over."""
     ensure_in_play(character)
     if track is Track.MENTAL and not ruleset.mental_healing_rolls:
         raise UserError("mental_healing_off")
@@ -128,7 +119,22 @@ def heal_session(
             severity=status.severity,
             track=track,
         )
-    severity = status.severity
+    return status.severity
+
+
+def heal_session(
+    character: Character,
+    ruleset: Ruleset,
+    dice: Callable[[], Dice],
+    track: Track = Track.PHYSICAL,
+) -> HealingSession:
+    """Run one healing session (rules.md §4) and consume the rest.
+
+    Only the wounds of the least severe severity held at the start are rolled, oldest first; the
+    penalty is recomputed before each roll; the first failure ends the session, and a failure by 10
+    or more worsens that wound through the escalation rule (which may be fatal).
+    """
+    severity = session_severity(character, ruleset, track)
     numbers = ruleset.numbers(track)
     eligible = [w for w in character.wounds if w.track is track and w.current == severity]
     steps: list[HealStep] = []

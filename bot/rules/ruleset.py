@@ -65,6 +65,8 @@ class Ruleset(BaseModel):
     open_rolls: bool = False
     tie_succeeds: bool = True
     mental_healing_rolls: bool = False
+    confirm_risky_healing: bool = True
+    """Ask the roller to confirm a healing session the bot rolls when its first roll may worsen."""
     players_create: bool = True
     language: Literal["en", "fr"] | None = None
     """Language of public messages; ``None`` follows the server's locale."""

@@ -15,6 +15,7 @@ from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
 from bot.ui.strings_card import CARD
 from bot.ui.strings_errors import ERRORS
+from bot.ui.strings_healing import HEALING
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
 from bot.ui.text import MINUS, clip, escape, mention
@@ -25,7 +26,7 @@ Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS, HEALING)
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 

@@ -76,6 +76,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     )
     embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
     embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
+    embed.add_field(name=t(lang, "config_confirm_risky"), value=_on(lang, ruleset.confirm_risky_healing))
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
     language = (
         t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")

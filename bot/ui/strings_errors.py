@@ -7,16 +7,15 @@ from __future__ import annotations
 
 ERRORS: dict[str, dict[str, str]] = {
     "character_dead": {
-        "en": "{name} is dead: no more wounds, rest or healing rolls. Only a GM can bring them back, "
-        "with /undo.",
-        "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets de guérison. "
+        "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
+        "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets. "
         "Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "character_incoherent": {
-        "en": "{name} is incoherent (unplayable): no more wounds, rest or healing rolls. Only a GM can "
-        "bring them back, with /undo.",
-        "fr": "Le personnage {name} est incohérent (injouable) : plus de blessures, de repos ni de jets "
-        "de guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "en": "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only a GM can bring "
+        "them back, with /undo.",
+        "fr": "Le personnage {name} est incohérent (injouable) : plus de blessures, de repos ni de jets. "
+        "Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "count_range": {
         "en": "The number of wounds must be between 1 and {max}. For more, run the command again.",
@@ -45,6 +44,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "A GM can allow it with /config rest mental-healing-rolls.",
         "fr": "Sur ce serveur, un MJ soigne les blessures mentales (/soin mentale) : pas de jet de "
         "guérison pour elles. Un MJ peut les autoriser avec /config repos jets-soin-mental.",
+    },
+    "heal_odds_changed": {
+        "en": "{name} changed since the question (a wound, a rest or another session): nothing was "
+        "rolled. Run /heal roll again to see the new odds.",
+        "fr": "{name} a changé depuis la question (une blessure, du repos ou une autre séance) : rien "
+        "n'a été lancé. Relancez /soin jet pour voir les nouvelles chances.",
     },
     "nothing_to_heal": {
         "en": "{name} has no wound to heal: nothing to roll.",

@@ -13,7 +13,7 @@ RESULTS: dict[str, dict[str, str]] = {
     "wound_line_fatal": {"en": "• {inflicted} → ☠️ **FATAL**", "fr": "• {inflicted} → ☠️ **MORTELLE**"},
     "wound_line_incoherent": {
         "en": "• {inflicted} → 🌀 **INCOHERENT**",
-        "fr": "• {inflicted} → 🌀 **INCOHÉRENT**",
+        "fr": "• {inflicted} → 🌀 **INCOHÉRENCE**",
     },
     "wound_dead": {
         "en": "☠️ **{name} is DEAD.** Only a GM can bring them back, with /undo.",
@@ -74,11 +74,11 @@ RESULTS: dict[str, dict[str, str]] = {
     },
     "heal_outcome_fatal": {
         "en": "☠️ failed by {margin} (10 or more): **FATAL**",
-        "fr": "☠️ échec de {margin} (10 ou plus) : **MORTELLE**",
+        "fr": "☠️ échec de {margin} (10 ou plus) : **blessure MORTELLE**",
     },
     "heal_outcome_incoherent": {
         "en": "🌀 failed by {margin} (10 or more): **INCOHERENT**",
-        "fr": "🌀 échec de {margin} (10 ou plus) : **INCOHÉRENT**",
+        "fr": "🌀 échec de {margin} (10 ou plus) : **INCOHÉRENCE**",
     },
     "heal_not_rolled_one": {
         "en": "{count} wound not rolled in this session.",

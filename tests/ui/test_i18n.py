@@ -170,6 +170,7 @@ SAMPLES = [
     UserError("lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW),
     UserError("mental_healing_off"),
     UserError("nothing_to_heal", name="Aria"),
+    UserError("heal_odds_changed", name="Aria"),
     UserError("rest_not_over", name="Aria", rested=2, needed=7, severity=Severity.MID, track=Track.PHYSICAL),
     UserError("rest_range", max=365),
     UserError("dice_invalid", text="7-x"),

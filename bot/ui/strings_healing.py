@@ -1,0 +1,49 @@
+"""Healing decisions: the odds of the next session, the confirmation before a risky one, who can heal."""
+
+from __future__ import annotations
+
+HEALING: dict[str, dict[str, str]] = {
+    "odds_line": {
+        "en": "First roll ({severity}): success {success} · worsening {worsening}",
+        "fr": "Premier jet ({severity}) : réussite {success} · aggravation {worsening}",
+    },
+    "odds_death": {"en": " · ☠️ **death {death}**", "fr": " · ☠️ **mort {death}**"},
+    "odds_incoherent": {"en": " · 🌀 **incoherence {death}**", "fr": " · 🌀 **incohérence {death}**"},
+    "odds_title": {"en": "Healing session — {name}", "fr": "Séance de guérison — {name}"},
+    "odds_title_mental": {
+        "en": "Mental healing session — {name}",
+        "fr": "Séance de guérison mentale — {name}",
+    },
+    "confirm_heal": {
+        "en": "This healing session may make things worse: a first roll failed by 10 or more worsens "
+        "the wound. Roll anyway?",
+        "fr": "Cette séance de guérison peut aggraver les choses : un premier jet raté de 10 ou plus "
+        "aggrave la blessure. Lancer quand même ?",
+    },
+    "confirm_heal_fatal": {
+        "en": "⚠️ This healing session may **kill** {name}: a first roll failed by 10 or more worsens "
+        "the wound, and that would be fatal. Roll anyway?",
+        "fr": "⚠️ Cette séance de guérison peut **tuer** {name} : un premier jet raté de 10 ou plus "
+        "aggrave la blessure, et ce serait mortel. Lancer quand même ?",
+    },
+    "confirm_heal_incoherent": {
+        "en": "⚠️ This healing session may make {name} **incoherent**: a first roll failed by 10 or more "
+        "worsens the wound, and that would push {name} beyond the psychosis track. Roll anyway?",
+        "fr": "⚠️ Cette séance de guérison peut faire sombrer {name} dans l'**incohérence** : un premier "
+        "jet raté de 10 ou plus aggrave la blessure, au-delà de la dernière psychose. Lancer quand même ?",
+    },
+    "button_heal_go": {"en": "Roll", "fr": "Lancer"},
+    "heal_going": {"en": "Rolling…", "fr": "Les dés roulent…"},
+    "config_confirm_risky": {
+        "en": "Confirm risky healing sessions",
+        "fr": "Confirmer les séances de guérison risquées",
+    },
+    "rest_ready_mental": {
+        "en": "Can roll mental healing now (/heal roll track:mental)",
+        "fr": "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)",
+    },
+    "rest_line_mental_by_gm": {
+        "en": "{name}: mental wounds, healed by a GM (/heal mental)",
+        "fr": "{name} : blessures mentales, soignées par un MJ (/soin mentale)",
+    },
+}
