@@ -18,7 +18,7 @@ from typing import Any
 
 from bench.data import Shape
 from bench.world import World, answer_problem, guild_payloads, settings_for
-from bot.client import COMMANDS_HASH_KEY, HarmoniesBot
+from bot.interface.client import COMMANDS_HASH_KEY, HarmoniesBot
 from bot.storage.store import Store
 from tests import harness
 

@@ -20,9 +20,9 @@ from pydantic import SecretStr
 
 from bench import data
 from bench.data import Shape
-from bot.client import HarmoniesBot
 from bot.config import Settings
-from bot.replies import send_public
+from bot.interface.client import HarmoniesBot
+from bot.interface.replies import send_public
 from bot.storage.store import Store
 from tests import harness
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 CARD: dict[str, dict[str, str]] = {
     "card_title_dead": {"en": "† {name} — dead", "fr": "† {name} — a succombé"},
-    "card_title_incoherent": {"en": "🌀 {name} — incoherent", "fr": "🌀 {name} — a sombré dans l'incohérence"},
+    "card_title_incoherent": {
+        "en": "🌀 {name} — incoherent",
+        "fr": "🌀 {name} — a sombré dans l'incohérence",
+    },
     "card_played_by": {"en": "Played by {player}", "fr": "Joué par {player}"},
     "card_npc": {"en": "NPC, kept by the GMs", "fr": "PNJ, tenu par les MJ"},
     "card_attributes": {

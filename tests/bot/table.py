@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from bot.client import HarmoniesBot
 from bot.config import Settings
+from bot.interface.client import HarmoniesBot
 from bot.rules import Character
 from bot.storage.store import Store
 from tests import harness

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot import views
+from bot.interface import views
 from bot.rules import Track
 from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused
 

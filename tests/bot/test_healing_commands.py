@@ -343,4 +343,4 @@ async def test_the_dead_make_no_roll(table: Table) -> None:
     text = refused(await table.run("roll", {"character": "Aria"}, locale="fr"))
     assert "Le personnage Aria est mort" in text
     listing = public(await table.run("character list"))
-    assert "**Aria** — <@%d> — dead" % ALICE in listing and MINUS not in listing
+    assert f"**Aria** — <@{ALICE}> — dead" in listing and MINUS not in listing

@@ -51,7 +51,7 @@ GM_ROLE = 1200000000000000300  # the same role id in both servers would be impos
 FRENCH_GM_ROLE = 1200000000000000301
 
 BOT_ARGV = [sys.executable, "-m", "bot"]
-COMMANDS_HASH_KEY = "synced_commands_sha256"  # bot.client.COMMANDS_HASH_KEY, read back from the file
+COMMANDS_HASH_KEY = "synced_commands_sha256"  # bot/interface/client.py, read back from the file
 
 
 def server_payload(guild_id: int, *, gm_role: int = GM_ROLE, locale: str = "en-US") -> Payload:

@@ -241,7 +241,9 @@ def test_character_list_pages() -> None:
     assert lines[0] == "**C0** — <@7> — unhurt — 0"
     assert lines[1] == "**C1** — NPC — light wound — −1"
     fr = character_list_embeds([character(dead=True), character(mental=(0, 1, 0))], RULES, "fr")
-    assert "<@1234> — a succombé\n" in (fr[0].description or "") and "traumatisme" in (fr[0].description or "")
+    assert "<@1234> — a succombé\n" in (fr[0].description or "") and "traumatisme" in (
+        fr[0].description or ""
+    )
     assert "Aucun personnage" in (character_list_embeds([], RULES, "fr")[0].description or "")
 
 
