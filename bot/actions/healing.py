@@ -100,6 +100,7 @@ async def heal_roll(
             details={
                 "track": track.value,
                 "severity": severity_name(track, session.severity),
+                "maxima": list(saved.maxima(track)),  # why a worsened wound went up, for history
                 "rolls": [
                     {
                         "margin": step.roll.margin,

@@ -49,6 +49,7 @@ async def wound(
                     None if r.became is None else severity_name(track, r.became) for r in outcome.results
                 ],
                 "not_applied": outcome.not_applied,
+                "maxima": list(saved.maxima(track)),  # why a wound escalated, for history
             },
         )
         return Wounded(outcome, saved, ruleset)

@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 import discord
 
 from bot.history import Event
+from bot.rules.ruleset import Maxima
 from bot.rules.severity import Severity, Track, parse_severity
 from bot.ui import limits
+from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.text import clip, escape, join_lines, mention
 
@@ -78,20 +80,32 @@ def _changes(lang: Lang, details: dict[str, object], skip: frozenset[str] = froz
     return ", ".join(parts)
 
 
+def _maxima(details: dict[str, object]) -> Maxima | None:
+    """The track's maxima recorded with a wound or a healing session (older events have none)."""
+    raw = details.get("maxima")
+    if isinstance(raw, list) and len(raw) == 3 and all(type(v) is int for v in raw):
+        return raw[0], raw[1], raw[2]
+    return None
+
+
 def _wound(event: Event, details: dict[str, object], lang: Lang, name: str) -> str:
     track = KIND_TRACK[event.kind]
     asked = _severity(details.get("severity"), track)
     outcome = ""
     became = details.get("became")
+    maxima = _maxima(details)
     if isinstance(became, list):
         labels, escalated = [], False
         for value in became:
+            end = None if value is None else _severity(value, track)
+            known = maxima is not None and asked is not None and (value is None or end is not None)
+            why = cascade_reason(lang, track, asked, end, maxima) if known and maxima else ""
             if value is None:
-                labels.append(t(lang, f"event_beyond_{track.value}"))
+                labels.append(t(lang, f"event_beyond_{track.value}") + why)
                 escalated = True
                 continue
-            labels.append(_severity_text(lang, track, value))
-            escalated = escalated or _severity(value, track) != asked
+            labels.append(_severity_text(lang, track, value) + why)
+            escalated = escalated or end != asked
         if escalated:
             outcome = " → " + ", ".join(labels)
     if (not_applied := _int(details, "not_applied")) > 0:
@@ -114,10 +128,15 @@ def _heal_roll(details: dict[str, object], lang: Lang, name: str) -> str:
     outcome = ""
     if rolls and rolls[-1].get("worsened"):
         became = rolls[-1].get("became")
+        start, maxima = _severity(details.get("severity"), track), _maxima(details)
+        end = None if became is None else _severity(became, track)
+        why = ""
+        if start is not None and maxima is not None:
+            why = cascade_reason(lang, track, start.higher(), end, maxima)
         if became is None:
-            outcome = " → " + t(lang, f"event_beyond_{track.value}")
+            outcome = " → " + t(lang, f"event_beyond_{track.value}") + why
         else:
-            outcome = t(lang, "event_worsened", severity=_severity_text(lang, track, became))
+            outcome = t(lang, "event_worsened", severity=_severity_text(lang, track, became)) + why
     severity = _severity_text(lang, track, details.get("severity"))
     return t(
         lang,

@@ -14,11 +14,12 @@ from bot.rules.character import Character
 from bot.rules.dice import Roll
 from bot.rules.healing import HealingSession, HealStep, can_roll_healing, rest_status
 from bot.rules.odds import HealingOdds, healing_odds
-from bot.rules.ruleset import Ruleset
+from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
 from bot.ui.card import CARD_BUDGET, COLOURS, State, state_colour, state_of
+from bot.ui.cascade import cascade_reason
 from bot.ui.events import describe_event, history_embed, undo_embed
 from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
@@ -76,18 +77,16 @@ def _result_colour(track: Track, results: Sequence[Inflicted]) -> discord.Colour
     return state_colour(State.UNHURT if worst is None else State(worst + 1))
 
 
-def _wound_line(track: Track, result: Inflicted, lang: Lang) -> str:
+def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> str:
+    """One wound as asked and as it ended; a cascade says which full ranks it went through."""
     inflicted = severity_label(lang, track, result.inflicted)
+    why = cascade_reason(lang, track, result.inflicted, result.became, maxima)
     if result.became is None:
         key = "wound_line_fatal" if track is Track.PHYSICAL else "wound_line_incoherent"
-        return t(lang, key, inflicted=inflicted)
+        return t(lang, key, inflicted=inflicted) + why
     if result.escalated:
-        return t(
-            lang,
-            "wound_line_escalated",
-            inflicted=inflicted,
-            became=severity_label(lang, track, result.became),
-        )
+        became = severity_label(lang, track, result.became)
+        return t(lang, "wound_line_escalated", inflicted=inflicted, became=became) + why
     return t(lang, "wound_line", inflicted=inflicted)
 
 
@@ -98,7 +97,8 @@ def wound_embed(
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    lines = [_wound_line(track, result, lang) for result in infliction.results]
+    maxima = character_after.maxima(track)
+    lines = [_wound_line(track, result, maxima, lang) for result in infliction.results]
     parts = [join_lines(lines, 2000, _more(lang))]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
@@ -137,18 +137,19 @@ def attributes_label(track: Track) -> str:
     return "Cp+Rs" if track is Track.PHYSICAL else "It+Rs"
 
 
-def _step_outcome(step: HealStep, track: Track, lang: Lang) -> str:
+def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> str:
     if step.roll.success:
         if step.became is None:
             return t(lang, "heal_outcome_healed", healed=healed_word(lang, track))
         return t(lang, "heal_outcome_lowered", severity=severity_label(lang, track, step.became))
     margin = step.roll.failure_margin
+    why = cascade_reason(lang, track, step.severity.higher(), step.became, maxima)
     if step.beyond or (step.worsened and step.became is None):
         key = "heal_outcome_fatal" if track is Track.PHYSICAL else "heal_outcome_incoherent"
-        return t(lang, key, margin=margin)
+        return t(lang, key, margin=margin) + why
     if step.worsened and step.became is not None:
         severity = severity_label(lang, track, step.became)
-        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity)
+        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity) + why
     return t(lang, "heal_outcome_failed", margin=margin)
 
 
@@ -158,7 +159,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     steps = [
         t(lang, "heal_step", index=index, terms=roll_terms(step.roll, lang, label))
         + " — "
-        + _step_outcome(step, track, lang)
+        + _step_outcome(step, track, session.character.maxima(track), lang)
         for index, step in enumerate(session.steps, 1)
     ]
     severity = severity_label(lang, track, session.severity)

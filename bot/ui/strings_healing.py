@@ -46,4 +46,10 @@ HEALING: dict[str, dict[str, str]] = {
         "en": "{name}: mental wounds, healed by a GM (/heal mental)",
         "fr": "{name} : blessures mentales, soignées par un MJ (/soin mentale)",
     },
+    "full_light": {"en": "light full {max}/{max}", "fr": "légères au complet {max}/{max}"},
+    "full_serious": {"en": "serious full {max}/{max}", "fr": "graves au complet {max}/{max}"},
+    "full_critical": {"en": "critical full {max}/{max}", "fr": "critiques au complet {max}/{max}"},
+    "full_shock": {"en": "shock full {max}/{max}", "fr": "chocs au complet {max}/{max}"},
+    "full_trauma": {"en": "trauma full {max}/{max}", "fr": "traumatismes au complet {max}/{max}"},
+    "full_psychosis": {"en": "psychosis full {max}/{max}", "fr": "psychoses au complet {max}/{max}"},
 }

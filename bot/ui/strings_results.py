@@ -7,8 +7,8 @@ RESULTS: dict[str, dict[str, str]] = {
     "wound_title_mental": {"en": "Mental wounds — {name}", "fr": "Blessures mentales — {name}"},
     "wound_line": {"en": "• {inflicted}", "fr": "• {inflicted}"},
     "wound_line_escalated": {
-        "en": "• {inflicted} → **{became}** (escalated)",
-        "fr": "• {inflicted} → **{became}** (escalade)",
+        "en": "• {inflicted} → **{became}**",
+        "fr": "• {inflicted} → **{became}**",
     },
     "wound_line_fatal": {"en": "• {inflicted} → ☠️ **FATAL**", "fr": "• {inflicted} → ☠️ **MORTELLE**"},
     "wound_line_incoherent": {
@@ -69,8 +69,8 @@ RESULTS: dict[str, dict[str, str]] = {
         "fr": "❌ échec (marge d'échec {margin}) : sans changement, la séance s'arrête",
     },
     "heal_outcome_worsened": {
-        "en": "⚠️ failed by {margin} (10 or more): **worsened to {severity}**, the session ends",
-        "fr": "⚠️ échec de {margin} (10 ou plus) : **s'aggrave en {severity}**, la séance s'arrête",
+        "en": "⚠️ failed by {margin} (10 or more), the session ends: **worsened to {severity}**",
+        "fr": "⚠️ échec de {margin} (10 ou plus), la séance s'arrête : **s'aggrave en {severity}**",
     },
     "heal_outcome_fatal": {
         "en": "☠️ failed by {margin} (10 or more): **FATAL**",

@@ -100,14 +100,19 @@ async def english_session(table: Table) -> None:
     has(shown, "Light ■■■■ 4/4", "next light wound → serious")
     shown = await table.say("wound", {"severity": "light", "character": "Aria"})
     pings_only(shown, ALICE)
-    has(shown, "→ **serious wound** (escalated)", "Serious ■□ 1/2")
+    has(shown, "→ **serious wound** (light full 4/4)", "Serious ■□ 1/2")
     shown = await table.say("wound", {"severity": "serious", "target": player(ALICE)})
     pings_only(shown, ALICE)
     has(shown, "Serious ■■ 2/2", "next serious wound → critical")
     note = "arrow in the shoulder @everyone"
     shown = await table.say("wound", {"severity": "light", "target": player(ALICE), "note": note})
     pings_only(shown, ALICE)  # the note's @everyone is escaped, and could not ping anyway
-    has(shown, "→ **critical wound** (escalated)", "Critical ■ 1/1", "arrow in the shoulder")
+    has(
+        shown,
+        "→ **critical wound** (light full 4/4, serious full 2/2)",
+        "Critical ■ 1/1",
+        "arrow in the shoulder",
+    )
     shown = await table.say("wound", {"severity": "critical", "target": player(ALICE), "count": 2})
     pings_only(shown, ALICE)
     has(shown, "FATAL", "Aria is DEAD", "1 wound not applied because the character died")

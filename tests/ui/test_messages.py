@@ -65,9 +65,9 @@ def test_escalations_are_highlighted() -> None:
     done = inflict(character((4, 1, 0)), Track.PHYSICAL, Severity.LOW, 2)
     en = wound_embed(done, done.character, RULES, "en").description or ""
     fr = wound_embed(done, done.character, RULES, "fr").description or ""
-    assert "light wound → **serious wound** (escalated)" in en
-    assert "light wound → **critical wound** (escalated)" in en
-    assert "blessure légère → **blessure grave** (escalade)" in fr
+    assert "light wound → **serious wound** (light full 4/4)" in en
+    assert "light wound → **critical wound** (light full 4/4, serious full 2/2)" in en
+    assert "blessure légère → **blessure grave** (légères au complet 4/4)" in fr
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -306,3 +306,12 @@ def test_a_full_session_of_twenty_rolls_shows_every_roll(lang: Lang) -> None:
     embed = healing_embed(full, RULES, lang)
     assert sum(1 for line in (embed.description or "").split("\n") if line.startswith("**")) == 20
     assert message_within_limits("<@1234>", [embed, character_card(hurt, RULES, lang)]) == []
+
+
+def test_a_fatal_cascade_and_a_worsened_heal_say_which_ranks_were_full() -> None:
+    done = inflict(character((4, 2, 1)), Track.PHYSICAL, Severity.LOW)
+    en = wound_embed(done, done.character, RULES, "en").description or ""
+    assert "light wound → ☠️ **FATAL** (light full 4/4, serious full 2/2, critical full 1/1)" in en
+    mad = inflict(character(mental=(4, 0, 0)), Track.MENTAL, Severity.LOW)
+    fr = wound_embed(mad, mad.character, RULES, "fr").description or ""
+    assert "choc → **traumatisme** (chocs au complet 4/4)" in fr
