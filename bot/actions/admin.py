@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -11,19 +12,33 @@ from bot.actions.actor import Actor
 from bot.actions.targets import by_ref
 from bot.errors import UserError
 from bot.history import Event
-from bot.rules import Preset, Ruleset, Track
+from bot.rules import Character, Preset, Ruleset, Track
 from bot.storage.store import Store
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
 
-async def undo(store: Store, actor: Actor, *, ref: str | None) -> Event:
+@dataclass(frozen=True)
+class Undone:
+    event: Event
+    """The ``undo`` event (its details name the reverted change)."""
+    restored: list[Character]
+    """The characters as the undo left them (those it brought back or set back)."""
+    ruleset: Ruleset
+
+
+async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
     async with store.transaction(actor.guild_id) as tx:
         actor.require_gm(await tx.ruleset())
         character_id = None
         if ref is not None:
             character_id = (await by_ref(tx, ref)).id
-        return await tx.undo(actor.user_id, character_id)
+        event = await tx.undo(actor.user_id, character_id)
+        ids = event.details.get("restored")
+        restored = (
+            [await tx.character(cid) for cid in ids if isinstance(cid, int)] if isinstance(ids, list) else []
+        )
+        return Undone(event, restored, await tx.ruleset())
 
 
 def validation_text(error: ValidationError) -> str:

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import discord
 
 from bot.history import Event
+from bot.rules.character import Character
 from bot.rules.ruleset import Maxima
 from bot.rules.severity import Severity, Track, parse_severity
 from bot.ui import limits
+from bot.ui.card import state_text
 from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.text import clip, escape, join_lines, mention
@@ -263,9 +266,10 @@ def history_embed(
     return embed
 
 
-def undo_embed(event: Event, lang: Lang) -> discord.Embed:
+def undo_embed(event: Event, lang: Lang, restored: Sequence[Character] = ()) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    ``undoes`` names it and whose details carry its ``kind`` and ``event_details``)."""
+    ``undoes`` names it and whose details carry its ``kind`` and ``event_details``); ``restored``:
+    the characters as the undo left them, named with their state."""
     if event.kind == "undo":
         reverted = event.undoes if event.undoes is not None else _int(event.details, "event_id")
         inner = _inner_event(event)
@@ -277,5 +281,14 @@ def undo_embed(event: Event, lang: Lang) -> discord.Embed:
         description=t(lang, "undo_body", id=reverted, what=what),
         colour=discord.Colour(HISTORY_COLOUR),
     )
+    if restored:
+        lines = [
+            t(lang, "undo_restored_line", name=clip(escape(c.name), 80), state=state_text(c, lang))
+            for c in restored
+        ]
+        more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+        embed.add_field(
+            name=t(lang, "undo_restored"), value=join_lines(lines, limits.FIELD_VALUE, more), inline=False
+        )
     embed.set_footer(text=t(lang, "undo_again"))
     return embed

@@ -52,4 +52,6 @@ HEALING: dict[str, dict[str, str]] = {
     "full_shock": {"en": "shock full {max}/{max}", "fr": "chocs au complet {max}/{max}"},
     "full_trauma": {"en": "trauma full {max}/{max}", "fr": "traumatismes au complet {max}/{max}"},
     "full_psychosis": {"en": "psychosis full {max}/{max}", "fr": "psychoses au complet {max}/{max}"},
+    "undo_restored": {"en": "Now", "fr": "Désormais"},
+    "undo_restored_line": {"en": "{name}: {state}", "fr": "{name} : {state}"},
 }

@@ -615,3 +615,31 @@ async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
     assert physical.penalties == (-2, -3, -5)
     assert physical.difficulty == (0, 0, 3)
     assert physical.rest_days == (1, 5, 30)
+
+
+async def test_undo_shows_what_came_back_and_mentions_the_player(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})
+    assert (await table.character("Aria")).dead
+    reply = await table.run("undo", guild_locale="fr")
+    (message,) = shown(reply)
+    assert not message.ephemeral
+    assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
+    undo, card = message.embeds
+    assert undo["fields"][0] == {"name": "Désormais", "value": "Aria : indemne", "inline": False}
+    assert card["title"] == "Aria" and not (await table.character("Aria")).dead
+
+
+async def test_undoing_a_server_wide_rest_names_everyone_without_cards(table: Table) -> None:
+    for name, player in (("Aria", ALICE), ("Brann", BOB), ("Nyx", None)):
+        await table.create(name, player)
+        await table.run("wound", {"severity": "light", "character": name})
+    await table.run("rest", {"days": 1})
+    (message,) = shown(await table.run("undo"))
+    assert len(message.embeds) == 1
+    assert message.embeds[0]["fields"][0]["value"].splitlines() == [
+        "Aria: light wound",
+        "Brann: light wound",
+        "Nyx: light wound",
+    ]
+    assert message.allowed_mentions == {"users": [ALICE, BOB], "parse": []}

@@ -16,12 +16,14 @@ from bot.interface.options import PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
-from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
+from bot.ui.card import character_card
+from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 HISTORY_PAGE = 10
+UNDO_CARDS = 2
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -68,10 +70,20 @@ class Admin(commands.Cog):
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
     ) -> None:
-        actor = actor_of(interaction)
-        event = await admin.undo(self.bot.store, actor, ref=character)
-        lang = public_lang(interaction, await self.bot.store.ruleset(actor.guild_id))
-        await send_public(interaction, embeds=[undo_embed(event, lang)])
+        undone = await admin.undo(self.bot.store, actor_of(interaction), ref=character)
+        lang = public_lang(interaction, undone.ruleset)
+        # What came back, with its card (two at most: a server-wide rest lists its names instead), and
+        # the players whose characters it changed.
+        restored = undone.restored
+        cards = (
+            [character_card(c, undone.ruleset, lang) for c in restored] if len(restored) <= UNDO_CARDS else []
+        )
+        owners = list(dict.fromkeys(c.owner_id for c in restored if c.owner_id is not None))
+        await send_public(
+            interaction,
+            embeds=[undo_embed(undone.event, lang, restored), *cards],
+            mentions=owners[:MAX_MENTIONS],
+        )
 
 
 @app_commands.guild_only()
