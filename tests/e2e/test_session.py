@@ -122,8 +122,8 @@ async def english_session(table: Table) -> None:
 
     # /undo brings her back: it reverts the fatal wound, whole.
     undone = await table.say("undo")
-    pings_nobody(undone)
-    has(undone, "Reverted change #", "Aria")
+    pings_only(undone, ALICE)  # her character came back
+    has(undone, "Reverted change #", "Aria: critical wound")
     card = await table.say("character show", {"character": "Aria"}, by=ALICE)
     pings_nobody(card)
     assert card.embeds[0]["title"] == "Aria"  # no longer marked dead
@@ -131,7 +131,7 @@ async def english_session(table: Table) -> None:
 
     # A week of rest for the whole server: everyone alive can now roll healing.
     rest = await table.say("rest", {"days": 7})
-    pings_nobody(rest)
+    assert sorted(rest.pinged) == sorted([ALICE, BOB])  # the players whose characters can now heal
     assert rest.exchange.response["type"] == 5  # deferred, then the follow-up
     has(rest, "Rest: 7 days", "Aria: 7/1", "Brann: 7/1", "Gobelin: 7/7", "can roll")
 

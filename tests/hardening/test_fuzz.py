@@ -450,7 +450,7 @@ def import_document(characters: list[dict[str, Any]]) -> bytes:
         "format": "harmonies-wounds",
         "version": 1,
         "guild_id": GUILD,
-        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True},
+        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True, "confirm_risky_healing": False},
         "characters": unique,
         "active": [
             {"user_id": c["owner_id"], "character": c["name"]}
