@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.actions import targets
 from bot.actions.actor import Actor
+from bot.errors import UserError
 from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
 from bot.rules.severity import severity_name
 from bot.storage.store import Store, Transaction
@@ -70,7 +71,8 @@ async def lower(
 
     async def work(tx: Transaction) -> Lowered:
         ruleset = await tx.ruleset()
-        actor.require_gm(ruleset)
+        if not actor.is_gm(ruleset):  # a player looking for healing: point to the roll
+            raise UserError("not_gm_lower" if track is Track.PHYSICAL else "not_gm_lower_mental")
         character = await targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
         saved = await tx.save_character(lowering.character)

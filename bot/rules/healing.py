@@ -105,11 +105,13 @@ def session_severity(character: Character, ruleset: Ruleset, track: Track = Trac
     """The severity a healing session on ``track`` would roll for now; refuses (``UserError``) when no
     session may start: out of play, mental healing rolls off, nothing to heal, rest not over."""
     ensure_in_play(character)
-    if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-        raise UserError("mental_healing_off")
     status = rest_status(character, ruleset, track)
     if status.severity is None:
-        raise UserError("nothing_to_heal", name=character.name)
+        raise UserError(
+            "nothing_to_heal" if track is Track.PHYSICAL else "nothing_to_heal_mental", name=character.name
+        )
+    if track is Track.MENTAL and not ruleset.mental_healing_rolls:
+        raise UserError("mental_healing_off")
     if not status.ready:
         raise UserError(
             "rest_not_over",

@@ -39,6 +39,29 @@ ERRORS: dict[str, dict[str, str]] = {
         "{below_plural}, et un soin n'aggrave jamais rien. Soignez d'abord une blessure plus légère "
         "({below}).",
     },
+    "nothing_to_heal_mental": {
+        "en": "{name} has no mental wound to heal: nothing to roll.",
+        "fr": "{name} n'a aucune blessure mentale à soigner : pas de jet à faire.",
+    },
+    "not_gm_lower": {
+        "en": "Only a GM lowers a wound without a roll (surgery, magic). To heal your character, roll "
+        "for it with /heal roll once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure sans jet (chirurgie, magie). Pour soigner votre personnage, "
+        "faites un jet de guérison avec /soin jet une fois la période de repos terminée.",
+    },
+    "not_gm_lower_mental": {
+        "en": "Only a GM lowers a mental wound by command. Ask a GM; when this server allows mental "
+        "healing rolls, roll with /heal roll track:mental once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure mentale par commande. Demandez à un MJ ; si ce serveur "
+        "autorise les jets de guérison mentale, lancez /soin jet piste:mentale une fois la période de "
+        "repos terminée.",
+    },
+    "dice_open_rolls_off": {
+        "en": "A die above 10 in {text}: open rolls are off on this server, so each die shows 1 to 10. "
+        "A GM can turn them on with /config dice open-rolls.",
+        "fr": "Un dé au-dessus de 10 dans {text} : les jets ouverts sont désactivés sur ce serveur, chaque "
+        "dé va donc de 1 à 10. Un MJ peut les activer avec /config dés jets-ouverts.",
+    },
     "mental_healing_off": {
         "en": "On this server a GM heals mental wounds (/heal mental): players do not roll for them. "
         "A GM can allow it with /config rest mental-healing-rolls.",

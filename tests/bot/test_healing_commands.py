@@ -297,7 +297,7 @@ async def test_a_roll_for_another_players_character_is_refused_but_a_gm_may(tabl
     assert "Jet — Aria" in text and "chance 5" in text and "Réussite" in text
 
 
-@pytest.mark.parametrize("dice", ["0-3", "11-2", "7", "5-5 6-6"])
+@pytest.mark.parametrize("dice", ["0-3", "7", "5-5 6-6"])
 async def test_impossible_dice_are_refused(table: Table, dice: str) -> None:
     await table.create("Aria", ALICE)
     text = refused(await table.run("roll", {"dice": dice}, user=ALICE))
@@ -344,3 +344,22 @@ async def test_the_dead_make_no_roll(table: Table) -> None:
     assert "Le personnage Aria est mort" in text
     listing = public(await table.run("character list"))
     assert f"**Aria** — <@{ALICE}> — dead" in listing and MINUS not in listing
+
+
+async def test_refusals_point_to_the_right_door(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    # A player trying the GM's healing is told about the roll.
+    text = refused(await table.run("heal wound", {"severity": "light", "character": "Aria"}, user=ALICE))
+    assert "/heal roll" in text and "Only a GM lowers a wound" in text
+    text = refused(await table.run("heal mental", {"severity": "shock", "character": "Aria"}, user=ALICE))
+    assert "/heal roll track:mental" in text
+    # No mental wound: the refusal says so, not that the setting is off.
+    await table.run("rest", {"days": 1})
+    text = refused(await table.run("heal roll", {"track": "mental", "dice": "5-5"}, user=ALICE))
+    assert "no mental wound" in text and "/config" not in text
+    await table.run("mental", {"severity": "shock", "character": "Aria"})
+    text = refused(await table.run("heal roll", {"track": "mental", "dice": "5-5"}, user=ALICE))
+    assert "mental-healing-rolls" in text
+    # A die above 10 without open rolls: say that open rolls are off here.
+    text = refused(await table.run("roll", {"dice": "15-3"}, user=ALICE, locale="fr"))
+    assert "les jets ouverts sont désactivés sur ce serveur" in text

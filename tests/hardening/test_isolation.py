@@ -48,7 +48,13 @@ async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, 
         for command, options in WITH_CHARACTER:
             outcome = await hard.run(command, {"character": ref, **options}, user=caller, locale="fr")
             if caller == ALICE:  # a player is refused GM commands before any character is looked up
-                outcome.refused_with("character_not_found", "character_not_found_bare", "not_gm")
+                outcome.refused_with(
+                    "character_not_found",
+                    "character_not_found_bare",
+                    "not_gm",
+                    "not_gm_lower",
+                    "not_gm_lower_mental",
+                )
             else:
                 outcome.refused_with("character_not_found", "character_not_found_bare")
             assert guild_rows(hard.path, OTHER_GUILD) == other, (command, ref)
