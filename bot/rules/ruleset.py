@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.rules.severity import Severity, Track
 
@@ -85,16 +85,6 @@ class Ruleset(BaseModel):
                     "letter or digit"
                 )
         return presets
-
-    @model_validator(mode="after")
-    def _penalties_grow_with_severity(self) -> Ruleset:
-        # Not a rule of the seed, but a table where a critical wound hurts less than a light one is
-        # almost surely a typing mistake; say so instead of storing it.
-        for track in (self.physical, self.mental):
-            low, mid, high = track.penalties
-            if not low >= mid >= high:
-                raise ValueError("penalties must not get milder as severity grows (low ≥ mid ≥ high)")
-        return self
 
     def numbers(self, track: Track) -> TrackNumbers:
         return self.physical if track is Track.PHYSICAL else self.mental
