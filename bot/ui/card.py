@@ -15,6 +15,8 @@ from bot.rules.wounds import EscalationWarning, total_penalty, warnings
 from bot.ui import limits
 from bot.ui.i18n import (
     Lang,
+    days_text,
+    preset_label,
     severity_label,
     severity_next,
     severity_short,
@@ -154,8 +156,7 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
                 lang,
                 "card_rest_line",
                 track=track_label(lang, track),
-                rested=status.rested,
-                needed=status.needed,
+                days=days_text(lang, status.rested, status.needed),
                 severity=severity_label(lang, track, status.severity),
             )
         )
@@ -206,7 +207,7 @@ def card_description(character: Character, lang: Lang) -> str:
         corps=signed(character.corps),
         resistance=signed(character.resistance),
         intuition=signed(character.intuition),
-        preset=clip(escape(character.preset), 40),
+        preset=preset_label(lang, character.preset),
     )
     return f"{owner}\n{attributes}"
 

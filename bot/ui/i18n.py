@@ -76,6 +76,17 @@ def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
     return t(lang, f"{key}_{plural_form(lang, count)}", count=count, **params)
 
 
+def days_text(lang: Lang, rested: int, needed: int) -> str:
+    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7"."""
+    form = plural_form(lang, needed if lang == "en" else rested)
+    return t(lang, f"days_of_{form}", rested=number(rested), needed=number(needed))
+
+
+def preset_label(lang: Lang, name: str) -> str:
+    """A preset's name as shown: the built-in one in the reader's language, the others as typed."""
+    return t(lang, "preset_humanoid") if name == "humanoid" else clip(escape(name), 40)
+
+
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
     """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
     return t(lang, f"sev_{severity_name(track, severity)}" + ("_plural" if plural else ""))
@@ -141,6 +152,8 @@ def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     rested, needed = params.get("rested"), params.get("needed")
     if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
         out["remaining"] = str(max(0, needed - rested))
+    if "days" not in out and isinstance(rested, int) and isinstance(needed, int):
+        out["days"] = days_text(lang, rested, needed)
     return out
 
 

@@ -21,7 +21,7 @@ from bot.ui import limits
 from bot.ui.card import CARD_BUDGET, COLOURS, State, state_colour, state_of
 from bot.ui.cascade import cascade_reason
 from bot.ui.events import describe_event, history_embed, undo_embed
-from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
 from bot.ui.odds import odds_line
 from bot.ui.rolls import roll_terms
@@ -221,7 +221,9 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
             continue
         key = "rest_line_ready" if can_roll_healing(character, ruleset, track) else "rest_line_wait"
         severity = severity_label(lang, track, status.severity)
-        lines.append(t(lang, key, name=name, rested=status.rested, needed=status.needed, severity=severity))
+        lines.append(
+            t(lang, key, name=name, days=days_text(lang, status.rested, status.needed), severity=severity)
+        )
     return lines
 
 

@@ -31,8 +31,8 @@ CARD: dict[str, dict[str, str]] = {
         "fr": "Incohérence : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "card_rest_line": {
-        "en": "{track}: rested {rested}/{needed} days (least severe: {severity})",
-        "fr": "{track} : {rested}/{needed} jours de repos (la moins grave : {severity})",
+        "en": "{track}: rested {days} (least severe: {severity})",
+        "fr": "{track} : {days} de repos (la moins grave : {severity})",
     },
     "card_heal_ready": {"en": "/heal roll is available now.", "fr": "/soin jet est disponible."},
     "card_heal_ready_mental": {

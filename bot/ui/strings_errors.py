@@ -79,11 +79,10 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "{name} n'a aucune blessure à soigner : pas de jet à faire.",
     },
     "rest_not_over": {
-        "en": "No healing roll yet for {name}: {rested}/{needed} days of rest for the least severe "
-        "wound ({severity}), {remaining} to go. A GM grants in-game rest with /rest.",
-        "fr": "Pas encore de jet de guérison pour {name} : {rested}/{needed} jours de repos pour la "
-        "blessure la moins grave ({severity}), encore {remaining}. Un MJ accorde du repos en jeu avec "
-        "/repos.",
+        "en": "No healing roll yet for {name}: {days} of rest for the least severe wound ({severity}), "
+        "{remaining} to go. A GM grants in-game rest with /rest.",
+        "fr": "Pas encore de jet de guérison pour {name} : {days} de repos pour la blessure la moins "
+        "grave ({severity}), il en manque encore {remaining}. Un MJ accorde du repos en jeu avec /repos.",
     },
     "rest_range": {
         "en": "Rest must be between 1 and {max} days. For more, grant it in several steps.",

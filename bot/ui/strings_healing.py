@@ -52,6 +52,9 @@ HEALING: dict[str, dict[str, str]] = {
     "full_shock": {"en": "shock full {max}/{max}", "fr": "chocs au complet {max}/{max}"},
     "full_trauma": {"en": "trauma full {max}/{max}", "fr": "traumatismes au complet {max}/{max}"},
     "full_psychosis": {"en": "psychosis full {max}/{max}", "fr": "psychoses au complet {max}/{max}"},
+    "days_of_one": {"en": "{rested}/{needed} days", "fr": "{rested} jour sur {needed}"},
+    "days_of_other": {"en": "{rested}/{needed} days", "fr": "{rested} jours sur {needed}"},
+    "preset_humanoid": {"en": "humanoid", "fr": "humanoïde"},
     "undo_restored": {"en": "Now", "fr": "Désormais"},
     "undo_restored_line": {"en": "{name}: {state}", "fr": "{name} : {state}"},
 }

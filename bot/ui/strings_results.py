@@ -127,12 +127,12 @@ RESULTS: dict[str, dict[str, str]] = {
     "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
     "rest_line_ready": {
-        "en": "{name}: {rested}/{needed} days ({severity}) — **can roll**",
-        "fr": "{name} : {rested}/{needed} jours ({severity}) — **jet possible**",
+        "en": "{name}: {days} ({severity}) — **can roll**",
+        "fr": "{name} : {days} ({severity}) — **jet possible**",
     },
     "rest_line_wait": {
-        "en": "{name}: {rested}/{needed} days ({severity})",
-        "fr": "{name} : {rested}/{needed} jours ({severity})",
+        "en": "{name}: {days} ({severity})",
+        "fr": "{name} : {days} ({severity})",
     },
     "rest_line_unhurt": {"en": "{name}: unhurt", "fr": "{name} : indemne"},
 }

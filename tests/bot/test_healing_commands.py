@@ -28,7 +28,7 @@ async def test_no_healing_roll_before_the_rest_is_over(table: Table) -> None:
     text = refused(await table.run("heal roll", user=ALICE))
     assert "0/1 days" in text and "1 to go" in text and "/rest" in text
     text = refused(await table.run("heal roll", user=ALICE, locale="fr"))
-    assert "Pas encore de jet de guérison" in text and "0/1" in text and "/repos" in text
+    assert "Pas encore de jet de guérison" in text and "0 jour sur 1" in text and "/repos" in text
     before = await table.character("Aria")
     public(await table.run("rest", {"days": 1, "character": "Aria"}))
     assert (await table.character("Aria")).rest_days == 1
@@ -329,7 +329,7 @@ async def test_rest_says_who_can_heal_per_track_with_mental_healing_rolls_on(tab
     (field,) = message.embeds[0]["fields"]
     assert field["name"] == "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)"
     assert field["value"].startswith("• Aria — Premier jet (choc) : réussite 45\u202f%")
-    assert "Personne ne peut" not in message.text and "Brann : 1/7 jours (blessure grave)" in message.text
+    assert "Personne ne peut" not in message.text and "Brann : 1 jour sur 7 (blessure grave)" in message.text
     assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
     # What the summary promised, the next command does.
     healed = await table.run("heal roll", {"dice": "6-2", "track": "mental"}, user=ALICE)
