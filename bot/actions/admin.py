@@ -95,8 +95,15 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
     return change
 
 
-async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
-    """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
+@dataclass(frozen=True)
+class Configured:
+    before: Ruleset
+    after: Ruleset
+
+
+async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Configured:
+    """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
+    settings before and after, so that history can say old → new)."""
     async with store.transaction(actor.guild_id) as tx:
         current = await tx.ruleset()
         actor.require_gm(current)
@@ -110,8 +117,14 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
-        await tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
-    return updated
+        details = {
+            "setting": setting,
+            **_jsonable(changes),
+            "before": current.model_dump(mode="json"),
+            "after": updated.model_dump(mode="json"),
+        }
+        await tx.record("config", actor.user_id, details=details)
+    return Configured(current, updated)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:

@@ -12,15 +12,17 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import discord
+from pydantic import ValidationError
 
 from bot.history import Event
 from bot.rules.character import Character
-from bot.rules.ruleset import Maxima
+from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track, parse_severity
 from bot.ui import limits
 from bot.ui.card import state_text
 from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.settings import ruleset_changes
 from bot.ui.text import clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
@@ -189,6 +191,8 @@ def _describe(event: Event, lang: Lang) -> str:
     if kind == "rest":
         who = name if event.character_name else t(lang, "event_rest_all", count=_int(details, "characters"))
         return tn(lang, "event_rest", _int(details, "days"), who=who)
+    if kind == "config" and (diff := _settings_diff(details, lang)) is not None:
+        return t(lang, "event_config_diff", changes=diff)
     if kind in ("config", "import"):
         changes = _changes(lang, details, frozenset({"setting"}))
         setting = clip(escape(str(details.get("setting", "?"))), 40)
@@ -197,6 +201,17 @@ def _describe(event: Event, lang: Lang) -> str:
     if kind == "undo":
         return _undo(event, details, lang)
     return t(lang, "event_unknown", kind=clip(escape(str(kind)), 40))
+
+
+def _settings_diff(details: dict[str, object], lang: Lang) -> str | None:
+    """A settings change recorded with the settings before and after, as ``label: old → new; …``;
+    ``None`` for older events, which recorded only the new values."""
+    try:
+        before = Ruleset.model_validate(details["before"])
+        after = Ruleset.model_validate(details["after"])
+    except (KeyError, ValidationError):
+        return None
+    return "; ".join(ruleset_changes(before, after, lang)) or "—"
 
 
 def describe_event(event: Event, lang: Lang) -> str:

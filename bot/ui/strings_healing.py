@@ -57,4 +57,21 @@ HEALING: dict[str, dict[str, str]] = {
     "preset_humanoid": {"en": "humanoid", "fr": "humanoïde"},
     "undo_restored": {"en": "Now", "fr": "Désormais"},
     "undo_restored_line": {"en": "{name}: {state}", "fr": "{name} : {state}"},
+    "diff_title": {"en": "Settings changed", "fr": "Réglages modifiés"},
+    "diff_footer": {
+        "en": "/config show lists every setting; /undo reverts this change.",
+        "fr": "/config afficher liste tous les réglages ; /annuler revient sur ce changement.",
+    },
+    "diff_line": {"en": "{label}: {old} → **{new}**", "fr": "{label} : {old} → **{new}**"},
+    "diff_nothing": {"en": "Nothing changed.", "fr": "Rien n'a changé."},
+    "diff_none": {"en": "none", "fr": "aucun"},
+    "diff_preset_label": {"en": "Preset {name}", "fr": "Gabarit {name}"},
+    "diff_preset": {
+        "en": "physical {physical} · mental {mental}",
+        "fr": "physique {physical} · mental {mental}",
+    },
+    "diff_per_severity": {"en": "{what}, {severity}", "fr": "{what}, {severity}"},
+    "diff_open_rolls": {"en": "Open rolls", "fr": "Jets ouverts"},
+    "diff_tie_succeeds": {"en": "A tie (margin 0) succeeds", "fr": "Égalité (marge 0) réussie"},
+    "event_config_diff": {"en": "settings changed: {changes}", "fr": "réglages modifiés : {changes}"},
 }

@@ -50,7 +50,7 @@ async def test_history_of_the_server_and_of_one_character_newest_first(table: Ta
     assert "**Brann**: 1 × shock" in lines[0]
     assert "**Aria**: 1 × light wound" in lines[1] and "arrow" in lines[1]
     assert "character **Brann** created" in lines[2]
-    assert "setting **gm-role** changed" in lines[-1]
+    assert "settings changed: GM role: none" in lines[-1]
     assert reply.embeds[0]["footer"]["text"] == "page 1/1"
     assert reply.allowed_mentions == {"parse": []}  # the actors are shown, never pinged
     own = await table.run("history", {"character": "Aria"}, user=BOB)
@@ -70,7 +70,7 @@ async def test_history_pages_and_a_page_out_of_range_is_refused(table: Table) ->
     public(third)
     assert third.embeds[0]["footer"]["text"] == "page 3/3"
     lines = third.embeds[0]["description"].splitlines()
-    assert len(lines) == 6 and "gm-role" in lines[-1]
+    assert len(lines) == 6 and "GM role" in lines[-1]
     assert "(undone)" in "\n".join(lines[:-2])
     text = refused(await table.run("history", {"page": 4}))
     assert "1 to 3" in text
@@ -160,7 +160,7 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
 async def test_nothing_left_to_undo(table: Table) -> None:
     # The owner undoes the one change of the table (naming the GM role), then there is nothing left.
     text = public(await table.run("undo", user=OWNER))
-    assert "gm-role" in text
+    assert "GM role" in text
     assert (await table.store.ruleset(GUILD)).gm_role_id is None
     text = refused(await table.run("undo", user=OWNER))
     assert "nothing left to undo" in text and "/history" in text
@@ -208,7 +208,8 @@ async def test_config_penalties_change_the_card(table: Table) -> None:
     await table.create("Aria", ALICE)
     await table.run("wound", {"severity": "serious", "character": "Aria"})
     text = public(await table.run("config penalties", {"track": "physical", "serious": -4, "critical": -8}))
-    assert f"Physical: light {MINUS}1 · serious {MINUS}4 · critical {MINUS}8" in text
+    assert f"Penalty per wound, serious: {MINUS}3 → **{MINUS}4**" in text
+    assert f"Penalty per wound, critical: {MINUS}5 → **{MINUS}8**" in text and "light" not in text
     ruleset = await table.store.ruleset(GUILD)
     assert ruleset.physical.penalties == (-1, -4, -8) and ruleset.mental.penalties == (-1, -3, -5)
     card = await table.run("character show", {"character": "Aria"})
@@ -264,7 +265,7 @@ async def test_config_rest_allows_mental_healing_rolls(table: Table) -> None:
 
 async def test_config_presets_added_changed_and_removed(table: Table) -> None:
     text = public(await table.run("config preset", {"name": "troll", "light": 6, "psychosis": 2}))
-    assert "troll: physical 6/2/1 · mental 4/2/2" in text
+    assert "Preset troll: none → **physical 6/2/1 · mental 4/2/2**" in text
     public(await table.run("config preset", {"name": "troll", "serious": 4}))
     assert (await table.store.ruleset(GUILD)).presets["troll"].physical == (6, 4, 1)
     public(await table.run("config preset", {"name": "troll", "remove": True}))
@@ -281,7 +282,7 @@ async def test_config_presets_added_changed_and_removed(table: Table) -> None:
 
 async def test_config_dice_and_players_create(table: Table) -> None:
     text = public(await table.run("config dice", {"open-rolls": True, "tie-succeeds": False}))
-    assert "open rolls: on · a tie (margin 0) succeeds: off" in text
+    assert "Open rolls: off → **on**" in text and "A tie (margin 0) succeeds: on → **off**" in text
     ruleset = await table.store.ruleset(GUILD)
     assert ruleset.open_rolls and not ruleset.tie_succeeds
     await table.create("Aria", ALICE)
@@ -298,7 +299,7 @@ async def test_config_dice_and_players_create(table: Table) -> None:
 async def test_config_language_switches_the_public_language_not_refusals(table: Table) -> None:
     await table.create("Aria", ALICE)
     text = public(await table.run("config language", {"language": "fr"}))
-    assert "Réglages du serveur" in text and "français" in text
+    assert "Langue : celle du serveur → **français**" in text
     assert (await table.store.ruleset(GUILD)).language == "fr"
     text = public(await table.run("wound", {"severity": "light", "character": "Aria"}))
     assert "blessure légère" in text
@@ -319,7 +320,10 @@ async def test_config_language_switches_the_public_language_not_refusals(table: 
 async def test_every_config_change_is_recorded_and_undoable(table: Table) -> None:
     public(await table.run("config dice", {"open-rolls": True}))
     history = await table.run("history")
-    assert "setting **dice** changed" in history.embeds[0]["description"].splitlines()[0]
+    assert "settings changed: Open rolls: off → **on**" in history.embeds[0]["description"].splitlines()[0]
+    french = await table.run("history", guild_locale="fr")
+    assert "réglages modifiés : Jets ouverts : non → **oui**" in french.embeds[0]["description"]
+    assert "open_rolls" not in history.text and "True" not in history.text and "{" not in history.text
     public(await table.run("undo"))
     assert not (await table.store.ruleset(GUILD)).open_rolls
 

@@ -18,6 +18,7 @@ from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
 from bot.ui.card import character_card
 from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
+from bot.ui.settings import settings_changed_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -94,8 +95,9 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     async def _change(
         self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
-        await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
+        done = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
+        lang = public_lang(interaction, done.after)
+        await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
 
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
