@@ -1,4 +1,4 @@
-"""Server administration: undo, settings, export and import."""
+"""Server administration: history, undo, settings, export and import."""
 
 from __future__ import annotations
 
@@ -9,13 +9,40 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.actions.actor import Actor
-from bot.actions.targets import by_ref
+from bot.actions.record import record
+from bot.actions.targets import GuildReader, by_ref
 from bot.errors import UserError
-from bot.history import Event
+from bot.history import Configured, Event, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
 from bot.storage.store import Store
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
+HISTORY_PAGE = 10
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    events: list[Event]
+    pages: int
+    character_name: str | None
+    """The character asked for (``None``: the whole server)."""
+    ruleset: Ruleset
+
+
+async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> HistoryPage:
+    """One page of the server's history (of one character's), newest first."""
+    character_id: int | None = None
+    character_name: str | None = None
+    if ref is not None:
+        found = await by_ref(GuildReader(store, actor.guild_id), ref)
+        character_id, character_name = found.id, found.name
+    events, total = await store.history(
+        actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
+    )
+    pages = max(1, -(-total // HISTORY_PAGE))
+    if page > pages:
+        raise UserError("page_range", pages=pages)
+    return HistoryPage(events, pages, character_name, await store.ruleset(actor.guild_id))
 
 
 @dataclass(frozen=True)
@@ -34,10 +61,9 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
         if ref is not None:
             character_id = (await by_ref(tx, ref)).id
         event = await tx.undo(actor.user_id, character_id)
-        ids = event.details.get("restored")
-        restored = (
-            [await tx.character(cid) for cid in ids if isinstance(cid, int)] if isinstance(ids, list) else []
-        )
+        undid = record_of(event)
+        ids = undid.restored if isinstance(undid, Undid) else ()
+        restored = [await tx.character(i) for i in ids]
         return Undone(event, restored, await tx.ruleset())
 
 
@@ -96,12 +122,12 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
 
 
 @dataclass(frozen=True)
-class Configured:
+class SettingsChange:
     before: Ruleset
     after: Ruleset
 
 
-async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Configured:
+async def configure(store: Store, actor: Actor, setting: str, change: Change) -> SettingsChange:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
     settings before and after, so that history can say old → new)."""
     async with store.transaction(actor.guild_id) as tx:
@@ -117,14 +143,9 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
-        details = {
-            "setting": setting,
-            **_jsonable(changes),
-            "before": current.model_dump(mode="json"),
-            "after": updated.model_dump(mode="json"),
-        }
-        await tx.record("config", actor.user_id, details=details)
-    return Configured(current, updated)
+        before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
+        await record(tx, actor, Configured(setting, _jsonable(changes), before, after))
+    return SettingsChange(current, updated)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
