@@ -134,3 +134,52 @@ class Pager(discord.ui.View):
         self.index = min(len(self.pages) - 1, self.index + 1)
         self._sync()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+
+class PageTurner(discord.ui.View):
+    """First / previous / next over pages read afresh at each click (``render(page)``, 1-based); only
+    ``author_id`` may turn them."""
+
+    def __init__(
+        self,
+        author_id: int,
+        page: int,
+        pages: int,
+        render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
+    ) -> None:
+        super().__init__(timeout=PAGER_TIMEOUT)
+        self.author_id = author_id
+        self.page, self.pages = page, pages
+        self.render = render
+        self._sync()
+
+    def _sync(self) -> None:
+        self.first.disabled = self.previous.disabled = self.page <= 1
+        self.next.disabled = self.page >= self.pages
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.author_id:
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            return False
+        return True
+
+    async def _turn(self, interaction: discord.Interaction[Any], page: int) -> None:
+        embed, self.pages = await self.render(max(1, min(page, self.pages)))
+        self.page = max(1, min(page, self.pages))
+        self._sync()
+        await interaction.response.edit_message(embed=embed, view=self)
+
+    @discord.ui.button(emoji="⏮️", style=discord.ButtonStyle.secondary)
+    async def first(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, 1)
+
+    @discord.ui.button(emoji="◀️", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, self.page - 1)
+
+    @discord.ui.button(emoji="▶️", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, self.page + 1)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)

@@ -81,6 +81,24 @@ async def test_history_pages_and_a_page_out_of_range_is_refused(table: Table) ->
     refused(await table.run("history", {"character": "Nobody"}))
 
 
+async def test_history_pages_turn_with_buttons_only_for_the_caller(table: Table) -> None:
+    for number in range(12):  # 1 setting + 12 creations: two pages
+        await table.create(f"Goblin {number}")
+    first = await table.run("history", user=ALICE, guild_locale="fr")
+    assert first.embeds[0]["footer"]["text"] == "page 1/2"
+    first_id, previous_id, next_id = [b["custom_id"] for row in first.components for b in row["components"]]
+    assert [b["disabled"] for row in first.components for b in row["components"]] == [True, True, False]
+    intruder = await table.click(next_id, first, user=BOB)
+    assert "Only the person who ran the command" in refused(intruder)
+    turned = await table.click(next_id, first, user=ALICE)
+    assert turned.errors == [] and turned.embeds[0]["footer"]["text"] == "page 2/2"
+    assert "réglages modifiés : Rôle MJ" in turned.embeds[0]["description"]  # the oldest event, in French
+    assert [b["disabled"] for row in turned.components for b in row["components"]] == [False, False, True]
+    back = await table.click(first_id, turned, user=ALICE)
+    assert back.embeds[0]["footer"]["text"] == "page 1/2"
+    assert previous_id
+
+
 # ---- /undo ---------------------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from bot.interface import autocomplete
 from bot.interface.options import PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
+from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.ui.card import character_card
 from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
@@ -46,10 +47,21 @@ class Admin(commands.Cog):
         character: str | None = None,
         page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
-        found = await admin.history(self.bot.store, actor_of(interaction), ref=character, page=page)
+        actor = actor_of(interaction)
+        found = await admin.history(self.bot.store, actor, ref=character, page=page)
         lang = public_lang(interaction, found.ruleset)
         embed = history_embed(found.events, page, found.pages, lang, character_name=found.character_name)
-        await send_public(interaction, embeds=[embed])
+
+        async def render(number: int) -> tuple[discord.Embed, int]:
+            # Read afresh: the log may have grown (or the last page gone) since the command.
+            fresh = await admin.history(self.bot.store, actor, ref=character, page=min(number, found.pages))
+            shown = history_embed(
+                fresh.events, number, fresh.pages, lang, character_name=fresh.character_name
+            )
+            return shown, fresh.pages
+
+        view = PageTurner(actor.user_id, page, found.pages, render) if found.pages > 1 else None
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
     @app_commands.guild_only()
