@@ -29,13 +29,25 @@ class HistoryPage:
     ruleset: Ruleset
 
 
+async def named_even_deleted(store: Store, guild_id: int, ref: str) -> tuple[int | None, str]:
+    """The character ``ref`` names, living or else deleted (its history stays readable, and undo can
+    bring it back): its id and name. Refuses like any character option when there is neither."""
+    try:
+        found = await by_ref(GuildReader(store, guild_id), ref)
+    except UserError:
+        gone = await store.deleted_characters(guild_id, ref.strip()[:100])
+        if not gone:
+            raise
+        return gone[0]
+    return found.id, found.name
+
+
 async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> HistoryPage:
     """One page of the server's history (of one character's), newest first."""
     character_id: int | None = None
     character_name: str | None = None
     if ref is not None:
-        found = await by_ref(GuildReader(store, actor.guild_id), ref)
-        character_id, character_name = found.id, found.name
+        character_id, character_name = await named_even_deleted(store, actor.guild_id, ref)
     events, total = await store.history(
         actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
     )
@@ -59,7 +71,7 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
         actor.require_gm(await tx.ruleset())
         character_id = None
         if ref is not None:
-            character_id = (await by_ref(tx, ref)).id
+            character_id = (await named_even_deleted(store, actor.guild_id, ref))[0]
         event = await tx.undo(actor.user_id, character_id)
         undid = record_of(event)
         ids = undid.restored if isinstance(undid, Undid) else ()

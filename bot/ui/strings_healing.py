@@ -74,4 +74,5 @@ HEALING: dict[str, dict[str, str]] = {
     "diff_open_rolls": {"en": "Open rolls", "fr": "Jets ouverts"},
     "diff_tie_succeeds": {"en": "A tie (margin 0) succeeds", "fr": "Égalité (marge 0) réussie"},
     "event_config_diff": {"en": "settings changed: {changes}", "fr": "réglages modifiés : {changes}"},
+    "deleted_choice": {"en": "{name} — deleted character", "fr": "{name} — personnage supprimé"},
 }

@@ -664,3 +664,22 @@ async def test_undoing_a_server_wide_rest_names_everyone_without_cards(table: Ta
         "Nyx: light wound",
     ]
     assert message.allowed_mentions == {"users": [ALICE, BOB], "parse": []}
+
+
+async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    ask = await table.run("character delete", {"character": "Aria"}, user=ALICE)
+    buttons = [b["custom_id"] for row in ask.components for b in row["components"]]
+    await table.click(buttons[0], ask, user=ALICE)
+    assert await table.store.characters(GUILD) == []
+    choices = (await table.complete("history", {"character": "Ar"}, "character")).choices or []
+    assert [c["name"] for c in choices] == ["Aria — deleted character"]
+    history = public(await table.run("history", {"character": "Aria"}))
+    assert "light wound" in history and "deleted" in history
+    by_id = public(await table.run("history", {"character": choices[0]["value"]}))
+    assert "light wound" in by_id
+    undone = await table.run("undo", {"character": "Aria"})
+    assert "Aria" in public(undone)
+    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    refused(await table.run("history", {"character": "Nobody"}))

@@ -40,7 +40,7 @@ class Admin(commands.Cog):
     @app_commands.command(name="history", description="Recorded changes, newest first")
     @app_commands.guild_only()
     @app_commands.describe(character="Only this character's events", page="Page number")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def history(
         self,
         interaction: discord.Interaction[HarmoniesBot],
@@ -66,7 +66,7 @@ class Admin(commands.Cog):
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
     @app_commands.guild_only()
     @app_commands.describe(character="Revert the latest change touching this character")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
     ) -> None:
