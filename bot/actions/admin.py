@@ -79,12 +79,18 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
         return Undone(event, restored, await tx.ruleset())
 
 
-def validation_text(error: ValidationError) -> str:
-    lines = []
+Issue = tuple[tuple[str | int, ...], str, object]
+"""One problem of a settings change: where (the path of the setting), what kind, and its limit."""
+
+
+def validation_issues(error: ValidationError) -> tuple[Issue, ...]:
+    """The problems of a settings change as data, put in words by the UI in the reader's language."""
+    issues: list[Issue] = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "settings"
-        lines.append(f"{where}: {item['msg']}")
-    return "\n".join(lines)
+        context = item.get("ctx") or {}
+        limit = context.get("le", context.get("ge", context.get("limit", context.get("name"))))
+        issues.append((tuple(item["loc"]), item["type"], limit))
+    return tuple(issues)
 
 
 Change = Callable[[Ruleset], dict[str, Any]]
@@ -151,7 +157,7 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         try:
             updated = Ruleset.model_validate(merged)
         except ValidationError as error:
-            raise UserError("config_invalid", errors=validation_text(error)) from None
+            raise UserError("config_invalid", errors=validation_issues(error)) from None
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)

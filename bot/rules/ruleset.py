@@ -11,6 +11,7 @@ import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from bot.rules.severity import Severity, Track
 
@@ -75,14 +76,16 @@ class Ruleset(BaseModel):
     @classmethod
     def _presets_are_sane(cls, presets: dict[str, Preset]) -> dict[str, Preset]:
         if HUMANOID not in presets:
-            raise ValueError("the humanoid preset must always be present")
+            raise PydanticCustomError("humanoid_required", "the humanoid preset must always be present")
         if len(presets) > MAX_PRESETS:
-            raise ValueError(f"at most {MAX_PRESETS} presets")
+            raise PydanticCustomError("too_many_presets", "at most {limit} presets", {"limit": MAX_PRESETS})
         for name in presets:
             if not PRESET_NAME.match(name):
-                raise ValueError(
-                    f"preset name {name!r}: 1-32 lowercase letters, digits, '-' or '_', starting with a "
-                    "letter or digit"
+                raise PydanticCustomError(
+                    "preset_name",
+                    "preset name '{name}': 1-32 lowercase letters, digits, '-' or '_', starting with a "
+                    "letter or digit",
+                    {"name": name},
                 )
         return presets
 

@@ -121,7 +121,54 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+_SETTING_PARTS: Final = {
+    "physical": "track_physical",
+    "mental": "track_mental",
+    "penalties": "config_penalties",
+    "rest_days": "config_rest",
+    "difficulty": "config_difficulty",
+    "presets": "config_presets",
+    "language": "config_language",
+}
+
+
+def _setting_path(lang: Lang, where: tuple[object, ...]) -> str:
+    """``("physical", "penalties", 0)`` → "Physical, Penalty per wound, light"."""
+    parts: list[str] = []
+    track = Track.PHYSICAL
+    for part in where:
+        if part in (Track.PHYSICAL.value, Track.MENTAL.value):
+            track = Track(str(part))
+        if isinstance(part, int) and 0 <= part <= 2 and parts:
+            parts.append(severity_short(lang, track, Severity(part)))
+        elif isinstance(part, str) and part in _SETTING_PARTS:
+            parts.append(t(lang, _SETTING_PARTS[part]))
+        else:
+            parts.append(escape(str(part))[:40])
+    return ", ".join(parts) or t(lang, "config_title")
+
+
+def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
+    """The problems of a settings change (``bot.actions.admin.validation_issues``), one a line."""
+    lines = []
+    for issue in issues:
+        if not (isinstance(issue, tuple) and len(issue) == 3):
+            continue
+        where, kind, limit = issue
+        key = f"invalid_{kind}" if f"invalid_{kind}" in CATALOGUE else "invalid_value"
+        shown = (
+            number(limit)
+            if isinstance(limit, int) and not isinstance(limit, bool)
+            else escape(str(limit))[:40]
+        )
+        path = _setting_path(lang, where if isinstance(where, tuple) else ())
+        lines.append(t(lang, "invalid_line", where=path, problem=t(lang, key, limit=shown)))
+    return clip("\n".join(lines), LONG_PARAM_LIMIT)
+
+
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if key == "errors" and isinstance(value, tuple):
+        return _issues(lang, value)
     if isinstance(value, str) and key in KIND_PARAMS and f"kind_{value}" in CATALOGUE:
         return t(lang, f"kind_{value}")
     if isinstance(value, Severity):

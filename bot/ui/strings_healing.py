@@ -75,4 +75,17 @@ HEALING: dict[str, dict[str, str]] = {
     "diff_tie_succeeds": {"en": "A tie (margin 0) succeeds", "fr": "Égalité (marge 0) réussie"},
     "event_config_diff": {"en": "settings changed: {changes}", "fr": "réglages modifiés : {changes}"},
     "deleted_choice": {"en": "{name} — deleted character", "fr": "{name} — personnage supprimé"},
+    "invalid_line": {"en": "• {where}: {problem}", "fr": "• {where} : {problem}"},
+    "invalid_less_than_equal": {"en": "at most {limit}", "fr": "au plus {limit}"},
+    "invalid_greater_than_equal": {"en": "at least {limit}", "fr": "au moins {limit}"},
+    "invalid_humanoid_required": {
+        "en": "the humanoid preset must stay",
+        "fr": "le gabarit humanoïde doit rester",
+    },
+    "invalid_too_many_presets": {"en": "at most {limit} presets", "fr": "au plus {limit} gabarits"},
+    "invalid_preset_name": {
+        "en": "{limit}: 1 to 32 lowercase letters, digits, - or _",
+        "fr": "{limit} : de 1 à 32 lettres minuscules, chiffres, - ou _",
+    },
+    "invalid_value": {"en": "this value is not allowed", "fr": "cette valeur n'est pas permise"},
 }

@@ -239,8 +239,8 @@ async def test_config_penalties_change_the_card(table: Table) -> None:
 @pytest.mark.parametrize(
     ("options", "explained"),
     [
-        ({"track": "physical", "light": 2}, "less than or equal to 0"),
-        ({"track": "mental", "critical": 1}, "less than or equal to 0"),
+        ({"track": "physical", "light": 2}, "Physical, Penalty per wound, light: at most 0"),
+        ({"track": "mental", "critical": 1}, "Mental, Penalty per wound, psychosis: at most 0"),
     ],
 )
 async def test_invalid_penalties_are_refused_with_an_explanation(
@@ -251,7 +251,8 @@ async def test_invalid_penalties_are_refused_with_an_explanation(
     assert explained in text and "Nothing was changed" in text
     assert await snapshot(table) == before
     text = refused(await table.run("config penalties", options, locale="fr"))
-    assert "Rien n'a été modifié" in text
+    assert "Rien n'a été modifié" in text and "Pénalité par blessure" in text and ": au plus 0" in text
+    assert "less than" not in text and "Input" not in text
 
 
 async def test_config_rest_and_difficulty(table: Table) -> None:

@@ -195,7 +195,7 @@ SAMPLES = [
     UserError("target_or_character"),
     UserError("character_not_targets", name="Aria", user=42),
     UserError("guild_only"),
-    UserError("config_invalid", errors="physical.penalties.0: Input should be less than or equal to 0"),
+    UserError("config_invalid", errors=((("physical", "penalties", 0), "less_than_equal", 0),)),
     UserError("internal_error", error_id="ab12cd34"),
     UserError("ruleset_invalid", errors="presets: the humanoid preset must always be present"),
     UserError("page_range", pages=3),
