@@ -78,7 +78,7 @@ def _settings_diff(record: Configured, lang: Lang) -> str | None:
         before, after = Ruleset.model_validate(record.before), Ruleset.model_validate(record.after)
     except ValidationError:
         return None
-    return "; ".join(ruleset_changes(before, after, lang)) or "—"
+    return "; ".join(ruleset_changes(before, after, lang, mentions=False)) or "—"
 
 
 def _wound(record: Wounded, lang: Lang, name: str) -> str:

@@ -101,8 +101,10 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
     )
 
 
-def _role(lang: Lang, role_id: int | None) -> str:
-    return t(lang, "config_gm_role_none") if role_id is None else f"<@&{role_id}>"
+def _role(lang: Lang, role_id: int | None, mentions: bool = True) -> str:
+    if role_id is None:
+        return t(lang, "config_gm_role_none")
+    return f"<@&{role_id}>" if mentions else t(lang, "diff_role_id", id=role_id)
 
 
 def _language(lang: Lang, value: str | None) -> str:
@@ -116,15 +118,17 @@ def _preset_value(lang: Lang, ruleset: Ruleset, name: str) -> str:
     return t(lang, "diff_preset", physical=_maxima(preset.physical), mental=_maxima(preset.mental))
 
 
-def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang) -> list[str]:
-    """Each setting that differs, as ``label: old → new`` in ``lang`` (no internal names, no JSON)."""
+def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bool = True) -> list[str]:
+    """Each setting that differs, as ``label: old → new`` in ``lang`` (no internal names, no JSON).
+    ``mentions``: show the GM role as a role mention (else by its id, as history does)."""
     lines: list[str] = []
 
     def change(label: str, old: str, new: str) -> None:
         if old != new:
             lines.append(t(lang, "diff_line", label=label, old=old, new=new))
 
-    change(t(lang, "config_gm_role"), _role(lang, before.gm_role_id), _role(lang, after.gm_role_id))
+    old_role, new_role = _role(lang, before.gm_role_id, mentions), _role(lang, after.gm_role_id, mentions)
+    change(t(lang, "config_gm_role"), old_role, new_role)
     for name in sorted(set(before.presets) | set(after.presets)):
         label = t(lang, "diff_preset_label", name=preset_label(lang, name))
         change(label, _preset_value(lang, before, name), _preset_value(lang, after, name))

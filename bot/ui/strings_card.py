@@ -8,7 +8,7 @@ CARD: dict[str, dict[str, str]] = {
         "en": "🌀 {name} — incoherent",
         "fr": "🌀 {name} — a sombré dans l'incohérence",
     },
-    "card_played_by": {"en": "Played by {player}", "fr": "Joué par {player}"},
+    "card_played_by": {"en": "Played by {player}", "fr": "Personnage de {player}"},
     "card_npc": {"en": "NPC, kept by the GMs", "fr": "PNJ, tenu par les MJ"},
     "card_attributes": {
         "en": "Cp {corps} · Rs {resistance} · It {intuition} · preset {preset}",
@@ -79,7 +79,7 @@ CARD: dict[str, dict[str, str]] = {
         "en": "It is now the active character of {player}.",
         "fr": "C'est désormais le personnage actif de {player}.",
     },
-    "deleted_title": {"en": "Deleted: {name}", "fr": "Supprimé : {name}"},
+    "deleted_title": {"en": "Deleted: {name}", "fr": "Suppression : {name}"},
     "deleted_body": {
         "en": "The character and its wounds were deleted. A GM can bring it back with /undo.",
         "fr": "Le personnage et ses blessures ont été supprimés. Un MJ peut le faire revenir avec /annuler.",

@@ -65,6 +65,7 @@ HEALING: dict[str, dict[str, str]] = {
     "diff_line": {"en": "{label}: {old} → **{new}**", "fr": "{label} : {old} → **{new}**"},
     "diff_nothing": {"en": "Nothing changed.", "fr": "Rien n'a changé."},
     "diff_none": {"en": "none", "fr": "aucun"},
+    "diff_role_id": {"en": "role {id}", "fr": "rôle {id}"},
     "diff_preset_label": {"en": "Preset {name}", "fr": "Gabarit {name}"},
     "diff_preset": {
         "en": "physical {physical} · mental {mental}",

@@ -66,7 +66,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "confirm_delete": {
         "en": "Delete {name}? Its wounds go with it; a GM can bring it back with /undo.",
-        "fr": "Supprimer {name} ? Ses blessures partent avec lui ; un MJ peut le faire revenir avec "
+        "fr": "Supprimer {name} ? Ses blessures partent aussi ; un MJ peut annuler la suppression avec "
         "/annuler.",
     },
     "dice_unused_one": {

@@ -565,7 +565,7 @@ async def test_a_french_server_gets_french_results_whatever_the_callers_locale(t
         guild=OTHER_GUILD,
         guild_locale="fr",
     )
-    assert "Joué par" in public(reply)
+    assert "Personnage de" in public(reply)
     reply = await table.run(
         "wound", {"severity": "light", "character": "Aria"}, user=OWNER, guild=OTHER_GUILD, guild_locale="fr"
     )

@@ -66,7 +66,11 @@ def has(shown: Shown, *fragments: str) -> None:
 async def english_session(table: Table) -> None:
     """The English server: the whole session, checked message by message."""
     setup = await table.setup_gm_role()
-    has(setup, "Server settings", f"GM role\n<@&{table.gm_role}>")
+    has(
+        setup,
+        "Settings changed",
+        f"GM role: none: Manage Server or the server owner only → **<@&{table.gm_role}>**",
+    )
     pings_nobody(setup)
 
     # A player is not a GM: refused privately, in the player's language.
@@ -178,7 +182,7 @@ async def french_session(table: Table) -> None:
     has(setup, "Réglages du serveur", "Rôle MJ")
     created = await table.say("character create", {"name": "Élise", "player": player(ALICE), "corps": 2})
     pings_only(created, ALICE)
-    has(created, "Joué par", "Blessures physiques")
+    has(created, "Personnage de", "Blessures physiques")
     refused = await table.say("wound", {"severity": "light", "character": "Élise"}, by=BOB, public=False)
     has(refused, "MJ")
     for _ in range(2):

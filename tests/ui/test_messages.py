@@ -275,7 +275,7 @@ def test_small_embeds() -> None:
         "✅ New character.\nIt is now the active character of <@1234>."
     )
     deleted = character_deleted_embed(character(name="@everyone"), "fr")
-    assert deleted.title == "Supprimé : @\u200beveryone"
+    assert deleted.title == "Suppression : @\u200beveryone"
     imported = import_embed({"characters": 3, "wounds": 12, "other": "x"}, "en")
     assert "characters: 3" in (imported.description or "") and "other: x" in (imported.description or "")
     assert "personnages : 3" in (import_embed({"characters": 3}, "fr").description or "")
