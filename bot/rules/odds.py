@@ -57,6 +57,7 @@ class RollOdds:
     worsening: Fraction
 
 
+@cache
 def roll_odds(bonus: int, *, tie_succeeds: bool, open_rolls: bool) -> RollOdds:
     """The odds of a roll whose margin is the dice plus ``bonus`` (attributes + difficulty + penalty)."""
     success = worsening = Fraction(0)

@@ -179,7 +179,7 @@ async def english_session(table: Table) -> None:
 async def french_session(table: Table) -> None:
     """The French server, at the same time: every public message in French."""
     setup = await table.setup_gm_role()
-    has(setup, "Réglages du serveur", "Rôle MJ")
+    has(setup, "Réglages modifiés", "Rôle MJ : aucun")
     created = await table.say("character create", {"name": "Élise", "player": player(ALICE), "corps": 2})
     pings_only(created, ALICE)
     has(created, "Personnage de", "Blessures physiques")
