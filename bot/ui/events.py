@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from bot.history import (
     Configured,
     Created,
+    DamageRolled,
     Deleted,
     Edited,
     Event,
@@ -28,6 +29,7 @@ from bot.history import (
     record_of,
 )
 from bot.rules.character import Character
+from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
 from bot.ui import limits
@@ -103,6 +105,42 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
     return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
 
 
+def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
+    """A damage roll (rules.md §8): each blow's outcome by the table, and what its wound became."""
+    track, became = record.track, list(record.became)
+    beyond = t(lang, f"event_beyond_{track.value}")
+    outcomes = []
+    for blow in record.rolls:
+        severity = blow.harm.severity
+        if blow.harm is Harm.NONE:
+            outcomes.append(t(lang, "damage_none"))
+            continue
+        ended = became.pop(0) if became else None
+        if severity is None:  # the table's last band
+            outcomes.append(beyond)
+            continue
+        label = severity_label(lang, track, severity)
+        if ended is None:
+            outcomes.append(f"{label} → {beyond}")
+        elif ended != severity:
+            outcomes.append(f"{label} → {severity_label(lang, track, ended)}")
+        else:
+            outcomes.append(label)
+    text = t(
+        lang,
+        "event_damage",
+        name=name,
+        damage=record.damage,
+        count=len(record.rolls),
+        outcomes=", ".join(outcomes) or "?",
+    )
+    if record.not_applied > 0:
+        text += tn(lang, "event_not_applied", record.not_applied)
+    if record.note.strip():
+        text += t(lang, "event_note", note=clip(escape(record.note), 80))
+    return text
+
+
 def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     track = record.track
     outcome = ""
@@ -149,6 +187,8 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
             return t(lang, f"event_{record.kind.value}", name=name)
         case Wounded():
             return _wound(record, lang, name)
+        case DamageRolled():
+            return _damage(record, lang, name)
         case HealRolled():
             return _heal_roll(record, lang, name)
         case Lowered():

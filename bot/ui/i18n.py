@@ -14,6 +14,7 @@ from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
 from bot.ui.strings_card import CARD
+from bot.ui.strings_damage import DAMAGE
 from bot.ui.strings_errors import ERRORS
 from bot.ui.strings_healing import HEALING
 from bot.ui.strings_labels import LABELS
@@ -26,7 +27,15 @@ Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS, HEALING)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
+    LABELS,
+    CARD,
+    RESULTS,
+    ADMIN,
+    ERRORS,
+    DAMAGE,
+    HEALING,
+)
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 

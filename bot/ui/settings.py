@@ -9,6 +9,7 @@ import discord
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.ui import limits
+from bot.ui.damage_table import damage_table_text
 from bot.ui.i18n import CATALOGUE, Lang, number, preset_label, severity_short, t, track_label
 from bot.ui.text import clip, escape, join_lines, signed
 
@@ -71,6 +72,8 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         value=_numbers(lang, ruleset, lambda n: n.difficulty, signed),
         inline=False,
     )
+    damage = damage_table_text(ruleset.damage, lang) + "\n" + t(lang, "damage_table_mental")
+    embed.add_field(name=t(lang, "config_damage"), value=damage, inline=False)
     dice = t(
         lang, "config_dice_value", open=_on(lang, ruleset.open_rolls), tie=_on(lang, ruleset.tie_succeeds)
     )
@@ -158,6 +161,8 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
     for key, old_flag, new_flag in flags:
         change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
     change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
+    old_table = "/".join(str(v) for v in before.damage.thresholds)
+    change(t(lang, "config_damage"), old_table, "/".join(str(v) for v in after.damage.thresholds))
     return lines
 
 
