@@ -161,8 +161,8 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
     for key, old_flag, new_flag in flags:
         change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
     change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
-    old_table = "/".join(str(v) for v in before.damage.thresholds)
-    change(t(lang, "config_damage"), old_table, "/".join(str(v) for v in after.damage.thresholds))
+    old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
+    change(t(lang, "config_damage"), old_table, new_table)
     return lines
 
 

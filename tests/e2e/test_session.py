@@ -146,7 +146,7 @@ async def english_session(table: Table) -> None:
     has(healed, "Light ■■■□ 3/4")
     # Bob fails by 30 (-9 - 20 - 1): his light wound worsens to serious.
     worse = await table.say("heal roll", {"dice": "1-10"}, by=BOB)
-    has(worse, "failed by 30 (10 or more): **worsened to serious wound**")
+    has(worse, "failed by 30 (10 or more), the session ends: **worsened to serious wound**")
     has(worse, "Light □□□□ 0/4", "Serious ■□ 1/2")
     # Healing again needs a new rest: refused, privately.
     again = await table.say("heal roll", {"dice": "9-1"}, by=ALICE, public=False)
