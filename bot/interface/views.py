@@ -146,8 +146,12 @@ class PageTurner(discord.ui.View):
         page: int,
         pages: int,
         render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
+        lang: Lang = "en",
     ) -> None:
         super().__init__(timeout=PAGER_TIMEOUT)
+        self.first.label = t(lang, "button_first")
+        self.previous.label = t(lang, "button_previous")
+        self.next.label = t(lang, "button_next")
         self.author_id = author_id
         self.page, self.pages = page, pages
         self.render = render
@@ -169,15 +173,15 @@ class PageTurner(discord.ui.View):
         self._sync()
         await interaction.response.edit_message(embed=embed, view=self)
 
-    @discord.ui.button(emoji="⏮️", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label="First", style=discord.ButtonStyle.secondary)
     async def first(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._turn(interaction, 1)
 
-    @discord.ui.button(emoji="◀️", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
     async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._turn(interaction, self.page - 1)
 
-    @discord.ui.button(emoji="▶️", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
     async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._turn(interaction, self.page + 1)
 

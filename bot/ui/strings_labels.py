@@ -53,6 +53,7 @@ LABELS: dict[str, dict[str, str]] = {
     "button_delete": {"en": "Delete", "fr": "Supprimer"},
     "button_heal": {"en": "Heal", "fr": "Soigner"},
     "button_heal_mental": {"en": "Heal (mental)", "fr": "Soigner (mental)"},
+    "button_first": {"en": "First", "fr": "Début"},
     "button_previous": {"en": "Previous", "fr": "Précédent"},
     "button_next": {"en": "Next", "fr": "Suivant"},
     "not_your_button": {

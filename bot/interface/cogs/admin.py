@@ -62,7 +62,7 @@ class Admin(commands.Cog):
             )
             return shown, fresh.pages
 
-        view = PageTurner(actor.user_id, page, found.pages, render) if found.pages > 1 else None
+        view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
         await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
