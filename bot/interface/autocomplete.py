@@ -8,8 +8,10 @@ import discord
 from discord import app_commands
 
 from bot.interface.permissions import actor_of
+from bot.ui import limits
 from bot.ui.choices import choice_label
-from bot.ui.i18n import lang_of
+from bot.ui.i18n import lang_of, t
+from bot.ui.text import clip
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -64,3 +66,23 @@ async def npcs(
 ) -> list[app_commands.Choice[str]]:
     """This server's NPCs."""
     return await _choices(interaction, current, None, npcs=True)
+
+
+async def characters_even_deleted(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """Any character of this server, then deleted ones, marked so (for /history and /undo)."""
+    living = await _choices(interaction, current, None)
+    if interaction.guild_id is None or len(living) >= CHOICE_LIMIT:
+        return living
+    gone = await interaction.client.store.deleted_characters(
+        interaction.guild_id, current[:100], limit=CHOICE_LIMIT - len(living)
+    )
+    lang = lang_of(interaction.locale)
+    marked = [
+        app_commands.Choice(
+            name=clip(t(lang, "deleted_choice", name=name), limits.CHOICE_NAME), value=str(cid)
+        )
+        for cid, name in gone
+    ]
+    return living + marked

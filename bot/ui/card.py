@@ -8,6 +8,7 @@ import discord
 
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
+from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
@@ -15,6 +16,8 @@ from bot.ui import limits
 from bot.ui.glyphs import marks
 from bot.ui.i18n import (
     Lang,
+    days_text,
+    preset_label,
     severity_label,
     severity_next,
     severity_short,
@@ -23,6 +26,7 @@ from bot.ui.i18n import (
     tn,
     track_label,
 )
+from bot.ui.odds import odds_line
 from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
 
 NOTE_LIMIT = 120
@@ -136,8 +140,7 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
                 lang,
                 "card_rest_line",
                 track=track_label(lang, track),
-                rested=status.rested,
-                needed=status.needed,
+                days=days_text(lang, status.rested, status.needed),
                 severity=severity_label(lang, track, status.severity),
             )
         )
@@ -145,6 +148,8 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
         lines.append(_heal_line(ready, status.remaining, lang, track))
+        if ready and (odds := healing_odds(character, ruleset, track)) is not None:
+            lines.append(odds_line(odds, lang))
     return lines
 
 
@@ -186,7 +191,7 @@ def card_description(character: Character, lang: Lang) -> str:
         corps=signed(character.corps),
         resistance=signed(character.resistance),
         intuition=signed(character.intuition),
-        preset=clip(escape(character.preset), 40),
+        preset=preset_label(lang, character.preset),
     )
     return f"{owner}\n{attributes}"
 
@@ -209,7 +214,10 @@ def character_card(
     )
     embed.add_field(name=t(lang, "card_physical"), value=track_rows(character, Track.PHYSICAL, lang))
     embed.add_field(name=t(lang, "card_mental"), value=track_rows(character, Track.MENTAL, lang))
-    embed.add_field(name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False)
+    if not character.out_of_play:  # the dead and the incoherent show their state, not figures
+        embed.add_field(
+            name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False
+        )
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     if found := warning_lines(character, lang):
         embed.add_field(

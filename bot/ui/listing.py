@@ -22,11 +22,13 @@ LIST_COLOUR = 0x5865F2
 
 
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
-    """``**Aria** — @player — serious wound · shock — −4``."""
+    """``**Aria** — @player — serious wound · shock — −4``; ``**Aria** — @player — dead`` without figures."""
     owner = t(lang, "npc") if character.owner_id is None else mention(character.owner_id)
     name = clip(escape(character.name), NAME_IN_LIST)
     if ruleset.is_secret(character.owner_id, character.id):
         return f"**{name}** — {owner} — {secret_word(character, lang)}"
+    if character.out_of_play:  # dead or incoherent: the state, no figures
+        return f"**{name}** — {owner} — {state_text(character, lang)}"
     penalty = total_penalty(character, ruleset)
     shown = signed(penalty) if penalty else "0"
     return f"**{name}** — {owner} — {state_text(character, lang)} — {shown}"

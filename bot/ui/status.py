@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.rules.character import Character
+from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
@@ -13,6 +14,7 @@ from bot.ui import limits
 from bot.ui.card import State, card_title, state_of, warning_lines
 from bot.ui.glyphs import held_marks
 from bot.ui.i18n import Lang, severity_short, t, t_name, track_label
+from bot.ui.odds import odds_line
 from bot.ui.text import signed
 
 SECRET_COLOUR = 0x99AAB5
@@ -50,6 +52,9 @@ def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str
     if found := warning_lines(character, lang):
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
+    for track in Track:  # a healing session is offered (the Heal button): its odds, as on the card
+        if (odds := healing_odds(character, ruleset, track)) is not None:
+            lines.append(f"🩹 {odds_line(odds, lang)}")
     return lines
 
 

@@ -75,7 +75,7 @@ async def test_a_secret_npc_shows_players_one_word_everywhere(table: Table, all_
     )
     assert "State: **badly wounded**" in in_channel(wounded)
     (private,) = wounded.followups  # the GM's own copy, with every figure
-    assert private.ephemeral and "light wound → **serious wound** (escalated)" in private.text
+    assert private.ephemeral and "light wound → **serious wound** (light full 4/4)" in private.text
     assert "Physical 🟨🟨🟨🟨🟧 — light 4/4 · serious 1/2" in private.text
     changes: list[tuple[str, dict[str, Any]]] = [
         ("mental", {"severity": "trauma", "character": "Goblin"}),

@@ -16,13 +16,18 @@ from bot.interface.flows import secret_ids
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
+from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
-from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
+from bot.ui.card import character_card
+from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
+from bot.ui.settings import settings_changed_embed
+from bot.ui.status import secret_card
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
+UNDO_CARDS = 2
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -39,7 +44,7 @@ class Admin(commands.Cog):
     @app_commands.command(name="history", description="Recorded changes, newest first")
     @app_commands.guild_only()
     @app_commands.describe(character="Only this character's events", page="Page number")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def history(
         self,
         interaction: discord.Interaction[HarmoniesBot],
@@ -52,21 +57,46 @@ class Admin(commands.Cog):
         hidden = await secret_ids(self.bot.store, actor.guild_id, found.ruleset)
         name = found.character_name
         embed = history_embed(found.events, page, found.pages, lang, character_name=name, hidden=hidden)
-        await send_public(interaction, embeds=[embed])
+
+        async def render(number: int) -> tuple[discord.Embed, int]:
+            # Read afresh: the log may have grown (or the last page gone) since the command.
+            fresh = await admin.history(self.bot.store, actor, ref=character, page=min(number, found.pages))
+            shown = history_embed(
+                fresh.events, number, fresh.pages, lang, character_name=fresh.character_name, hidden=hidden
+            )
+            return shown, fresh.pages
+
+        view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
     @app_commands.guild_only()
     @app_commands.describe(character="Revert the latest change touching this character")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
     ) -> None:
         actor = actor_of(interaction)
-        event = await admin.undo(self.bot.store, actor, ref=character)
-        ruleset = await self.bot.store.ruleset(actor.guild_id)
-        lang = public_lang(interaction, ruleset)
-        hidden = await secret_ids(self.bot.store, actor.guild_id, ruleset)
-        await send_public(interaction, embeds=[undo_embed(event, lang, hidden)])
+        undone = await admin.undo(self.bot.store, actor, ref=character)
+        lang = public_lang(interaction, undone.ruleset)
+        hidden = await secret_ids(self.bot.store, actor.guild_id, undone.ruleset)
+        # What came back, with its card (two at most: a server-wide rest lists its names instead), and
+        # the players whose characters it changed. A secret NPC's card is its word.
+        restored = undone.restored
+        cards = (
+            [
+                secret_card(c, lang) if c.id in hidden else character_card(c, undone.ruleset, lang)
+                for c in restored
+            ]
+            if len(restored) <= UNDO_CARDS
+            else []
+        )
+        owners = list(dict.fromkeys(c.owner_id for c in restored if c.owner_id is not None))
+        await send_public(
+            interaction,
+            embeds=[undo_embed(undone.event, lang, restored, hidden), *cards],
+            mentions=owners[:MAX_MENTIONS],
+        )
 
 
 @app_commands.guild_only()
@@ -77,8 +107,9 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     async def _change(
         self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
-        await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
+        done = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
+        lang = public_lang(interaction, done.after)
+        await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
 
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
@@ -192,17 +223,24 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(
         open_rolls="A 10 on either die is rolled again and added",
         tie_succeeds="A margin of exactly 0 is a success",
+        confirm_risky_healing="Ask before a healing session the bot rolls when it may worsen a wound",
     )
-    @app_commands.rename(open_rolls="open-rolls", tie_succeeds="tie-succeeds")
+    @app_commands.rename(
+        open_rolls="open-rolls", tie_succeeds="tie-succeeds", confirm_risky_healing="confirm-risky-healing"
+    )
     async def dice(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         open_rolls: bool | None = None,
         tie_succeeds: bool | None = None,
+        confirm_risky_healing: bool | None = None,
     ) -> None:
-        changes = {
-            k: v for k, v in {"open_rolls": open_rolls, "tie_succeeds": tie_succeeds}.items() if v is not None
+        given = {
+            "open_rolls": open_rolls,
+            "tie_succeeds": tie_succeeds,
+            "confirm_risky_healing": confirm_risky_healing,
         }
+        changes = {k: v for k, v in given.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(
