@@ -119,7 +119,7 @@ def moments() -> dict[str, tuple[str, int]]:
     board = board_embed([aelis, session.character, nyx], RULES, "en")
     return {
         "wound": page(wound, content="<@111>", buttons=("📋 Card",)),
-        "card": page(character_card(aelis, RULES, "en")),
+        "card": page(character_card(rested, RULES, "en"), buttons=("🩹 Heal",)),
         "healing": page(healing_embed(session, RULES, "en"), buttons=("📋 Card",)),
         "board": page(board),
         "blessure": page(
