@@ -49,7 +49,7 @@ class Admin(commands.Cog):
         character_id: int | None = None
         character_name: str | None = None
         if character is not None:
-            found = await targets.by_ref(targets.GuildReader(store, actor.guild_id), character)
+            found = await store.read(actor.guild_id, lambda reader: targets.by_ref(reader, character))
             character_id, character_name = found.id, found.name
         events, total = await store.history(
             actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE

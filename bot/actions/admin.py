@@ -12,18 +12,18 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.history import Event
 from bot.rules import Preset, Ruleset, Track
-from bot.storage.store import Store
+from bot.storage.store import Store, Transaction
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Event:
-    async with store.transaction(actor.guild_id) as tx:
-        actor.require_gm(await tx.ruleset())
-        character_id = None
-        if ref is not None:
-            character_id = (await by_ref(tx, ref)).id
-        return await tx.undo(actor.user_id, character_id)
+    def work(tx: Transaction) -> Event:
+        actor.require_gm(tx.ruleset())
+        character_id = None if ref is None else by_ref(tx, ref).id
+        return tx.undo(actor.user_id, character_id)
+
+    return await store.run(actor.guild_id, work)
 
 
 def validation_text(error: ValidationError) -> str:
@@ -82,8 +82,9 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
 
 async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
-    async with store.transaction(actor.guild_id) as tx:
-        current = await tx.ruleset()
+
+    def work(tx: Transaction) -> Ruleset:
+        current = tx.ruleset()
         actor.require_gm(current)
         changes = change(current)
         merged = current.model_dump()
@@ -94,9 +95,11 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
             raise UserError("config_invalid", errors=validation_text(error)) from None
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
-        await tx.save_ruleset(updated)
-        await tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
-    return updated
+        tx.save_ruleset(updated)
+        tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
+        return updated
+
+    return await store.run(actor.guild_id, work)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
@@ -119,6 +122,9 @@ async def export(store: Store, actor: Actor) -> bytes:
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
     if len(data) > IMPORT_MAX_BYTES:
         raise UserError("import_invalid", errors=f"file larger than {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
-    async with store.transaction(actor.guild_id) as tx:
-        actor.require_gm(await tx.ruleset())
-        return await tx.import_guild(data, actor.user_id)
+
+    def work(tx: Transaction) -> dict[str, int]:
+        actor.require_gm(tx.ruleset())
+        return tx.import_guild(data, actor.user_id)
+
+    return await store.run(actor.guild_id, work)

@@ -9,7 +9,7 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
-from bot.storage.store import Store
+from bot.storage.store import Store, Transaction
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,9 @@ async def create(
     at: str,
 ) -> Created:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
-    async with store.transaction(actor.guild_id) as tx:
-        ruleset = await tx.ruleset()
+
+    def work(tx: Transaction) -> Created:
+        ruleset = tx.ruleset()
         if actor.is_gm(ruleset):
             owner = player_id
         else:
@@ -53,22 +54,26 @@ async def create(
             guild_id=actor.guild_id,
             created_at=at,
         )
-        saved = await tx.save_character(fresh)
+        saved = tx.save_character(fresh)
         became_active = False
-        if owner is not None and await tx.active_character(owner) is None:
-            await tx.set_active(owner, _id(saved))
+        if owner is not None and tx.active_character(owner) is None:
+            tx.set_active(owner, _id(saved))
             became_active = True
-        await tx.record("character_create", actor.user_id, character=saved, details={"owner_id": owner})
-    return Created(saved, ruleset, became_active)
+        tx.record("character_create", actor.user_id, character=saved, details={"owner_id": owner})
+        return Created(saved, ruleset, became_active)
+
+    return await store.run(actor.guild_id, work)
 
 
 async def select(store: Store, actor: Actor, ref: str) -> Character:
-    async with store.transaction(actor.guild_id) as tx:
-        character = await targets.by_ref(tx, ref)
+    def work(tx: Transaction) -> Character:
+        character = targets.by_ref(tx, ref)
         if not actor.owns(character):
             raise UserError("not_owner", name=character.name)
-        await tx.set_active(actor.user_id, _id(character))
-    return character
+        tx.set_active(actor.user_id, _id(character))
+        return character
+
+    return await store.run(actor.guild_id, work)
 
 
 @dataclass(frozen=True)
@@ -92,18 +97,21 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Char
     """A GM changes anything; the owner may rename their character."""
     if edits.empty():
         raise UserError("edit_nothing")
-    async with store.transaction(actor.guild_id) as tx:
-        ruleset = await tx.ruleset()
-        character = await targets.by_ref(tx, ref)
+
+    def work(tx: Transaction) -> tuple[Character, Ruleset]:
+        ruleset = tx.ruleset()
+        character = targets.by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.only_name()):
             raise UserError("not_gm")
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("edit_unchanged", name=character.name)
-        saved = await tx.save_character(changed)
+        saved = tx.save_character(changed)
         details = {k: v for k, v in vars(edits).items() if v is not None}
-        await tx.record("character_edit", actor.user_id, character=saved, details=details)
-    return saved, ruleset
+        tx.record("character_edit", actor.user_id, character=saved, details=details)
+        return saved, ruleset
+
+    return await store.run(actor.guild_id, work)
 
 
 def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
@@ -129,19 +137,22 @@ def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
 
 async def delete(store: Store, actor: Actor, character_id: int) -> Character:
     """Delete after the confirmation button (recorded; /undo brings it back)."""
-    async with store.transaction(actor.guild_id) as tx:
-        ruleset = await tx.ruleset()
-        character = await tx.character(character_id)
+
+    def work(tx: Transaction) -> Character:
+        ruleset = tx.ruleset()
+        character = tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)
-        await tx.delete_character(character)
-        await tx.record("character_delete", actor.user_id, character=character)
-    return character
+        tx.delete_character(character)
+        tx.record("character_delete", actor.user_id, character=character)
+        return character
+
+    return await store.run(actor.guild_id, work)
 
 
 async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
     """The refusals of a deletion, before the confirmation is even asked."""
     ruleset = await store.ruleset(actor.guild_id)
-    character = await targets.by_ref(targets.GuildReader(store, actor.guild_id), ref)
+    character = await store.read(actor.guild_id, lambda reader: targets.by_ref(reader, ref))
     actor.require_owner_or_gm(character, ruleset)
     return character
 

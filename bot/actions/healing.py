@@ -48,18 +48,18 @@ async def heal_roll(
 ) -> Healed:
     """The owner (or a GM, for an NPC) runs one healing session."""
 
-    async def work(tx: Transaction) -> Healed:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Healed:
+        ruleset = tx.ruleset()
         if character_id is not None:
-            character = await tx.character(character_id)
+            character = tx.character(character_id)
         else:
-            character = await targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+            character = targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
         actor.require_owner_or_gm_for_npc(character, ruleset)
         manual = parse_dice(dice, ruleset.open_rolls) if dice else []
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
-        saved = await tx.save_character(session.character)
-        await tx.record(
+        saved = tx.save_character(session.character)
+        tx.record(
             "heal_roll",
             actor.user_id,
             character=saved,
@@ -91,24 +91,27 @@ class Rested:
 
 async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, ref: str | None) -> Rested:
     """The GM grants in-game rest to one character, or to every living character of the server."""
-    async with store.transaction(actor.guild_id) as tx:
-        ruleset = await tx.ruleset()
+
+    def work(tx: Transaction) -> Rested:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
         if player_id is None and ref is None:
-            chosen = [c for c in await tx.characters() if not c.out_of_play]
+            chosen = [c for c in tx.characters() if not c.out_of_play]
         else:
-            chosen = [await targets.target(tx, player_id=player_id, ref=ref)]
+            chosen = [targets.target(tx, player_id=player_id, ref=ref)]
         if not chosen:
             raise UserError("rest_nobody")
-        rested = [await tx.save_character(grant_rest(c, days)) for c in chosen]
+        rested = [tx.save_character(grant_rest(c, days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
-        await tx.record(
+        tx.record(
             "rest",
             actor.user_id,
             character=single,
             details={"days": days, "characters": len(rested)},
         )
-    return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
+        return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
+
+    return await store.run(actor.guild_id, work)
 
 
 @dataclass(frozen=True)
@@ -131,9 +134,10 @@ async def roll(
     """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
     if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
         raise UserError("modifier_range", max=MODIFIER_LIMIT)
-    reader = targets.GuildReader(store, actor.guild_id)
     ruleset = await store.ruleset(actor.guild_id)
-    character = await targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    character = await store.read(
+        actor.guild_id, lambda reader: targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    )
     actor.require_owner_or_gm(character, ruleset)
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
     if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop

@@ -31,13 +31,13 @@ async def wound(
     at: str,
 ) -> Wounded:
 
-    async def work(tx: Transaction) -> Wounded:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Wounded:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = await targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=player_id, ref=ref)
         outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=at)
-        saved = await tx.save_character(outcome.character)
-        await tx.record(
+        saved = tx.save_character(outcome.character)
+        tx.record(
             "wound" if track is Track.PHYSICAL else "mental",
             actor.user_id,
             character=saved,
@@ -67,14 +67,14 @@ async def lower(
     store: Store, actor: Actor, *, track: Track, severity: Severity, player_id: int | None, ref: str | None
 ) -> Lowered:
 
-    async def work(tx: Transaction) -> Lowered:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Lowered:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = await targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
-        saved = await tx.save_character(lowering.character)
+        saved = tx.save_character(lowering.character)
         after = lowering.after.current
-        await tx.record(
+        tx.record(
             "heal_wound" if track is Track.PHYSICAL else "heal_mental",
             actor.user_id,
             character=saved,

@@ -9,7 +9,6 @@ import random
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -203,8 +202,8 @@ def fixed_clock() -> str:
 
 
 @asynccontextmanager
-async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
-    settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
+async def open_table(database_url: str, *, sync_commands: bool = True) -> AsyncIterator[Table]:
+    settings = Settings(discord_token=SecretStr("test-token"), database_url=database_url)
     store = await Store.open(settings.database_url)
     rng = ScriptedRandom()
     bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)

@@ -606,7 +606,6 @@ async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
 
 
 async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
-    import asyncio
 
     await asyncio.gather(
         table.run("config penalties", {"track": "physical", "light": -2}),

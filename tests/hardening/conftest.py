@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -11,9 +10,9 @@ from tests.hardening.support import Hardened
 
 
 @pytest.fixture
-async def hard(tmp_path: Path) -> AsyncIterator[Hardened]:
-    """The real bot on a temporary SQLite file, every interaction checked (support.Hardened)."""
-    async with open_table(tmp_path / "harmonies.db") as table:
+async def hard(database_url: str) -> AsyncIterator[Hardened]:
+    """The real bot on a fresh database of each backend, every interaction checked (support.Hardened)."""
+    async with open_table(database_url) as table:
         yield Hardened(table)
         # Every request the bot made, whatever the test did, must be valid for Discord.
         harness.assert_valid(table.fake.requests, strict=True)
