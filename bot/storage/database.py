@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -118,17 +119,40 @@ def _sqlite_connect(path: Path, *, wal: bool) -> sqlite3.Connection:
     return conn
 
 
-def _sqlite_unit(conn: sqlite3.Connection, work: Work[T]) -> T:
-    """On the writer's thread: ``BEGIN IMMEDIATE``, ``work``, ``COMMIT`` (or ``ROLLBACK``)."""
+Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
+
+
+def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
+    """On the writer's thread: the units waiting for the writer, in one transaction (group commit):
+    ``BEGIN IMMEDIATE``, each unit in its own ``SAVEPOINT`` (a failing one rolls back alone), one
+    ``COMMIT`` for all. Should the commit fail, every unit fails with it."""
+    outcomes: list[Outcome] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
-        result = work(Sql(conn, "sqlite"))
+        for work in works:
+            conn.execute("SAVEPOINT unit")
+            try:
+                outcomes.append((True, work(Sql(conn, "sqlite"))))
+            except BaseException as exc:  # its caller gets it; the thread goes on with the others
+                conn.execute("ROLLBACK TO unit")
+                outcomes.append((False, exc))
+            conn.execute("RELEASE unit")
         conn.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:  # the commit (or a savepoint) failed: nothing of the group is kept
         if conn.in_transaction:
             conn.rollback()
-        raise
-    return result
+        return [(False, exc)] * len(works)
+    return outcomes
+
+
+def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
+    if future.cancelled():
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
 def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
@@ -151,6 +175,10 @@ class SqliteDatabase(Database):
         # One thread per connection: the writer's runs the units one after the other.
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._reader_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-reader")
+        # Units waiting for the writer; whether a flush of them is queued on its thread.
+        self._waiting: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        self._flushing = False
+        self._guard = threading.Lock()
 
     @classmethod
     async def open(cls, url: str) -> SqliteDatabase:
@@ -175,8 +203,29 @@ class SqliteDatabase(Database):
         return cls(path, writer, reader)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
+        """Queued for the writer's thread, which runs what waits there as one group (see
+        :func:`_sqlite_group`); answered once that group is committed."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer_thread, _sqlite_unit, self._writer, work)
+        future: asyncio.Future[T] = loop.create_future()
+        with self._guard:
+            self._waiting.append((work, future))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            self._writer_thread.submit(self._flush, loop)
+        return await future
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the writer's thread: run the waiting units, group after group, until none waits."""
+        while True:
+            with self._guard:
+                group, self._waiting = self._waiting, []
+                if not group:
+                    self._flushing = False
+                    return
+            outcomes = _sqlite_group(self._writer, [work for work, _ in group])
+            for (_, future), outcome in zip(group, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, future, outcome)
 
     async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()

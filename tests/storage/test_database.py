@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,36 @@ async def test_nothing_runs_after_close(tmp_path: Path) -> None:
         await db.write(None, lambda sql: sql.run("SELECT 1"))
     with pytest.raises(RuntimeError):
         await db.read(lambda sql: sql.rows("SELECT 1"))
+
+
+async def test_units_waiting_for_the_sqlite_writer_share_one_commit_and_fail_alone(tmp_path: Path) -> None:
+    db = await open_database(str(tmp_path / "bot.db"))
+    try:
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
+        started, release = threading.Event(), threading.Event()
+
+        def first(sql: Sql) -> int:
+            started.set()
+            release.wait(10)  # the others queue up meanwhile
+            return sql.run("INSERT INTO t (x) VALUES (?)", (0,))
+
+        def insert(value: int, sql: Sql) -> int:
+            sql.run("INSERT INTO t (x) VALUES (?)", (value,))
+            if value == 5:
+                raise RuntimeError("unit 5 fails")
+            return int((sql.row("SELECT COUNT(*) FROM t") or (0,))[0])
+
+        blocker = asyncio.create_task(db.write(None, first))
+        await asyncio.to_thread(started.wait, 10)
+        queued = [asyncio.create_task(db.write(None, partial(insert, v))) for v in range(1, 11)]
+        await asyncio.sleep(0.01)
+        release.set()
+        assert await blocker == 1
+        outcomes = await asyncio.gather(*queued, return_exceptions=True)
+        assert isinstance(outcomes[4], RuntimeError)
+        # One group after the first unit: each saw the ones before it, not unit 5's row.
+        assert outcomes[:4] + outcomes[5:] == [2, 3, 4, 5, 6, 7, 8, 9, 10]
+        found = await db.read(lambda sql: sql.rows("SELECT x FROM t ORDER BY x"))
+        assert found == [(v,) for v in range(11) if v != 5]
+    finally:
+        await db.close()
