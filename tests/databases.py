@@ -17,16 +17,20 @@ def connect(url: str) -> sqlite3.Connection | psycopg.Connection[Any]:
     return psycopg.connect(url, autocommit=True)
 
 
-def tables(url: str) -> list[str]:
-    conn = connect(url)
+Connection = sqlite3.Connection | psycopg.Connection[Any]
+
+
+def tables(url: str, conn: Connection | None = None) -> list[str]:
+    looker = connect(url) if conn is None else conn
     try:
-        if isinstance(conn, sqlite3.Connection):
+        if isinstance(looker, sqlite3.Connection):
             query = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
         else:
             query = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
-        return [str(r[0]) for r in conn.execute(query).fetchall()]
+        return [str(r[0]) for r in looker.execute(query).fetchall()]
     finally:
-        conn.close()
+        if conn is None:
+            looker.close()
 
 
 def dump(url: str) -> dict[str, list[tuple[object, ...]]]:
@@ -77,16 +81,18 @@ def _literal(value: object) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-def sql_lines(url: str) -> list[str]:
+def sql_lines(url: str, conn: Connection | None = None) -> list[str]:
     """Every row of every table as ``INSERT INTO "table" VALUES(…);`` lines (as SQLite's iterdump
-    writes them), in a stable order."""
+    writes them), in a stable order; through ``conn`` when given (an autocommit connection)."""
     lines: list[str] = []
-    conn = connect(url)
+    own = conn is None
+    looker = connect(url) if conn is None else conn
     try:
-        for table in tables(url):
-            rows = conn.execute(f'SELECT * FROM "{table}"').fetchall()
+        for table in tables(url, looker):
+            rows = looker.execute(f'SELECT * FROM "{table}"').fetchall()
             found = [f'INSERT INTO "{table}" VALUES({",".join(_literal(v) for v in row)});' for row in rows]
             lines.extend(sorted(found))
     finally:
-        conn.close()
+        if own:
+            looker.close()
     return lines

@@ -13,6 +13,8 @@ from tests.hardening.support import Hardened
 async def hard(database_url: str) -> AsyncIterator[Hardened]:
     """The real bot on a fresh database of each backend, every interaction checked (support.Hardened)."""
     async with open_table(database_url) as table:
-        yield Hardened(table)
+        hardened = Hardened(table)
+        yield hardened
+        hardened.looker.close()
         # Every request the bot made, whatever the test did, must be valid for Discord.
         harness.assert_valid(table.fake.requests, strict=True)
