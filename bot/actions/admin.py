@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.actions.actor import Actor
 from bot.actions.targets import by_ref
-from bot.actor import Actor
 from bot.errors import UserError
 from bot.history import Event
 from bot.rules import Preset, Ruleset, Track

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
 from bot.errors import UserError
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of

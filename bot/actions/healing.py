@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
 from bot.errors import UserError
 from bot.rules import (
     Character,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
 from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
 from bot.rules.severity import severity_name
 from bot.storage.store import Store, Transaction

@@ -1,5 +1,5 @@
 """A game table for command tests: the real bot on a temporary SQLite file, driven through
-discord.py's real dispatch with only the HTTP transport faked (tests/harness)."""
+discord.py's real dispatch with only the HTTP transport faked (tests/fakediscord)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from bot.client import HarmoniesBot
 from bot.config import Settings
+from bot.interface.client import HarmoniesBot
 from bot.rules import Character
 from bot.storage.store import Store
-from tests import harness
+from tests import fakediscord as harness
 
 GUILD = 700000000000000001
 OTHER_GUILD = 700000000000000002

@@ -10,7 +10,7 @@ import pytest
 
 from bot.rules import Ruleset, Track
 from bot.ui.text import MINUS
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import (
     ALICE,
     BOB,
@@ -606,7 +606,6 @@ async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
 
 
 async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
-
     await asyncio.gather(
         table.run("config penalties", {"track": "physical", "light": -2}),
         table.run("config difficulty", {"track": "physical", "critical": 3}),

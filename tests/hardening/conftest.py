@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import open_table
 from tests.hardening.support import Hardened
 

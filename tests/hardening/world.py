@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules import Character
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
 from tests.databases import Looker
 from tests.hardening.strategies import Ref

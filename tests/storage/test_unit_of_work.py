@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from bot.actions.actor import Actor
 from bot.actions.healing import heal_roll
-from bot.actor import Actor
 from bot.rules import Severity, Track, Wound, grant_rest
 from bot.storage import Store, Transaction
 from tests.storage.conftest import ALICE, GM, GUILD, create

@@ -1,56 +1,18 @@
-"""Buttons: the persistent 'roll healing' button, delete confirmation, and list paging."""
+"""Views: delete confirmation and list paging (the Heal button lives with its flow, in flows.py)."""
 
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.replies import answer_error
-from bot.rules import Track
-from bot.ui.i18n import Lang, lang_of, t
-
-if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+from bot.interface.replies import answer_error, caller_lang, send_private
+from bot.ui.i18n import Lang, t
 
 CONFIRM_TIMEOUT = 60.0
 PAGER_TIMEOUT = 300.0
-
-
-class HealButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
-):
-    """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
-
-    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
-        code = "p" if track is Track.PHYSICAL else "m"
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.primary,
-                emoji="🩹",
-                label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
-                custom_id=f"heal:{character_id}:{code}",
-            )
-        )
-        self.character_id = character_id
-        self.track = track
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HealButton:
-        return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
-
-    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
-        from bot.flows import heal_and_reply
-
-        try:
-            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
-        except Exception as error:
-            await answer_error(interaction, error)
 
 
 class Confirm(discord.ui.View):
@@ -70,11 +32,7 @@ class Confirm(discord.ui.View):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id != self.author_id:
             # A refusal: in the language of whoever clicked, not of the author.
-            await interaction.response.send_message(
-                t(lang_of(interaction.locale), "not_your_button"),
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
             return False
         return True
 

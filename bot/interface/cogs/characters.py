@@ -8,20 +8,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
 from bot.actions import characters, targets
 from bot.actions.characters import Edits
-from bot.flows import send_card
-from bot.permissions import actor_of
-from bot.replies import caller_lang, public_lang, send_public
+from bot.interface import autocomplete
+from bot.interface.flows import send_card
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang, public_lang, send_public
+from bot.interface.views import Confirm, Pager
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 from bot.ui.messages import character_deleted_embed, character_list_embeds
-from bot.views import Confirm, Pager
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 Attribute = app_commands.Range[int, ATTRIBUTE_MIN, ATTRIBUTE_MAX]
 Name = app_commands.Range[str, 1, NAME_MAX]

@@ -9,10 +9,10 @@ from discord import AppCommandOptionType as OptionType
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.replies import answer_error
+from bot.interface.replies import answer_error
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 _NUMBERS = (OptionType.integer, OptionType.number)
 
@@ -25,7 +25,11 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
             if isinstance(command, app_commands.Command):
-                check_options(command, vars(interaction.namespace))
+                try:
+                    check_options(command, vars(interaction.namespace))
+                except UserError as refusal:
+                    await answer_error(interaction, refusal)
+                    return False
         return True
 
     async def on_error(
@@ -68,6 +72,4 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
 
 
 def refuse(value: object) -> NoReturn:
-    raise app_commands.AppCommandError("option Discord would not send") from UserError(
-        "option_invalid", value=str(value)[:100]
-    )
+    raise UserError("option_invalid", value=str(value)[:100])

@@ -9,17 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
 from bot.actions import admin, targets
 from bot.errors import UserError
-from bot.options import PER_SEVERITY, TRACKS
-from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.interface import autocomplete
+from bot.interface.options import PER_SEVERITY, TRACKS
+from bot.interface.permissions import actor_of
+from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
 from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 HISTORY_PAGE = 10
 LANGUAGES = [
@@ -216,8 +216,6 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     )
     async def export(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
-        await interaction.response.defer(thinking=True)
         data = await admin.export(self.bot.store, actor)
         file = discord.File(io.BytesIO(data), filename=f"harmonies-{actor.guild_id}.json")
         await send_public(interaction, embeds=[], file=file)
@@ -228,7 +226,6 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(file="A file made by /config export")
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
         if file.size > admin.IMPORT_MAX_BYTES:
             raise UserError("import_invalid", errors="file too large")
         # Reading the attachment may take a while: think privately, so that a refusal stays private.

@@ -1,27 +1,27 @@
-"""Command flows shared by a slash command and a button (so both behave the same)."""
+"""Command flows shared by a slash command and a button (so both behave the same), and the persistent
+'roll healing' button itself (it runs the healing flow and is shown on the card the flows post)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.actions import healing, wounds
-from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.interface.permissions import actor_of
+from bot.interface.replies import answer_error, public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, tn
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.messages import healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """The 'roll healing' button, offered on a card when a healing session is available."""
-    from bot.views import HealButton
-
     tracks = [t for t in (Track.PHYSICAL, Track.MENTAL) if can_roll_healing(character, ruleset, t)]
     if not tracks or character.id is None:
         return None
@@ -121,3 +121,34 @@ async def lower_and_reply(
     embed, view = card(lowered.character, lowered.ruleset, lang)
     embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang), embed]
     await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)
+
+
+class HealButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
+):
+    """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
+
+    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
+        code = "p" if track is Track.PHYSICAL else "m"
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.primary,
+                emoji="🩹",
+                label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+                custom_id=f"heal:{character_id}:{code}",
+            )
+        )
+        self.character_id = character_id
+        self.track = track
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HealButton:
+        return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        except Exception as error:
+            await answer_error(interaction, error)

@@ -15,14 +15,20 @@ import yarl
 from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE, Settings
+from bot.interface.tree import HarmoniesTree
 from bot.rules import RandomSource
 from bot.storage.store import Store
-from bot.tree import HarmoniesTree
 from bot.ui.translator import HarmoniesTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.characters", "cogs.combat", "cogs.mental", "cogs.healing", "cogs.admin")
+EXTENSIONS = (
+    "bot.interface.cogs.characters",
+    "bot.interface.cogs.combat",
+    "bot.interface.cogs.mental",
+    "bot.interface.cogs.healing",
+    "bot.interface.cogs.admin",
+)
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
