@@ -9,8 +9,10 @@ import signal
 import aiohttp
 import discord
 
+from bot.clock import utc_now
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
+from bot.logs import setup_logging
 from bot.storage.errors import StorageError
 from bot.storage.store import Store
 
@@ -18,14 +20,14 @@ log = logging.getLogger("bot")
 
 
 def run(settings: Settings) -> None:
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings.log_level)
     asyncio.run(run_bot(settings))
 
 
 async def run_bot(settings: Settings) -> None:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     try:
-        store = await Store.open(settings.database_url)
+        store = await Store.open(settings.database_url, clock=utc_now)
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:

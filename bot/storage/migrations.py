@@ -16,6 +16,7 @@ import logging
 import re
 import sqlite3
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import psycopg
@@ -26,7 +27,11 @@ from bot.storage.sql import Sql
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+# Package data, wherever the package is (a checkout, an editable install, a wheel installed in any venv).
+# Installers unpack wheels, so this is a real folder; a zipped package would be reported as not found.
+MIGRATIONS_DIR = Path(str(resources.files("bot") / "migrations"))
+#: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
+SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"
 MIGRATION_LOCK = -0x4861726D6F6E  # an advisory lock key no server id can be (they are positive)
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
@@ -41,7 +46,7 @@ class Migration:
         return split_statements(self.path.read_text(encoding="utf-8"))
 
 
-def find_migrations(directory: Path) -> list[Migration]:
+def find_migrations(directory: Path = SQLITE_MIGRATIONS) -> list[Migration]:
     """The migrations of ``directory``, numbered 1, 2, 3… without gaps."""
     if not directory.is_dir():
         raise StorageError(f"migrations folder not found: {directory}")
@@ -58,7 +63,7 @@ def find_migrations(directory: Path) -> list[Migration]:
     return found
 
 
-def latest_version(directory: Path) -> int:
+def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:
     migrations = find_migrations(directory)
     return migrations[-1].version if migrations else 0
 

@@ -16,11 +16,11 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
+from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings
-from bot.storage.codec import utc_now
 from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path, is_postgres, open_database
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
@@ -34,12 +34,14 @@ T = TypeVar("T")
 
 
 class Store:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
         self._db = db
+        self.clock = clock
+        """Where every time written comes from (:mod:`bot.clock`)."""
         self._rulesets = settings.RulesetCache()
 
     @classmethod
-    async def open(cls, url: str, *, migrations: Path | None = None) -> Store:
+    async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
         """Open the database of ``url`` and bring its schema up to date (``migrations``: the folder
         of numbered files, by default the package's own for the URL's backend)."""
         db = await open_database(url)
@@ -48,7 +50,7 @@ class Store:
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, clock=clock)
 
     @property
     def database(self) -> Database:
@@ -63,8 +65,10 @@ class Store:
         """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
         everything back and is raised here. ``work`` runs once: it is never retried."""
 
+        now = self.clock()
+
         def unit(sql: Sql) -> tuple[T, bool]:
-            tx = Transaction(sql, guild_id)
+            tx = Transaction(sql, guild_id, now)
             try:
                 return work(tx), tx.ruleset_changed
             finally:
@@ -162,7 +166,7 @@ class Store:
         # Under the server's lock: queries that must agree with each other, on either backend.
         stored, living, chosen = await self._db.write(guild_id, look)
         ruleset = Ruleset() if stored is None else stored
-        return export.build_export(guild_id, ruleset, living, chosen, utc_now())
+        return export.build_export(guild_id, ruleset, living, chosen, self.clock())
 
 
 PG_DUMP_HINT = (

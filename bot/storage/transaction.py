@@ -22,7 +22,7 @@ from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings, undo
-from bot.storage.codec import CharacterSnapshot, name_key, utc_now
+from bot.storage.codec import CharacterSnapshot, name_key
 from bot.storage.sql import Sql
 
 
@@ -69,9 +69,10 @@ _UNKNOWN = _Unknown()
 
 
 class Transaction(Reader):
-    def __init__(self, sql: Sql, guild_id: int) -> None:
+    def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
         super().__init__(sql, guild_id)
-        self.now = utc_now()
+        self.now = now
+        """The time of this unit of work (the store's clock): every time it writes."""
         self.ruleset_changed = False
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
