@@ -12,6 +12,7 @@ from functools import partial
 
 import psycopg
 
+from bot.check import check_database
 from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
@@ -170,3 +171,15 @@ async def test_two_processes_migrating_at_once_both_end_on_the_current_schema(
                 r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
             }
             assert {"characters", "wounds", "events", "event_characters", "meta"} <= tables
+
+
+async def test_bot_check_on_postgresql_reads_the_schema_version_only(
+    fresh_postgres: Callable[..., str],
+) -> None:
+    empty, migrated = fresh_postgres(migrated=False), fresh_postgres()
+    latest = latest_version(MIGRATIONS_DIR / "postgres")
+    assert await check_database(migrated) == f"PostgreSQL database at schema version {latest}, up to date"
+    said = await check_database(empty)
+    assert said.startswith("PostgreSQL database at schema version 0: the next start applies 0001_initial.sql")
+    with psycopg.connect(empty) as conn:  # only read: still empty
+        assert conn.execute("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'").fetchone() == (0,)
