@@ -23,13 +23,13 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
-
-import psycopg
-import psycopg_pool
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.errors import StorageError
 from bot.storage.sql import Dialect, Sql
+
+if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
+    import psycopg_pool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -270,6 +270,9 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
+        import psycopg
+        import psycopg_pool
+
         def connect() -> psycopg_pool.ConnectionPool[Any]:
             try:  # one plain connection first: its error says what is wrong (the pool's would not)
                 psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()

@@ -15,11 +15,10 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-
-import psycopg
 
 from bot.storage.database import Database, one_line
 from bot.storage.errors import StorageError
@@ -141,7 +140,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
         try:
             for statement in _statements(migration):
                 sql.run(statement)
-        except (sqlite3.Error, psycopg.Error) as exc:
+        except _database_errors() as exc:
             raise StorageError(
                 f"migration {migration.path.name} failed, nothing applied: {one_line(exc)}"
             ) from None
@@ -151,6 +150,12 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
     while (reached := await db.write(MIGRATION_LOCK, step)) is not None:
         log.info("database migrated to version %d (%s)", reached, migrations[reached - 1].path.name)
     return latest
+
+
+def _database_errors() -> tuple[type[Exception], ...]:
+    """SQLite's base error, and psycopg's when a PostgreSQL database loaded it."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
 
 
 def _statements(migration: Migration) -> list[str]:

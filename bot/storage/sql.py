@@ -9,11 +9,13 @@ Every call is synchronous: a unit of work runs whole on the thread that holds th
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import psycopg
+if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs ≈ 11 MB resident)
+    import psycopg
 
 Dialect = Literal["sqlite", "postgres"]
 Row = tuple[Any, ...]
@@ -35,6 +37,11 @@ class Sql:
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
         self.dialect: Dialect = dialect
+        self._unique: tuple[type[Exception], ...] = (
+            (sqlite3.IntegrityError,)
+            if dialect == "sqlite"
+            else (sys.modules["psycopg"].errors.UniqueViolation,)
+        )
 
     def _text(self, sql: str) -> str:
         return sql if self.dialect == "sqlite" else _postgres(sql)
@@ -42,7 +49,7 @@ class Sql:
     def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         try:
             return [tuple(r) for r in self.raw.execute(self._text(sql), params).fetchall()]
-        except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation) as exc:
+        except self._unique as exc:
             raise _unique(exc) from None
 
     def row(self, sql: str, params: Sequence[object] = ()) -> Row | None:
@@ -53,7 +60,7 @@ class Sql:
         """A statement without rows; how many rows it changed."""
         try:
             return self.raw.execute(self._text(sql), params).rowcount
-        except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation) as exc:
+        except self._unique as exc:
             raise _unique(exc) from None
 
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
@@ -66,13 +73,14 @@ class Sql:
             else:
                 with self.raw.cursor() as cursor:
                     cursor.executemany(_postgres(sql), rows)
-        except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation) as exc:
+        except self._unique as exc:
             raise _unique(exc) from None
 
 
 def _unique(exc: Exception) -> Exception:
-    if isinstance(exc, psycopg.errors.UniqueViolation):
-        return UniqueViolation(str(exc))
+    """``UniqueViolation`` for a broken unique key; any other SQLite integrity error as it is."""
+    if not isinstance(exc, sqlite3.IntegrityError):
+        return UniqueViolation(str(exc))  # psycopg's UniqueViolation
     if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_UNIQUE" or "UNIQUE" in str(exc):
         return UniqueViolation(str(exc))
     return exc
