@@ -14,19 +14,53 @@ from bot.rules import (
     DiceFeed,
     HealingSession,
     RandomSource,
-    RestStatus,
     Roll,
     Ruleset,
     Track,
     grant_rest,
     heal_session,
     parse_dice,
-    rest_status,
     total_penalty,
 )
+from bot.rules.healing import session_severity
+from bot.rules.odds import HealingOdds, healing_odds
+from bot.rules.wounds import ensure_in_play
 from bot.storage.store import Store, Transaction
 
 MODIFIER_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """A healing session about to start: the character, the server's rules, the first roll's odds."""
+
+    character: Character
+    ruleset: Ruleset
+    odds: HealingOdds
+
+
+def _healer_target(
+    tx: targets.CharacterSource, actor: Actor, ref: str | None, character_id: int | None
+) -> Character:
+    if character_id is not None:
+        return tx.character(character_id)
+    return targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+
+
+async def heal_prospect(
+    store: Store, actor: Actor, *, ref: str | None, character_id: int | None = None, track: Track
+) -> Prospect:
+    """What a healing session would risk, read before asking the roller (nothing is changed). Refuses
+    as the session itself would (permission, rest not over, nothing to heal…)."""
+    ruleset = await store.ruleset(actor.guild_id)
+    character = await store.read(
+        actor.guild_id, lambda reader: _healer_target(reader, actor, ref, character_id)
+    )
+    actor.require_owner_or_gm_for_npc(character, ruleset)
+    session_severity(character, ruleset, track)
+    odds = healing_odds(character, ruleset, track)
+    assert odds is not None  # a session may start, so it has odds
+    return Prospect(character, ruleset, odds)
 
 
 @dataclass(frozen=True)
@@ -46,16 +80,17 @@ async def heal_roll(
     character_id: int | None = None,
     dice: str | None,
     track: Track = Track.PHYSICAL,
+    confirmed: HealingOdds | None = None,
 ) -> Healed:
-    """The owner (or a GM, for an NPC) runs one healing session."""
+    """The owner (or a GM, for an NPC) runs one healing session. ``confirmed``: the odds the roller
+    accepted; when the character or the rules changed since, nothing is rolled."""
 
     def work(tx: Transaction) -> Healed:
         ruleset = tx.ruleset()
-        if character_id is not None:
-            character = tx.character(character_id)
-        else:
-            character = targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+        character = _healer_target(tx, actor, ref, character_id)
         actor.require_owner_or_gm_for_npc(character, ruleset)
+        if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
+            raise UserError("heal_odds_changed", name=character.name)
         manual = parse_dice(dice, ruleset.open_rolls) if dice else []
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
@@ -66,7 +101,8 @@ async def heal_roll(
             )
             for step in session.steps
         )
-        record(tx, actor, history.HealRolled(track, session.severity, steps), character=saved)
+        maxima = saved.maxima(track)  # why a worsened wound went further up, for history
+        record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work)
@@ -75,7 +111,7 @@ async def heal_roll(
 @dataclass(frozen=True)
 class Rested:
     days: int
-    entries: list[tuple[Character, RestStatus]]
+    characters: list[Character]
     ruleset: Ruleset
 
 
@@ -94,7 +130,7 @@ async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, 
         rested = [tx.save_character(grant_rest(c, days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
         record(tx, actor, history.Rested(days, len(rested)), character=single)
-        return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
+        return Rested(days, rested, ruleset)
 
     return await store.run(actor.guild_id, work)
 
@@ -124,6 +160,7 @@ async def roll(
         actor.guild_id, lambda reader: targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
     )
     actor.require_owner_or_gm(character, ruleset)
+    ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
     if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
         raise UserError("dice_invalid", text=dice)

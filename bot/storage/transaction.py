@@ -60,6 +60,10 @@ class Reader:
         """Every living character of the server, by name."""
         return characters.load_all(self.sql, self.guild_id)
 
+    def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
+        """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
+        return characters.deleted(self.sql, self.guild_id, ref, limit=limit)
+
 
 class _Unknown:
     """Not looked up yet (distinct from ``None``, which means "no stored ruleset")."""

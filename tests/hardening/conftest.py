@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import open_table
+from tests.bot.table import GUILD, OTHER_GUILD, OWNER, open_table
 from tests.hardening.support import Hardened
 
 
@@ -13,6 +13,10 @@ from tests.hardening.support import Hardened
 async def hard(database_url: str) -> AsyncIterator[Hardened]:
     """The real bot on a fresh database of each backend, every interaction checked (support.Hardened)."""
     async with open_table(database_url) as table:
+        # The fuzz rolls healing with the bot's dice at any odds: both servers turn off the private
+        # question before a risky session (tests/bot/test_heal_confirmation.py covers the question).
+        for guild in (GUILD, OTHER_GUILD):
+            await table.run("config dice", {"confirm-risky-healing": False}, user=OWNER, guild=guild)
         hardened = Hardened(table)
         yield hardened
         hardened.looker.close()
