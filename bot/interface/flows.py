@@ -392,7 +392,7 @@ async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str
     board = await bot.boards.board(actor.guild_id, channel_id)
     if board is None:
         raise UserError("board_none")
-    character = await targets.by_ref(targets.GuildReader(bot.store, actor.guild_id), ref)
+    character = await bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, ref))
     if character.owner_id is not None:
         raise UserError("board_player_character", name=character.name)
     assert character.id is not None

@@ -11,7 +11,6 @@ import random
 from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -233,10 +232,10 @@ def fixed_clock() -> str:
 
 @asynccontextmanager
 async def open_table(
-    db_path: Path, *, sync_commands: bool = True, fake: harness.FakeDiscord | None = None
+    database_url: str, *, sync_commands: bool = True, fake: harness.FakeDiscord | None = None
 ) -> AsyncIterator[Table]:
     """``fake``: the Discord of an earlier table (a restart: its messages are still there)."""
-    settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
+    settings = Settings(discord_token=SecretStr("test-token"), database_url=database_url)
     store = await Store.open(settings.database_url, clock=fixed_clock)
     rng = ScriptedRandom()
     bot = HarmoniesBot(settings, store, rng=rng, sync_commands=sync_commands)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -215,8 +214,8 @@ async def test_the_board_stops_quietly_when_gone_or_out_of_reach(
     assert reply.errors == []
 
 
-async def test_the_board_survives_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_the_board_survives_a_restart(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as table:
         await table.create("Aria", ALICE)
         board = await post(table)

@@ -3,7 +3,6 @@ the full card behind a persistent "Card" button."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -101,8 +100,10 @@ async def test_results_carry_the_heal_button_when_a_session_is_available(table: 
     assert not buttons(session.message, "heal:") and buttons(session.message, "card:")
 
 
-async def test_the_card_button_works_after_a_restart_and_refuses_a_deleted_character(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_the_card_button_works_after_a_restart_and_refuses_a_deleted_character(
+    database_url: str,
+) -> None:
+    path = database_url
     async with open_table(path) as table:
         await table.create("Aria", ALICE)
         reply = await table.run("wound", {"severity": "light", "character": "Aria"})

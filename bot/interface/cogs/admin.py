@@ -264,7 +264,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
             await self._change(interaction, "secret-npcs", admin.values(secret_npcs=secret))
             return
         actor = actor_of(interaction)
-        found = await targets.by_ref(targets.GuildReader(self.bot.store, actor.guild_id), character)
+        found = await self.bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, character))
         if found.owner_id is not None or found.id is None:
             raise UserError("secret_player_character", name=found.name)
         await self._change(interaction, "secret-npcs", admin.secret_npc(found.id, found.name, secret))

@@ -44,7 +44,7 @@ class Menus(commands.Cog):
         actor = actor_of(interaction)
         store = self.bot.store
         actor.require_gm(await store.ruleset(actor.guild_id))
-        character = await targets.active_of(targets.GuildReader(store, actor.guild_id), member.id)
+        character = await store.read(actor.guild_id, lambda r: targets.active_of(r, member.id))
         lang = caller_lang(interaction)
 
         async def inflict(
@@ -66,7 +66,7 @@ class Menus(commands.Cog):
         actor = actor_of(interaction)
         store = self.bot.store
         ruleset = await store.ruleset(actor.guild_id)
-        character = await targets.active_of(targets.GuildReader(store, actor.guild_id), member.id)
+        character = await store.read(actor.guild_id, lambda r: targets.active_of(r, member.id))
         embed = character_card(
             character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
         )
