@@ -37,7 +37,7 @@ from typing import Any
 
 import discord
 
-from bench import data
+from bench import data, spy
 from bench.data import Shape
 from bench.measure import Series
 from bench.report import Row, ms, ratio, table
@@ -81,7 +81,10 @@ class Config:
     """Run the bot on this database (default: a generated SQLite file)."""
     profile: Path | None = None
     """Also record a py-spy profile of a /wound load into this file (raw collapsed stacks)."""
-    profile_commands: int = 3000
+    profile_commands: int = 1500
+    """/wound commands of the profiled load (fewer than the characters: none dies)."""
+    profile_gil: bool = False
+    """Only the samples of the thread holding the GIL (py-spy ``--gil``): Python's own work."""
     seed: int = 5
     keep: bool = False
 
@@ -90,7 +93,7 @@ class Config:
         return Shape(self.servers, 10, 8, self.events)
 
 
-QUICK = Config(rounds=4, batch=500, throughput_rounds=2, profile_commands=1500)
+QUICK = Config(rounds=4, batch=500, throughput_rounds=2)
 TINY = Config(
     servers=4, events=200, block=3, rounds=1, in_flight=4, batch=8, throughput_rounds=1, profile_commands=8
 )
@@ -102,9 +105,31 @@ def log(message: str) -> None:
 
 def cpu_seconds(pid: int) -> float:
     """utime + stime of a process, all threads (``/proc/<pid>/stat`` fields 14 and 15, in ticks)."""
-    text = Path(f"/proc/{pid}/stat").read_text()
+    return sum(_ticks(Path(f"/proc/{pid}/stat"))) / TICK
+
+
+def _ticks(stat: Path) -> tuple[int, int]:
+    text = stat.read_text()
     fields = text[text.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return int(fields[11]), int(fields[12])
+
+
+def cpu_split(pid: int) -> dict[str, float]:
+    """The same, split: the event loop's thread (the main one) and the others (the database's), each
+    as user and system time (``/proc/<pid>/task/<tid>/stat``; threads that ended are not counted)."""
+    out = dict.fromkeys(SPLIT, 0.0)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            user, system = _ticks(task / "stat")
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        where = "loop" if task.name == str(pid) else "db"
+        out[f"{where} user"] += user / TICK
+        out[f"{where} system"] += system / TICK
+    return out
+
+
+SPLIT = ("loop user", "loop system", "db user", "db system")
 
 
 def own_cpu_seconds() -> float:
@@ -191,26 +216,27 @@ class Workload:
     def payload(self, kind: str) -> Payload:
         g, k = self.target(kind)
         guild = data.guild_id(g)
-        gm = {"user_id": data.GM, "roles": (data.gm_role_id(g),)}
-        player = {"user_id": data.player_id(self.shape, g, k)}
+        gm, role = data.GM, (data.gm_role_id(g),)
+        player = data.player_id(self.shape, g, k)
         locale = "fr" if g % 2 else "en-US"
         if kind == "floor":
-            return slash(FLOOR, {}, guild_id=guild, **player)
+            return slash(FLOOR, {}, guild_id=guild, user_id=player)
         if kind == "wound":
             options = {
                 "severity": "light",
                 "character": str(data.character_id(self.shape, g, k)),
                 "note": "an arrow",
             }
-            return slash("wound", options, guild_id=guild, guild_locale=locale, **gm)
+            return slash("wound", options, guild_id=guild, guild_locale=locale, user_id=gm, roles=role)
         if kind == "heal roll":
-            return slash("heal roll", {"dice": "10-1 1-10"}, guild_id=guild, guild_locale=locale, **player)
+            dice = {"dice": "10-1 1-10"}
+            return slash("heal roll", dice, guild_id=guild, guild_locale=locale, user_id=player)
         if kind == "character show":
-            return slash("character show", {}, guild_id=guild, guild_locale=locale, **player)
+            return slash("character show", {}, guild_id=guild, guild_locale=locale, user_id=player)
         if kind == "autocomplete":
             typed = data.character_name(g, k)[: 1 + k % 3]
             options = {"severity": "light", "character": typed}
-            return autocomplete("wound", options, focused="character", guild_id=guild, **gm)
+            return autocomplete("wound", options, focused="character", guild_id=guild, user_id=gm, roles=role)
         raise ValueError(kind)
 
 
@@ -220,6 +246,9 @@ class Figures:
 
     latency: dict[str, Series] = field(default_factory=lambda: {k: Series() for k in KINDS})
     cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(KINDS, 0.0))
+    split: dict[str, dict[str, float]] = field(
+        default_factory=lambda: {k: dict.fromkeys(SPLIT, 0.0) for k in KINDS}
+    )
     count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     rate_commands: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     rate_seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(KINDS, 0.0))
@@ -255,14 +284,18 @@ async def one(standin: BenchStandin, work: Workload, kind: str) -> float:
     return seconds
 
 
-async def one_at_a_time(standin: BenchStandin, work: Workload, pid: int, config: Config, out: Figures) -> None:
+async def one_at_a_time(
+    standin: BenchStandin, work: Workload, pid: int, config: Config, out: Figures
+) -> None:
     rng = random.Random(config.seed)
     for round_ in range(config.rounds):
         for kind in round_order(rng):
-            before = cpu_seconds(pid)
+            before, parts = cpu_seconds(pid), cpu_split(pid)
             for _ in range(config.block):
                 out.latency[kind].add(await one(standin, work, kind))
             out.cpu[kind] += cpu_seconds(pid) - before
+            for name, value in cpu_split(pid).items():
+                out.split[kind][name] += value - parts[name]
             out.count[kind] += config.block
             standin.tidy()
         log(f"one at a time: round {round_ + 1}/{config.rounds}")
@@ -302,9 +335,7 @@ async def throughput(standin: BenchStandin, work: Workload, pid: int, config: Co
         for kind in round_order(rng):
             cpu, own = cpu_seconds(pid), own_cpu_seconds()
             begin = time.perf_counter()
-            await closed_loop(
-                standin, work, kind, commands=config.batch, in_flight=config.in_flight, out=out
-            )
+            await closed_loop(standin, work, kind, commands=config.batch, in_flight=config.in_flight, out=out)
             out.rate_seconds[kind] += time.perf_counter() - begin
             out.rate_cpu[kind] += cpu_seconds(pid) - cpu
             out.rate_own_cpu[kind] += own_cpu_seconds() - own
@@ -314,33 +345,34 @@ async def throughput(standin: BenchStandin, work: Workload, pid: int, config: Co
 
 
 async def profiled(standin: BenchStandin, work: Workload, pid: int, config: Config) -> None:
-    """A /wound load (with its heal rolls, so characters stay alive) under py-spy, attached to the bot."""
+    """A /wound load under py-spy, attached to the bot; then as many heal rolls, not profiled, so that
+    the characters end as they were."""
     assert config.profile is not None
     spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
     if spy is None:
         raise BenchError("py-spy is not installed (.venv/bin/pip install py-spy): no profile")
     argv = [spy, "record", "--pid", str(pid), "--rate", "400", "--format", "raw", "--threads"]
     argv += ["--nonblocking", "-o", str(config.profile)]
-    recorder = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if config.profile_gil:
+        argv.append("--gil")
+    recorder = await asyncio.create_subprocess_exec(*argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     await asyncio.sleep(1.0)  # attached
-    done = 0
-    while done < config.profile_commands:
-        n = min(config.batch, config.profile_commands - done)
-        await closed_loop(standin, work, "wound", commands=n, in_flight=config.in_flight, out=None)
-        await closed_loop(standin, work, "heal roll", commands=n, in_flight=config.in_flight, out=None)
-        standin.tidy()
-        done += n
+    n = config.profile_commands
+    await closed_loop(standin, work, "wound", commands=n, in_flight=config.in_flight, out=None)
     recorder.send_signal(signal.SIGINT)
-    _, err = recorder.communicate(timeout=60)
-    if recorder.returncode not in (0, -signal.SIGINT) and not config.profile.exists():
+    _, err = await asyncio.wait_for(recorder.communicate(), 60)
+    if not config.profile.exists():
         raise BenchError(f"py-spy failed: {err.decode(errors='replace')[-2000:]}")
+    await closed_loop(standin, work, "heal roll", commands=n, in_flight=config.in_flight, out=None)
+    standin.tidy()
     log(f"profile written to {config.profile}")
 
 
 async def measure(config: Config, database_url: str, workdir: Path) -> tuple[Figures, str]:
     servers = range(config.servers)
     out = Figures()
-    async with BenchStandin(guilds=guild_payloads(servers)) as standin:
+    standin = BenchStandin(guilds=guild_payloads(servers))
+    async with standin:
         env = standin.bot_env(DATABASE_URL=database_url, BENCH_FLOOR="1", LOG_LEVEL="WARNING")
         proc = await BotProcess.start([sys.executable, "-m", "bot"], env=env, log_path=workdir / "bot.log")
         standin.watch(proc.unexpected_exit)
@@ -445,7 +477,13 @@ def notes(config: Config, fig: Figures) -> list[str]:
         for k in KINDS
         if fig.rate_latency[k].samples
     )
+    split = "; ".join(
+        f"{LABELS[k]} " + ", ".join(f"{name} {ms(fig.split[k][name] / fig.count[k])}" for name in SPLIT)
+        for k in KINDS
+        if fig.count[k]
+    )
     out = [
+        f"Bot CPU per command one at a time, by thread (the event loop's, the database's) and kind: {split}.",
         f"Bot CPU per command under load ({config.in_flight} in flight): {loaded}.",
         f"Bot process CPU use during the throughput runs (of one core): {busy}; "
         f"the bench process (stand-in and driver) meanwhile: {standin}.",
@@ -481,7 +519,14 @@ def run(config: Config) -> str:
         else:
             url, database = config.database_url, config.database_url.split(":", 1)[0]
         fig, _ = asyncio.run(measure(config, url, workdir))
-        text = "\n\n".join([header(config, database, started), table(rows(config, fig)), *notes(config, fig)])
+        parts = [header(config, database, started), table(rows(config, fig)), *notes(config, fig)]
+        if config.profile is not None:
+            mode = "the thread holding the GIL (`--gil`)" if config.profile_gil else "every active thread"
+            parts.append(
+                f"py-spy profile of {config.profile_commands:,} `/wound` with {config.in_flight} in flight, "
+                f"samples of {mode}:\n\n```\n{spy.summary(config.profile)}\n```"
+            )
+        text = "\n\n".join(parts)
         return text + "\n"
     finally:
         if config.keep:
@@ -497,18 +542,31 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
     parser.add_argument("--rounds", type=int, help="rounds of the one-at-a-time phase")
     parser.add_argument("--block", type=int, help="commands per block in the one-at-a-time phase")
     parser.add_argument("--batch", type=int, help="commands per throughput run")
+    parser.add_argument("--throughput-rounds", type=int, dest="throughput_rounds", help="throughput rounds")
     parser.add_argument("--in-flight", type=int, dest="in_flight", help="interactions in flight")
     parser.add_argument("--servers", type=int, help="servers of the data set (10 characters each)")
     parser.add_argument("--database-url", dest="database_url", help="run the bot on this database")
     parser.add_argument("--profile", type=Path, help="also record a py-spy profile of a /wound load")
+    parser.add_argument("--profile-gil", action="store_true", help="profile only the GIL holder")
     parser.add_argument("--keep", action="store_true", help="keep the run's temporary directory")
     parser.add_argument("--output", type=Path, help="also write the report to this file")
     args = parser.parse_args(argv)
     config = TINY if args.tiny else QUICK if args.quick else Config()
-    names = ("rounds", "block", "batch", "in_flight", "servers", "database_url", "profile")
+    names = (
+        "rounds",
+        "block",
+        "batch",
+        "throughput_rounds",
+        "in_flight",
+        "servers",
+        "database_url",
+        "profile",
+    )
     changes: dict[str, Any] = {n: getattr(args, n) for n in names if getattr(args, n) is not None}
     if args.keep:
         changes["keep"] = True
+    if args.profile_gil:
+        changes["profile_gil"] = True
     return replace(config, **changes), args.output
 
 
@@ -518,4 +576,3 @@ def main(argv: Sequence[str]) -> None:
     print(text)
     if output is not None:
         output.write_text(text, encoding="utf-8")
-
