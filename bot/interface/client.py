@@ -1,4 +1,5 @@
-"""The Bot subclass: settings, storage, randomness and clock are injected; setup_hook loads the cogs."""
+"""The Bot subclass: settings, storage (which holds the clock) and randomness are injected; setup_hook
+loads the cogs."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import hashlib
 import json
 import logging
 import random
-from collections.abc import Callable
-from datetime import UTC, datetime
 
 import discord
 import yarl
@@ -33,10 +32,6 @@ FLOOR_EXTENSION = "bot.interface.cogs.floor"
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 class HarmoniesBot(commands.Bot):
     """The bot. Everything it depends on is passed in, so tests can build one around a temp file."""
 
@@ -48,7 +43,6 @@ class HarmoniesBot(commands.Bot):
         store: Store,
         *,
         rng: RandomSource | None = None,
-        clock: Callable[[], str] = utc_now,
         sync_commands: bool = True,
         freeze_gc: bool = False,
     ) -> None:
@@ -64,7 +58,6 @@ class HarmoniesBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
-        self.clock = clock
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
 

@@ -90,7 +90,6 @@ async def wound_and_reply(
         ref=character,
         count=count,
         note=note or "",
-        at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
     embed, view = card(wounded.character, wounded.ruleset, lang)

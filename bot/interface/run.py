@@ -9,6 +9,7 @@ import signal
 import aiohttp
 import discord
 
+from bot.clock import utc_now
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
 from bot.storage.errors import StorageError
@@ -25,7 +26,7 @@ def run(settings: Settings) -> None:
 async def run_bot(settings: Settings) -> None:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     try:
-        store = await Store.open(settings.database_url)
+        store = await Store.open(settings.database_url, clock=utc_now)
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:

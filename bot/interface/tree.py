@@ -1,4 +1,5 @@
-"""The command tree with the bot's one error funnel."""
+"""The command tree: it refuses options Discord would never send, and hands every error of every
+command to the one error funnel (:func:`bot.interface.replies.answer_error`)."""
 
 from __future__ import annotations
 

@@ -205,9 +205,9 @@ def fixed_clock() -> str:
 @asynccontextmanager
 async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
     settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
-    store = await Store.open(settings.database_url)
+    store = await Store.open(settings.database_url, clock=fixed_clock)
     rng = ScriptedRandom()
-    bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)
+    bot = HarmoniesBot(settings, store, rng=rng, sync_commands=sync_commands)
     try:
         fake = await harness.connect(bot, guilds=guild_payloads())
         table = Table(bot, fake, store, rng)

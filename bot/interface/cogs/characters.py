@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import characters, targets
-from bot.actions.characters import Edits
+from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.flows import send_card
 from bot.interface.permissions import actor_of
@@ -64,7 +64,6 @@ class Characters(
             resistance=resistance,
             intuition=intuition,
             preset=preset,
-            at=self.bot.clock(),
         )
         await send_card(interaction, created.character, created.ruleset, mention=player is not None)
 
@@ -125,7 +124,7 @@ class Characters(
         intuition: Attribute | None = None,
         preset: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
-        edits = Edits(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
+        edits = Edited(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
         actor = actor_of(interaction)
         saved, ruleset = await characters.edit(self.bot.store, actor, character, edits)
         # A GM's change to a player's character mentions that player.
