@@ -8,8 +8,10 @@ fixed embed through the same helper as real results, touching no database).
 
 In one run, floor and commands alternating so that the load of the machine hits them alike:
 
-* bot CPU per command: utime + stime of the bot process (``/proc/<pid>/stat``, all its threads) over a
-  block of commands sent one at a time, divided by the block's size;
+* bot CPU per command: utime + stime of the bot process (``/proc/<pid>/stat``, all its threads) read
+  before and after each command sent one at a time, summed by kind (the kernel counts in ticks of
+  10 ms: a single reading is coarse, but over hundreds of commands in interleaved rounds the sums
+  are not biased towards any kind);
 * latency one at a time (median, p99): from sending INTERACTION_CREATE to the callback's arrival;
 * throughput with ``in_flight`` interactions in flight (closed loop: each worker sends the next one as
   soon as its previous one is answered), every answer checked.
@@ -69,10 +71,9 @@ class Config:
     servers: int = 200
     """Servers of the data set (10 characters each, 8 of them players')."""
     events: int = 20_000
-    block: int = 50
-    """Commands per block sent one at a time (the CPU of a block is read before and after it)."""
-    rounds: int = 12
-    """Rounds of the one-at-a-time phase: in each, one block of every kind, in a random order."""
+    rounds: int = 600
+    """Rounds of the one-at-a-time phase: in each, one command of every kind, in a random order."""
+    warmup: int = 20
     in_flight: int = 50
     batch: int = 1000
     """Commands per throughput run."""
@@ -93,9 +94,9 @@ class Config:
         return Shape(self.servers, 10, 8, self.events)
 
 
-QUICK = Config(rounds=4, batch=500, throughput_rounds=2)
+QUICK = Config(rounds=200, batch=500, throughput_rounds=2)
 TINY = Config(
-    servers=4, events=200, block=3, rounds=1, in_flight=4, batch=8, throughput_rounds=1, profile_commands=8
+    servers=4, events=200, rounds=3, warmup=1, in_flight=4, batch=8, throughput_rounds=1, profile_commands=8
 )
 
 
@@ -115,21 +116,19 @@ def _ticks(stat: Path) -> tuple[int, int]:
 
 
 def cpu_split(pid: int) -> dict[str, float]:
-    """The same, split: the event loop's thread (the main one) and the others (the database's), each
-    as user and system time (``/proc/<pid>/task/<tid>/stat``; threads that ended are not counted)."""
+    """Seconds on a CPU of the event loop's thread (the main one) and of the others (the database's),
+    from each thread's ``/proc/<pid>/task/<tid>/schedstat`` (nanoseconds; ended threads not counted)."""
     out = dict.fromkeys(SPLIT, 0.0)
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            user, system = _ticks(task / "stat")
-        except (FileNotFoundError, ProcessLookupError):
+            ran = int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             continue
-        where = "loop" if task.name == str(pid) else "db"
-        out[f"{where} user"] += user / TICK
-        out[f"{where} system"] += system / TICK
+        out["event loop" if task.name == str(pid) else "database"] += ran / 1e9
     return out
 
 
-SPLIT = ("loop user", "loop system", "db user", "db system")
+SPLIT = ("event loop", "database")
 
 
 def own_cpu_seconds() -> float:
@@ -291,14 +290,15 @@ async def one_at_a_time(
     for round_ in range(config.rounds):
         for kind in round_order(rng):
             before, parts = cpu_seconds(pid), cpu_split(pid)
-            for _ in range(config.block):
-                out.latency[kind].add(await one(standin, work, kind))
+            out.latency[kind].add(await one(standin, work, kind))
             out.cpu[kind] += cpu_seconds(pid) - before
             for name, value in cpu_split(pid).items():
                 out.split[kind][name] += value - parts[name]
-            out.count[kind] += config.block
+            out.count[kind] += 1
+        if round_ % 50 == 49:
             standin.tidy()
-        log(f"one at a time: round {round_ + 1}/{config.rounds}")
+            log(f"one at a time: round {round_ + 1}/{config.rounds}")
+    standin.tidy()
 
 
 async def closed_loop(
@@ -380,7 +380,7 @@ async def measure(config: Config, database_url: str, workdir: Path) -> tuple[Fig
             await wait_ready_after(standin, proc, within=120.0)
             work = Workload(config.shape, servers)
             for kind in KINDS:  # warm-up: every path once, checked
-                for _ in range(max(3, config.block)):
+                for _ in range(config.warmup):
                     await one(standin, work, kind)
             standin.tidy()
             await one_at_a_time(standin, work, proc.pid, config, out)
@@ -483,7 +483,8 @@ def notes(config: Config, fig: Figures) -> list[str]:
         if fig.count[k]
     )
     out = [
-        f"Bot CPU per command one at a time, by thread (the event loop's, the database's) and kind: {split}.",
+        "Bot CPU per command one at a time, by thread (the time on a CPU of the event loop's thread and "
+        f"of the database's, from /proc/<pid>/task/*/schedstat, in nanoseconds): {split}.",
         f"Bot CPU per command under load ({config.in_flight} in flight): {loaded}.",
         f"Bot process CPU use during the throughput runs (of one core): {busy}; "
         f"the bench process (stand-in and driver) meanwhile: {standin}.",
@@ -502,7 +503,7 @@ def header(config: Config, database: str, started: datetime.datetime) -> str:
         f"(not pinned), load average at the start {load}; Python {platform.python_version()}, SQLite "
         f"{sqlite3.sqlite_version}, discord.py {discord.__version__}. The bot: `python -m bot` on "
         f"{database}, {shape.characters:,} characters in {shape.servers} servers; one at a time: "
-        f"{config.rounds} rounds of a block of {config.block} of each kind (in a random order); "
+        f"{config.rounds} rounds of one command of each kind (in a random order); "
         f"throughput: {config.throughput_rounds} rounds of {config.batch:,} of each kind, "
         f"{config.in_flight} in flight."
     )
@@ -540,7 +541,6 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
     parser.add_argument("--quick", action="store_true", help="fewer rounds: about a minute")
     parser.add_argument("--tiny", action="store_true", help="a few commands: checks that it runs")
     parser.add_argument("--rounds", type=int, help="rounds of the one-at-a-time phase")
-    parser.add_argument("--block", type=int, help="commands per block in the one-at-a-time phase")
     parser.add_argument("--batch", type=int, help="commands per throughput run")
     parser.add_argument("--throughput-rounds", type=int, dest="throughput_rounds", help="throughput rounds")
     parser.add_argument("--in-flight", type=int, dest="in_flight", help="interactions in flight")
@@ -554,7 +554,6 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
     config = TINY if args.tiny else QUICK if args.quick else Config()
     names = (
         "rounds",
-        "block",
         "batch",
         "throughput_rounds",
         "in_flight",
