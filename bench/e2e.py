@@ -46,7 +46,15 @@ from bench.report import Row, ms, ratio, table
 from bench.world import guild_payloads
 from tests.e2e.game import wait_ready_after
 from tests.e2e.process import BotProcess
-from tests.fakediscord import ROUTE_CALLBACK, DiscordStandin, RecordedRequest, autocomplete, slash
+from tests.fakediscord import (
+    ROUTE_CALLBACK,
+    DiscordStandin,
+    RecordedRequest,
+    autocomplete,
+    role,
+    slash,
+    user,
+)
 
 Payload = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +87,8 @@ class Config:
     """Commands per throughput run."""
     throughput_rounds: int = 3
     database_url: str | None = None
-    """Run the bot on this database (default: a generated SQLite file)."""
+    """Run the bot on this (empty) database, populated through its commands (default: a generated
+    SQLite file, with history)."""
     profile: Path | None = None
     """Also record a py-spy profile of a /wound load into this file (raw collapsed stacks)."""
     profile_commands: int = 1500
@@ -202,6 +211,12 @@ class Workload:
         self.shape = shape
         self.servers = list(servers)
         self.turn = {kind: 0 for kind in KINDS}
+        #: Character ids by (server, character), when the database gave them (a populated database);
+        #: else those of the generated data set.
+        self.ids: dict[tuple[int, int], str] = {}
+
+    def character_id(self, g: int, k: int) -> str:
+        return self.ids.get((g, k)) or str(data.character_id(self.shape, g, k))
 
     def target(self, kind: str) -> tuple[int, int]:
         turn = self.turn[kind]
@@ -223,7 +238,7 @@ class Workload:
         if kind == "wound":
             options = {
                 "severity": "light",
-                "character": str(data.character_id(self.shape, g, k)),
+                "character": self.character_id(g, k),
                 "note": "an arrow",
             }
             return slash("wound", options, guild_id=guild, guild_locale=locale, user_id=gm, roles=role)
@@ -281,6 +296,54 @@ async def one(standin: BenchStandin, work: Workload, kind: str) -> float:
     if problem is not None:
         raise BenchError(f"{kind}: {problem}")
     return seconds
+
+
+async def populate(standin: BenchStandin, work: Workload) -> None:
+    """Give an empty database the data set's shape through the bot's own commands (any backend): in
+    each server the owner names the GM role, the GM sets no rest before healing a light wound and
+    creates the characters (the players' and NPCs), then wounds each player's character once. The
+    ids come from autocomplete, as a GM's client would get them."""
+    shape = work.shape
+
+    async def say(payload: Payload, what: str) -> RecordedRequest:
+        _, record = await standin.send(payload)
+        kind = "autocomplete" if payload.get("type") == 4 else what
+        problem = problem_of(kind, record)
+        if problem is not None:
+            raise BenchError(f"populating, {what}: {problem}")
+        return record
+
+    for g in work.servers:
+        guild, gm_role = data.guild_id(g), data.gm_role_id(g)
+        gm_roles = (gm_role,)
+        await say(
+            slash("config gm-role", {"role": role(gm_role, "MJ")}, guild_id=guild, user_id=data.OWNER),
+            "gm-role",
+        )
+        rest = {"track": "physical", "light": 0}
+        await say(slash("config rest", rest, guild_id=guild, user_id=data.GM, roles=gm_roles), "rest")
+        for k in range(shape.per_server):
+            options: dict[str, Any] = {"name": data.character_name(g, k)}
+            if k < shape.players:
+                options["player"] = user(data.player_id(shape, g, k))
+            create = slash("character create", options, guild_id=guild, user_id=data.GM, roles=gm_roles)
+            await say(create, "create")
+        for k in range(shape.players):
+            name = data.character_name(g, k)
+            typed = {"severity": "light", "character": name}
+            typing = autocomplete(
+                "wound", typed, focused="character", guild_id=guild, user_id=data.GM, roles=gm_roles
+            )
+            found = await say(typing, "autocomplete")
+            choices = (found.json.get("data") or {}).get("choices") or []
+            ids = [c["value"] for c in choices if str(c.get("name", "")).startswith(name)]
+            if not ids:
+                raise BenchError(f"populating: no autocomplete choice for {name!r}: {choices!r}")
+            work.ids[(g, k)] = str(ids[0])
+            wound = {"severity": "light", "character": work.ids[(g, k)], "note": "an arrow"}
+            await say(slash("wound", wound, guild_id=guild, user_id=data.GM, roles=gm_roles), "wound")
+        standin.tidy()
+    log(f"populated {len(work.servers)} servers through the bot's commands")
 
 
 async def one_at_a_time(
@@ -379,6 +442,8 @@ async def measure(config: Config, database_url: str, workdir: Path) -> tuple[Fig
         try:
             await wait_ready_after(standin, proc, within=120.0)
             work = Workload(config.shape, servers)
+            if config.database_url is not None:
+                await populate(standin, work)
             for kind in KINDS:  # warm-up: every path once, checked
                 for _ in range(config.warmup):
                     await one(standin, work, kind)
