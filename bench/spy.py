@@ -26,8 +26,8 @@ def _frame(text: str) -> str:
 
 
 def _thread(frames: list[str]) -> str:
-    if any("_connection_worker_thread" in f for f in frames):
-        return "database thread (aiosqlite)"
+    if any("_connection_worker_thread" in f or "concurrent/futures/thread.py" in f for f in frames):
+        return "database thread"
     if any("BaseEventLoop._run_once" in f for f in frames):
         return "event loop"
     return "other"
