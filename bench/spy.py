@@ -34,19 +34,25 @@ def _thread(frames: list[str]) -> str:
 
 
 def summary(path: Path, *, top: int = 25) -> str:
-    inclusive: dict[str, Counter[str]] = {}
-    own: dict[str, Counter[str]] = {}
-    threads: Counter[str] = Counter()
-    total = 0
+    stacks: list[tuple[str, list[str], int]] = []
+    kinds: dict[str, str] = {}  # thread id -> what it is, from its stacks that tell
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():
             continue
-        n = int(count)
-        frames = [_frame(f) for f in stack.split(";")[1:]]  # the first is "thread (id)"
+        first, *rest = stack.split(";")
+        frames = [_frame(f) for f in rest]
         if not frames:
             continue
-        thread = _thread(frames)
+        stacks.append((first, frames, int(count)))
+        if (kind := _thread(frames)) != "other":
+            kinds[first] = kind
+    inclusive: dict[str, Counter[str]] = {}
+    own: dict[str, Counter[str]] = {}
+    threads: Counter[str] = Counter()
+    total = 0
+    for first, frames, n in stacks:
+        thread = kinds.get(first, "other")  # a sample cut short still belongs to its thread
         threads[thread] += n
         total += n
         useful = [f for f in frames if not any(p in f for p in _PLUMBING)]
