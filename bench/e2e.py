@@ -411,10 +411,10 @@ async def profiled(standin: BenchStandin, work: Workload, pid: int, config: Conf
     """A /wound load under py-spy, attached to the bot; then as many heal rolls, not profiled, so that
     the characters end as they were."""
     assert config.profile is not None
-    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
-    if spy is None:
-        raise BenchError("py-spy is not installed (.venv/bin/pip install py-spy): no profile")
-    argv = [spy, "record", "--pid", str(pid), "--rate", "400", "--format", "raw", "--threads"]
+    binary = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if binary is None:
+        raise BenchError("py-spy is not on the PATH nor in the venv (pip install py-spy): no profile")
+    argv = [binary, "record", "--pid", str(pid), "--rate", "400", "--format", "raw", "--threads"]
     argv += ["--nonblocking", "-o", str(config.profile)]
     if config.profile_gil:
         argv.append("--gil")
