@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import importlib
 import os
 import platform
 import random
@@ -44,6 +45,7 @@ from bench.data import Shape
 from bench.measure import Series
 from bench.report import Row, ms, ratio, table
 from bench.world import guild_payloads
+from bot.storage.store import Store
 from tests.e2e.game import wait_ready_after
 from tests.e2e.process import BotProcess
 from tests.fakediscord import (
@@ -51,9 +53,7 @@ from tests.fakediscord import (
     DiscordStandin,
     RecordedRequest,
     autocomplete,
-    role,
     slash,
-    user,
 )
 
 Payload = dict[str, Any]
@@ -86,9 +86,9 @@ class Config:
     batch: int = 1000
     """Commands per throughput run."""
     throughput_rounds: int = 3
-    database_url: str | None = None
-    """Run the bot on this (empty) database, populated through its commands (default: a generated
-    SQLite file, with history)."""
+    postgres: bool = False
+    """Run the bot on PostgreSQL (the data set copied into a throwaway cluster with PostgreSQL's
+    durable defaults, or into ``HARMONIES_BENCH_POSTGRES_URL``), instead of the SQLite file."""
     profile: Path | None = None
     """Also record a py-spy profile of a /wound load into this file (raw collapsed stacks)."""
     profile_commands: int = 1500
@@ -211,12 +211,6 @@ class Workload:
         self.shape = shape
         self.servers = list(servers)
         self.turn = {kind: 0 for kind in KINDS}
-        #: Character ids by (server, character), when the database gave them (a populated database);
-        #: else those of the generated data set.
-        self.ids: dict[tuple[int, int], str] = {}
-
-    def character_id(self, g: int, k: int) -> str:
-        return self.ids.get((g, k)) or str(data.character_id(self.shape, g, k))
 
     def target(self, kind: str) -> tuple[int, int]:
         turn = self.turn[kind]
@@ -238,7 +232,7 @@ class Workload:
         if kind == "wound":
             options = {
                 "severity": "light",
-                "character": self.character_id(g, k),
+                "character": str(data.character_id(self.shape, g, k)),
                 "note": "an arrow",
             }
             return slash("wound", options, guild_id=guild, guild_locale=locale, user_id=gm, roles=role)
@@ -296,54 +290,6 @@ async def one(standin: BenchStandin, work: Workload, kind: str) -> float:
     if problem is not None:
         raise BenchError(f"{kind}: {problem}")
     return seconds
-
-
-async def populate(standin: BenchStandin, work: Workload) -> None:
-    """Give an empty database the data set's shape through the bot's own commands (any backend): in
-    each server the owner names the GM role, the GM sets no rest before healing a light wound and
-    creates the characters (the players' and NPCs), then wounds each player's character once. The
-    ids come from autocomplete, as a GM's client would get them."""
-    shape = work.shape
-
-    async def say(payload: Payload, what: str) -> RecordedRequest:
-        _, record = await standin.send(payload)
-        kind = "autocomplete" if payload.get("type") == 4 else what
-        problem = problem_of(kind, record)
-        if problem is not None:
-            raise BenchError(f"populating, {what}: {problem}")
-        return record
-
-    for g in work.servers:
-        guild, gm_role = data.guild_id(g), data.gm_role_id(g)
-        gm_roles = (gm_role,)
-        await say(
-            slash("config gm-role", {"role": role(gm_role, "MJ")}, guild_id=guild, user_id=data.OWNER),
-            "gm-role",
-        )
-        rest = {"track": "physical", "light": 0}
-        await say(slash("config rest", rest, guild_id=guild, user_id=data.GM, roles=gm_roles), "rest")
-        for k in range(shape.per_server):
-            options: dict[str, Any] = {"name": data.character_name(g, k)}
-            if k < shape.players:
-                options["player"] = user(data.player_id(shape, g, k))
-            create = slash("character create", options, guild_id=guild, user_id=data.GM, roles=gm_roles)
-            await say(create, "create")
-        for k in range(shape.players):
-            name = data.character_name(g, k)
-            typed = {"severity": "light", "character": name}
-            typing = autocomplete(
-                "wound", typed, focused="character", guild_id=guild, user_id=data.GM, roles=gm_roles
-            )
-            found = await say(typing, "autocomplete")
-            choices = (found.json.get("data") or {}).get("choices") or []
-            ids = [c["value"] for c in choices if str(c.get("name", "")).startswith(name)]
-            if not ids:
-                raise BenchError(f"populating: no autocomplete choice for {name!r}: {choices!r}")
-            work.ids[(g, k)] = str(ids[0])
-            wound = {"severity": "light", "character": work.ids[(g, k)], "note": "an arrow"}
-            await say(slash("wound", wound, guild_id=guild, user_id=data.GM, roles=gm_roles), "wound")
-        standin.tidy()
-    log(f"populated {len(work.servers)} servers through the bot's commands")
 
 
 async def one_at_a_time(
@@ -442,8 +388,6 @@ async def measure(config: Config, database_url: str, workdir: Path) -> tuple[Fig
         try:
             await wait_ready_after(standin, proc, within=120.0)
             work = Workload(config.shape, servers)
-            if config.database_url is not None:
-                await populate(standin, work)
             for kind in KINDS:  # warm-up: every path once, checked
                 for _ in range(config.warmup):
                     await one(standin, work, kind)
@@ -574,17 +518,37 @@ def header(config: Config, database: str, started: datetime.datetime) -> str:
     )
 
 
+def postgres_support() -> Any:
+    """``bench/postgres.py`` (a throwaway cluster, the data set copied): it comes with the storage of
+    issue 10, which runs the bot on PostgreSQL."""
+    try:
+        return importlib.import_module("bench.postgres")
+    except ImportError as exc:
+        raise BenchError(f"no PostgreSQL support here yet (bench/postgres.py, issue 10): {exc}") from None
+
+
+async def migrate(url: str) -> None:
+    store = await Store.open(url)  # creates the schema
+    await store.close()
+
+
 def run(config: Config) -> str:
     started = datetime.datetime.now(datetime.UTC)
+    pg = postgres_support() if config.postgres else None
     workdir = Path(tempfile.mkdtemp(prefix="harmonies-bench-e2e-"))
     try:
-        if config.database_url is None:
-            log(f"data set in {workdir}: {config.shape}")
-            db = data.dataset(config.shape, workdir)
-            url, database = f"sqlite:///{db}", "SQLite"
+        log(f"data set in {workdir}: {config.shape}")
+        db = data.dataset(config.shape, workdir)
+        if pg is not None:
+            database = "PostgreSQL (the same data set, copied)"
+            with pg.server() as server_url:
+                url = pg.fresh_database(server_url)
+                asyncio.run(migrate(url))
+                pg.copy_from_sqlite(db, url)
+                fig, _ = asyncio.run(measure(config, url, workdir))
         else:
-            url, database = config.database_url, config.database_url.split(":", 1)[0]
-        fig, _ = asyncio.run(measure(config, url, workdir))
+            database = "SQLite"
+            fig, _ = asyncio.run(measure(config, f"sqlite:///{db}", workdir))
         parts = [header(config, database, started), table(rows(config, fig)), *notes(config, fig)]
         if config.profile is not None:
             mode = "the thread holding the GIL (`--gil`)" if config.profile_gil else "every active thread"
@@ -610,7 +574,7 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
     parser.add_argument("--throughput-rounds", type=int, dest="throughput_rounds", help="throughput rounds")
     parser.add_argument("--in-flight", type=int, dest="in_flight", help="interactions in flight")
     parser.add_argument("--servers", type=int, help="servers of the data set (10 characters each)")
-    parser.add_argument("--database-url", dest="database_url", help="run the bot on this database")
+    parser.add_argument("--postgres", action="store_true", help="run the bot on PostgreSQL")
     parser.add_argument("--profile", type=Path, help="also record a py-spy profile of a /wound load")
     parser.add_argument("--profile-gil", action="store_true", help="profile only the GIL holder")
     parser.add_argument("--keep", action="store_true", help="keep the run's temporary directory")
@@ -623,12 +587,13 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
         "throughput_rounds",
         "in_flight",
         "servers",
-        "database_url",
         "profile",
     )
     changes: dict[str, Any] = {n: getattr(args, n) for n in names if getattr(args, n) is not None}
     if args.keep:
         changes["keep"] = True
+    if args.postgres:
+        changes["postgres"] = True
     if args.profile_gil:
         changes["profile_gil"] = True
     return replace(config, **changes), args.output
