@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import importlib
 import os
 import platform
 import random
@@ -41,6 +40,7 @@ from typing import Any
 import discord
 
 from bench import data, spy
+from bench import postgres as pg
 from bench.data import Shape
 from bench.measure import Series
 from bench.report import Row, ms, ratio, table
@@ -518,15 +518,6 @@ def header(config: Config, database: str, started: datetime.datetime) -> str:
     )
 
 
-def postgres_support() -> Any:
-    """``bench/postgres.py`` (a throwaway cluster, the data set copied): it comes with the storage of
-    issue 10, which runs the bot on PostgreSQL."""
-    try:
-        return importlib.import_module("bench.postgres")
-    except ImportError as exc:
-        raise BenchError(f"no PostgreSQL support here yet (bench/postgres.py, issue 10): {exc}") from None
-
-
 async def migrate(url: str) -> None:
     store = await Store.open(url)  # creates the schema
     await store.close()
@@ -534,12 +525,11 @@ async def migrate(url: str) -> None:
 
 def run(config: Config) -> str:
     started = datetime.datetime.now(datetime.UTC)
-    pg = postgres_support() if config.postgres else None
     workdir = Path(tempfile.mkdtemp(prefix="harmonies-bench-e2e-"))
     try:
         log(f"data set in {workdir}: {config.shape}")
         db = data.dataset(config.shape, workdir)
-        if pg is not None:
+        if config.postgres:
             database = "PostgreSQL (the same data set, copied)"
             with pg.server() as server_url:
                 url = pg.fresh_database(server_url)
