@@ -22,6 +22,9 @@ class Settings(DatabaseSettings):
     log_level: str = "INFO"
     discord_api_base: str = DISCORD_API_BASE
     """Where Discord's REST API lives; only tests point it elsewhere (a local stand-in)."""
+    bench_floor: bool = False
+    """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database: the
+    floor of the end-to-end benchmark (``python -m bench e2e``). Off in normal use."""
 
     @field_validator("log_level")
     @classmethod

@@ -32,6 +32,7 @@ EXTENSIONS = (
     "bot.interface.cogs.board",
     "bot.interface.cogs.menus",
 )
+FLOOR_EXTENSION = "bot.interface.cogs.floor"
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
@@ -77,6 +78,8 @@ class HarmoniesBot(commands.Bot):
         await self.tree.set_translator(HarmoniesTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.settings.bench_floor:
+            await self.load_extension(FLOOR_EXTENSION)
         if self.sync_commands:
             await self.sync_if_changed()
 
