@@ -1,10 +1,15 @@
-"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly."""
+"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly.
+
+On SQLite, the process first takes the database's lock file (one process per file); with
+``HEALTH_PORT``, it answers health checks from before the login until the end."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
+from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
@@ -12,7 +17,10 @@ import discord
 from bot.clock import utc_now
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
+from bot.interface.health import Health
+from bot.storage.database import database_path
 from bot.storage.errors import StorageError
+from bot.storage.lockfile import AlreadyRunning, only_process
 from bot.storage.store import Store
 
 log = logging.getLogger("bot")
@@ -24,13 +32,25 @@ def run(settings: Settings) -> None:
 
 
 async def run_bot(settings: Settings) -> None:
+    with contextlib.ExitStack() as stack:
+        if not settings.database_url.lower().startswith(("postgresql:", "postgres:")):
+            try:
+                stack.enter_context(only_process(database_path(settings.database_url)))
+            except AlreadyRunning as error:
+                raise SystemExit(f"error: {error}") from None
+            except StorageError as error:
+                raise SystemExit(f"error: cannot open the database: {error}") from None
+        await run_on_database(settings)
+
+
+async def run_on_database(settings: Settings) -> None:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     try:
         store = await Store.open(settings.database_url, clock=utc_now)
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:
-        async with HarmoniesBot(settings, store, freeze_gc=True) as bot:
+        async with HarmoniesBot(settings, store, freeze_gc=True) as bot, serving_health(settings, bot):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -50,3 +70,21 @@ async def run_bot(settings: Settings) -> None:
         raise SystemExit(f"error: cannot reach Discord at {settings.discord_api_base}: {error}") from None
     finally:
         await store.close()
+
+
+@contextlib.asynccontextmanager
+async def serving_health(settings: Settings, bot: HarmoniesBot) -> AsyncIterator[None]:
+    """The health checks while inside, when ``HEALTH_PORT`` is set."""
+    if settings.health_port is None:
+        yield
+        return
+    health = Health(bot, settings.health_host, settings.health_port)
+    try:
+        await health.start()
+    except OSError as error:
+        where = f"{settings.health_host}:{settings.health_port}"
+        raise SystemExit(f"error: cannot serve health checks on {where}: {error.strerror or error}") from None
+    try:
+        yield
+    finally:
+        await health.close()
