@@ -77,8 +77,10 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.freeze_gc = freeze_gc
 
     async def setup_hook(self) -> None:
-        _, url, limits = await self.http.get_bot_gateway()
+        recommended, url, limits = await self.http.get_bot_gateway()
         self.max_concurrency = int(limits.get("max_concurrency", 1))
+        count = self.shard_count or recommended
+        log.info("Running shards %s of %d", describe_shard_ids(self.shard_ids or range(count)), count)
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
             # Given a SHARD_COUNT, discord.py connects to Discord's fixed gateway address; when the REST
             # API is somewhere else (a local stand-in), use the gateway it names.
