@@ -19,6 +19,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import logs
 from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.tree import HarmoniesTree
 from bot.rules import RandomSource
@@ -80,7 +81,9 @@ class HarmoniesBot(commands.AutoShardedBot):
         recommended, url, limits = await self.http.get_bot_gateway()
         self.max_concurrency = int(limits.get("max_concurrency", 1))
         count = self.shard_count or recommended
-        log.info("Running shards %s of %d", describe_shard_ids(self.shard_ids or range(count)), count)
+        shards = describe_shard_ids(self.shard_ids or range(count))
+        logs.set_process_shards(shards)
+        log.info("Running shards %s of %d", shards, count)
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
             # Given a SHARD_COUNT, discord.py connects to Discord's fixed gateway address; when the REST
             # API is somewhere else (a local stand-in), use the gateway it names.
@@ -119,6 +122,9 @@ class HarmoniesBot(commands.AutoShardedBot):
         """Wait for the shard's identify bucket (``shard_id % max_concurrency``), in every process on
         the database, and keep it for the identify window: Discord allows one IDENTIFY per bucket in it."""
         bucket = identify_bucket(shard_id or 0, self.max_concurrency)
+        # discord.py starts the shard's reading task right after its IDENTIFY, from here: that task,
+        # and every command it dispatches, logs with this shard's id.
+        logs.shard.set(shard_id)
         await self.locks.hold_for(bucket, self.settings.identify_window)
         log.info("Identifying shard %s (bucket %d of %d)", shard_id, bucket.number, self.max_concurrency)
 

@@ -15,9 +15,10 @@ import aiohttp
 import discord
 
 from bot.clock import utc_now
-from bot.config import Settings
+from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
 from bot.interface.health import Health
+from bot.logs import set_process_shards, setup_logging
 from bot.storage.database import database_path
 from bot.storage.errors import StorageError
 from bot.storage.lockfile import AlreadyRunning, only_process
@@ -27,7 +28,9 @@ log = logging.getLogger("bot")
 
 
 def run(settings: Settings) -> None:
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings.log_level)
+    if settings.shard_count is not None:  # else known once Discord says how many shards it recommends
+        set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     asyncio.run(run_bot(settings))
 
 

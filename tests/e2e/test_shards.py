@@ -147,7 +147,11 @@ async def test_a_process_serves_only_the_shards_it_is_given(tmp_path: Path) -> N
             shard_1 = connections[1].index
             ready = next(f for f in standin.gateway_log if f.t == "READY" and f.connection == shard_1)
             assert [g["id"] for g in ready.d["guilds"]] == [str(GUILD_1)]
-        assert "Running shards 1 of 2" in bot.output()
+        output = bot.output()
+        assert "Running shards 1 of 2" in output
+        # Each line carries the shards: its own in the shard's tasks, the process's elsewhere.
+        assert "[shard 1]: Shard ID 1 has connected to Gateway" in output, output
+        assert "[shards 1]: Shutting down" in output, output
 
 
 async def test_a_second_process_on_one_sqlite_file_is_refused_and_changes_nothing(tmp_path: Path) -> None:
