@@ -118,13 +118,20 @@ class HarmoniesBot(commands.AutoShardedBot):
         log.info("Synced %d application commands", len(synced))
         return True
 
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's, with the shard's id in the context its connection and reading task start in:
+        what they log, and the commands they dispatch, carry it (a later reconnection carries the
+        process's shards)."""
+        token = logs.shard.set(shard_id)
+        try:
+            await super().launch_shard(gateway, shard_id, initial=initial)
+        finally:
+            logs.shard.reset(token)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for the shard's identify bucket (``shard_id % max_concurrency``), in every process on
         the database, and keep it for the identify window: Discord allows one IDENTIFY per bucket in it."""
         bucket = identify_bucket(shard_id or 0, self.max_concurrency)
-        # discord.py starts the shard's reading task right after its IDENTIFY, from here: that task,
-        # and every command it dispatches, logs with this shard's id.
-        logs.shard.set(shard_id)
         await self.locks.hold_for(bucket, self.settings.identify_window)
         log.info("Identifying shard %s (bucket %d of %d)", shard_id, bucket.number, self.max_concurrency)
 
