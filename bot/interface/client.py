@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -51,6 +52,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         *,
         rng: RandomSource | None = None,
         locks: Locks | None = None,
+        announce_shards: Callable[[str], None] | None = None,
         sync_commands: bool = True,
         freeze_gc: bool = False,
     ) -> None:
@@ -72,6 +74,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.locks = locks if locks is not None else Locks()
+        self.announce_shards = announce_shards  # told the shards of this process once they are known
         self.max_concurrency = 1  # IDENTIFYs per window Discord allows (from GET /gateway/bot)
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
         self.sync_commands = sync_commands
@@ -82,7 +85,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.max_concurrency = int(limits.get("max_concurrency", 1))
         count = self.shard_count or recommended
         shards = describe_shard_ids(self.shard_ids or range(count))
-        logs.set_process_shards(shards)
+        if self.announce_shards is not None:
+            self.announce_shards(shards)
         log.info("Running shards %s of %d", shards, count)
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
             # Given a SHARD_COUNT, discord.py connects to Discord's fixed gateway address; when the REST

@@ -29,7 +29,7 @@ log = logging.getLogger("bot")
 
 def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
-    if settings.shard_count is not None:  # else known once Discord says how many shards it recommends
+    if settings.shard_count is not None:  # else known once Discord says how many it recommends
         set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     asyncio.run(run_bot(settings))
 
@@ -53,7 +53,8 @@ async def run_on_database(settings: Settings) -> None:
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:
-        async with HarmoniesBot(settings, store, freeze_gc=True) as bot, serving_health(settings, bot):
+        bot = HarmoniesBot(settings, store, announce_shards=set_process_shards, freeze_gc=True)
+        async with bot, serving_health(settings, bot):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
