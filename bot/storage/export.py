@@ -56,8 +56,14 @@ def _clean_name(value: str) -> str:
     return value
 
 
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("a NUL character (U+0000) is not allowed")
+    return value
+
+
 Snowflake = Annotated[int, Field(gt=0, lt=2**63)]
-Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_timestamp)]
+Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_no_nul), AfterValidator(_timestamp)]
 Attribute = Annotated[int, Field(ge=ATTRIBUTE_MIN, le=ATTRIBUTE_MAX)]
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_clean_name)]
 
@@ -71,7 +77,7 @@ class ExportWound(_Model):
     inflicted: Severity
     current: Severity | None
     fatal: bool = False
-    note: Annotated[str, Field(max_length=NOTE_MAX)] = ""
+    note: Annotated[str, Field(max_length=NOTE_MAX), AfterValidator(_no_nul)] = ""
     inflicted_by: Snowflake | None = None
     at: Timestamp = ""
 
@@ -223,8 +229,8 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
     return document
 
 
-def imported_characters(document: GuildExport, guild_id: int, first_id: int, now: str) -> list[Character]:
-    """The file's characters as rules objects with ids ``first_id``, ``first_id + 1``…"""
+def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[Character]:
+    """The file's characters as new rules objects (no ids yet) of server ``guild_id``."""
     return [
         Character(
             name=c.name,
@@ -242,9 +248,8 @@ def imported_characters(document: GuildExport, guild_id: int, first_id: int, now
             dead=c.dead,
             incoherent=c.incoherent,
             owner_id=c.owner_id,
-            id=first_id + index,
             guild_id=guild_id,
             created_at=c.created_at or now,
         )
-        for index, c in enumerate(document.characters)
+        for c in document.characters
     ]
