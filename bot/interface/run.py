@@ -19,9 +19,10 @@ from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
 from bot.interface.health import Health
 from bot.logs import set_process_shards, setup_logging
-from bot.storage.database import database_path
+from bot.storage.database import database_path, is_postgres
 from bot.storage.errors import StorageError
 from bot.storage.lockfile import AlreadyRunning, only_process
+from bot.storage.locks import locks_for
 from bot.storage.store import Store
 
 log = logging.getLogger("bot")
@@ -36,7 +37,7 @@ def run(settings: Settings) -> None:
 
 async def run_bot(settings: Settings) -> None:
     with contextlib.ExitStack() as stack:
-        if not settings.database_url.lower().startswith(("postgresql:", "postgres:")):
+        if not is_postgres(settings.database_url):
             try:
                 stack.enter_context(only_process(database_path(settings.database_url)))
             except AlreadyRunning as error:
@@ -53,7 +54,8 @@ async def run_on_database(settings: Settings) -> None:
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:
-        bot = HarmoniesBot(settings, store, announce_shards=set_process_shards, freeze_gc=True)
+        locks = locks_for(settings.database_url)
+        bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
         async with bot, serving_health(settings, bot):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
@@ -70,6 +72,8 @@ async def run_on_database(settings: Settings) -> None:
             runner.cancel()
     except discord.LoginFailure:
         raise SystemExit("error: Discord refused the token (check DISCORD_TOKEN)") from None
+    except StorageError as error:  # a lock shared with the other processes could not be had
+        raise SystemExit(f"error: database: {error}") from None
     except (aiohttp.ClientError, OSError) as error:
         raise SystemExit(f"error: cannot reach Discord at {settings.discord_api_base}: {error}") from None
     finally:

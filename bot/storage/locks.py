@@ -2,7 +2,10 @@
 Discord's window, sync the slash commands.
 
 On SQLite there is only ever one bot process per database file (``bot/storage/lockfile.py`` refuses a
-second one), so an :class:`asyncio.Lock` per name is enough.
+second one), so an :class:`asyncio.Lock` per name is enough. On PostgreSQL a held lock is also a
+session-level advisory lock, ``pg_advisory_lock(kind, number)``, on a connection of its own: the
+two-number keys never meet the one-number keys of the servers' locks, and a process that dies loses
+its connection and so its locks.
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+
+from bot.storage.database import CONNECT_TIMEOUT_S, is_postgres, one_line
+from bot.storage.errors import StorageError
 
 
 @dataclass(frozen=True)
@@ -21,13 +27,19 @@ class LockName:
     number: int = 0
 
 
-IDENTIFY = 1
-COMMAND_SYNC = LockName(2)
+LOCK_SPACE = 0x48420000  # "HB": the first number of every key of ours
+IDENTIFY = LOCK_SPACE + 1
+COMMAND_SYNC = LockName(LOCK_SPACE + 2)
 
 
 def identify_bucket(shard_id: int, max_concurrency: int) -> LockName:
     """The lock of the identify bucket of ``shard_id`` (Discord's rate limit key for IDENTIFY)."""
     return LockName(IDENTIFY, shard_id % max(max_concurrency, 1))
+
+
+def locks_for(url: str) -> Locks:
+    """The locks of the database of ``url``: shared by every process on PostgreSQL."""
+    return PostgresLocks(url) if is_postgres(url) else Locks()
 
 
 class Locks:
@@ -68,6 +80,34 @@ class Locks:
         for holder in list(self._holders):
             holder.cancel()
         await asyncio.gather(*self._holders, return_exceptions=True)
+
+
+class PostgresLocks(Locks):
+    """Held in this process first (one connection per name at most), then in PostgreSQL."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self._url = url
+
+    @contextlib.asynccontextmanager
+    async def held(self, name: LockName) -> AsyncIterator[None]:
+        import psycopg  # here: a SQLite bot does without it (see bot/storage/database.py)
+
+        async with super().held(name):
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
+                )
+            except psycopg.Error as exc:
+                raise StorageError(f"cannot connect to PostgreSQL for a lock: {one_line(exc)}") from None
+            try:
+                try:
+                    await conn.execute("SELECT pg_advisory_lock(%s::int, %s::int)", (name.kind, name.number))
+                except psycopg.Error as exc:
+                    raise StorageError(f"cannot take a lock in PostgreSQL: {one_line(exc)}") from None
+                yield
+            finally:
+                await conn.close()  # the session ends, and its advisory locks with it
 
 
 def _fail(taken: asyncio.Future[None], done: asyncio.Task[None]) -> None:

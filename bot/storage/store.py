@@ -38,7 +38,9 @@ class Store:
         self._db = db
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
-        self._rulesets = settings.RulesetCache()
+        # Other processes may change a ruleset on PostgreSQL, and this cache would not know: there the
+        # reads outside units of work read it too (the units always do, under the server's lock).
+        self._rulesets = settings.RulesetCache(size=0 if db.dialect == "postgres" else settings.CACHE_SIZE)
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
