@@ -37,6 +37,7 @@ EXTENSIONS = (
     "bot.interface.cogs.healing",
     "bot.interface.cogs.admin",
 )
+FLOOR_EXTENSION = "bot.interface.cogs.floor"
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
@@ -95,6 +96,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         await self.tree.set_translator(HarmoniesTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.settings.bench_floor:
+            await self.load_extension(FLOOR_EXTENSION)
         if self.sync_commands:
             await self.sync_if_changed()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import lru_cache
 
 from pydantic import ValidationError
 
@@ -19,11 +20,18 @@ def load_ruleset(sql: Sql, guild_id: int) -> Ruleset | None:
     if found is None:
         return None
     try:
-        return Ruleset.model_validate_json(found[0])
+        return parse_ruleset(found[0])
     except ValidationError as exc:
         raise StorageError(
             f"the stored ruleset of server {guild_id} is invalid ({exc.error_count()} errors)"
         ) from exc
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def parse_ruleset(stored: str) -> Ruleset:
+    """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
+    its own transaction, and the same text always gives the same (frozen) ruleset."""
+    return Ruleset.model_validate_json(stored)
 
 
 def save_ruleset(sql: Sql, guild_id: int, ruleset: Ruleset | None, now: str) -> None:

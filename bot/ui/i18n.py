@@ -70,6 +70,8 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
         log.warning("Message key %r missing from the catalogue", key)
         return key
     template = entry.get(lang) or entry["en"]
+    if not params and "{" not in template:
+        return template  # nothing to fill in (most labels): skip the formatting
     return template.format_map(_Params(params))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -27,7 +28,18 @@ def escape(text: str, *, multiline: bool = False) -> str:
     Markdown is escaped (links included), and every ``<@…>``, ``<@&…>``, ``<#…>``, ``@everyone`` and
     ``@here`` gets a zero-width space so Discord shows it as plain text. Whitespace (and, unless
     ``multiline``, line breaks) collapses to single spaces. Escape first, then :func:`clip`.
+    Short texts are cached: the same names and notes are shown again and again (every card, list and
+    autocomplete choice).
     """
+    if len(text) <= CACHED_ESCAPE:
+        return _escape_cached(text, multiline)
+    return _escape(text, multiline)
+
+
+CACHED_ESCAPE = 256
+
+
+def _escape(text: str, multiline: bool) -> str:
     text = _INVISIBLE.sub("", text)
     if multiline:
         text = "\n".join(" ".join(line.split()) for line in text.splitlines())
@@ -37,6 +49,9 @@ def escape(text: str, *, multiline: bool = False) -> str:
     text = _ORDERED_LIST.sub(r"\1\\.", text)
     text = _ANGLE.sub("<" + ZWSP, text)
     return _AT.sub("@" + ZWSP, text)
+
+
+_escape_cached = functools.lru_cache(maxsize=4096)(_escape)
 
 
 def clip(text: str, limit: int) -> str:

@@ -1,0 +1,64 @@
+"""``python -m bench e2e`` runs (a few commands: seconds), and its floor command exists only when asked
+for. Not a timed test: no figure is checked here, only that every interaction was answered."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from bot.config import Settings
+from bot.interface.client import HarmoniesBot
+from bot.storage.store import Store
+from tests import fakediscord
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("bench_floor", [False, True])
+async def test_the_floor_command_is_synced_only_with_bench_floor(tmp_path: Path, bench_floor: bool) -> None:
+    settings = Settings(
+        discord_token=SecretStr("t"), database_url=f"sqlite:///{tmp_path}/bot.db", bench_floor=bench_floor
+    )
+    store = await Store.open(settings.database_url)
+    try:
+        bot = HarmoniesBot(settings, store)
+        fake = await fakediscord.connect(bot, guilds=[fakediscord.guild_payload()])
+        try:
+            names = {command["name"] for command in fake.last_synced}
+            assert "wound" in names
+            assert ("bench-floor" in names) is bench_floor
+            if bench_floor:
+                reply = await fakediscord.dispatch(fake, bot, fakediscord.slash("bench-floor", {}))
+                assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
+                assert reply.embeds[0]["title"] == "Benchmark floor"
+        finally:
+            await fakediscord.close(bot)
+    finally:
+        await store.close()
+
+
+@pytest.mark.slow
+def test_the_end_to_end_bench_runs(tmp_path: Path) -> None:
+    report_path = tmp_path / "report.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "e2e", "--tiny", "--output", str(report_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    report = report_path.read_text(encoding="utf-8")
+    assert report.strip() in done.stdout
+    for command in ("`/wound`", "`/heal roll`", "`/character show`", "character autocomplete"):
+        for figure in ("bot CPU per command", "latency one at a time", "throughput, 4 in flight"):
+            assert f"{command}: {figure}" in report, (command, figure)
+    # Every interaction of the throughput runs got its answer (the trivial command's too).
+    assert re.findall(r"(\d+) of [\d,]+ not answered", report) == ["0"] * 4
+    assert "(0 not answered)" in report
