@@ -7,7 +7,9 @@ commands``, so that ``journalctl -p warning`` and the colours work. A traceback 
 one indented under its record and carrying the record's priority.
 
 The shard a line comes from goes right after the logger's name (``bot.interface.client [shard 3]:``)
-when :data:`shard` is set in the context that logs; until the bot runs shards nothing sets it.
+when :data:`shard` is set in the context that logs (the bot sets it for each shard's tasks, and what
+they start); any other line carries the shards of the process (``[shards 0-1]``) once they are known
+(:func:`set_process_shards`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from typing import TextIO
 #: The shard id of the code that logs: set it (``shard.set(3)``) in each shard's task once there are
 #: shards; None adds nothing to the line.
 shard: ContextVar[int | None] = ContextVar("shard", default=None)
+
+_process_shards: str | None = None
+
+
+def set_process_shards(shards: str | None) -> None:
+    """The shards this process runs (``"0-1"``), shown on the lines logged outside a shard's tasks."""
+    global _process_shards
+    _process_shards = shards
+
 
 _PRIORITY = {  # syslog priorities, read by journald from a "<N>" at the start of a line
     logging.DEBUG: 7,
@@ -52,6 +63,8 @@ class LineFormatter(logging.Formatter):
         shard_id = shard.get()
         if shard_id is not None:
             where += f" [shard {shard_id}]"
+        elif _process_shards is not None:
+            where += f" [shards {_process_shards}]"
         head = f"{record.levelname} {where}: "
         lines = record.message.splitlines() or [""]
         if record.exc_info:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.logs import LineFormatter, priority, setup_logging, shard, writes_to_journal
+from bot.logs import LineFormatter, priority, set_process_shards, setup_logging, shard, writes_to_journal
 
 
 def record(level: int, message: str, *args: object, exc: bool = False) -> logging.LogRecord:
@@ -70,6 +70,21 @@ def test_the_shard_follows_the_logger_name_when_set() -> None:
         assert formatter.format(record(logging.INFO, "ready")) == "<6>INFO bot.client [shard 3]: ready"
     finally:
         shard.reset(token)
+
+
+def test_other_lines_carry_the_shards_of_the_process_once_known() -> None:
+    formatter = LineFormatter(journal=False)
+    set_process_shards("0-1")
+    try:
+        assert " INFO bot.client [shards 0-1]: ready" in formatter.format(record(logging.INFO, "ready"))
+        token = shard.set(1)  # within a shard's task, that shard alone
+        try:
+            assert " INFO bot.client [shard 1]: ready" in formatter.format(record(logging.INFO, "ready"))
+        finally:
+            shard.reset(token)
+    finally:
+        set_process_shards(None)
+    assert " INFO bot.client: ready" in formatter.format(record(logging.INFO, "ready"))
 
 
 def test_the_journal_is_recognised_by_its_device_and_inode(

@@ -1,5 +1,10 @@
-"""The Bot subclass: settings, storage (which holds the clock) and randomness are injected; setup_hook
-loads the cogs."""
+"""The Bot subclass: settings, storage (which holds the clock), locks and randomness are injected;
+setup_hook loads the cogs.
+
+It is an :class:`~discord.ext.commands.AutoShardedBot`: one process runs the shards ``SHARD_IDS`` of
+``SHARD_COUNT`` (by default all of the count Discord recommends). Several processes may share one
+PostgreSQL database; the locks keep their IDENTIFYs within Discord's limit and let one of them sync
+the commands."""
 
 from __future__ import annotations
 
@@ -8,16 +13,20 @@ import hashlib
 import json
 import logging
 import random
+from collections.abc import Callable
+from typing import Any
 
 import discord
 import yarl
 from discord.ext import commands
 
-from bot.config import DISCORD_API_BASE, Settings
+from bot import logs
+from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.boards import BoardKeeper
 from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
 from bot.rules import RandomSource
+from bot.storage.locks import COMMAND_SYNC, Locks, identify_bucket
 from bot.storage.store import Store
 from bot.ui.translator import HarmoniesTranslator
 
@@ -36,7 +45,7 @@ FLOOR_EXTENSION = "bot.interface.cogs.floor"
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 
 
-class HarmoniesBot(commands.Bot):
+class HarmoniesBot(commands.AutoShardedBot):
     """The bot. Everything it depends on is passed in, so tests can build one around a temp file."""
 
     tree: HarmoniesTree
@@ -47,20 +56,31 @@ class HarmoniesBot(commands.Bot):
         store: Store,
         *,
         rng: RandomSource | None = None,
+        locks: Locks | None = None,
+        announce_shards: Callable[[str], None] | None = None,
         sync_commands: bool = True,
         freeze_gc: bool = False,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the only gateway intent needed: guild owners, roles and locales
+        shards: dict[str, Any] = {}  # none: every shard of the count Discord recommends
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=HarmoniesTree,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            **shards,
         )
         self.settings = settings
         self.store = store
+        self.locks = locks if locks is not None else Locks()
+        self.announce_shards = announce_shards  # told the shards of this process once they are known
+        self.max_concurrency = 1  # IDENTIFYs per window Discord allows (from GET /gateway/bot)
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
@@ -70,10 +90,16 @@ class HarmoniesBot(commands.Bot):
         self._boards_started = False
 
     async def setup_hook(self) -> None:
+        recommended, url, limits = await self.http.get_bot_gateway()
+        self.max_concurrency = int(limits.get("max_concurrency", 1))
+        count = self.shard_count or recommended
+        shards = describe_shard_ids(self.shard_ids or range(count))
+        if self.announce_shards is not None:
+            self.announce_shards(shards)
+        log.info("Running shards %s of %d", shards, count)
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
-            # A non-sharded client connects to Discord's fixed gateway address; when the REST API is
-            # somewhere else (a local stand-in), ask it where its gateway is, as a sharded client would.
-            _, url, _ = await self.http.get_bot_gateway()
+            # Given a SHARD_COUNT, discord.py connects to Discord's fixed gateway address; when the REST
+            # API is somewhere else (a local stand-in), use the gateway it names.
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await self.tree.set_translator(HarmoniesTranslator())
         for extension in EXTENSIONS:
@@ -82,12 +108,6 @@ class HarmoniesBot(commands.Bot):
             await self.load_extension(FLOOR_EXTENSION)
         if self.sync_commands:
             await self.sync_if_changed()
-
-    async def close(self) -> None:
-        await self.boards.close()
-        if self.boards.changed in self.store.listeners:
-            self.store.listeners.remove(self.boards.changed)
-        await super().close()
 
     async def command_payload(self) -> list[dict[str, object]]:
         """The global command definitions exactly as ``tree.sync()`` sends them (translated)."""
@@ -100,16 +120,44 @@ class HarmoniesBot(commands.Bot):
 
     async def sync_if_changed(self) -> bool:
         """Sync the global commands when their definitions differ from the last sync recorded in the
-        database (a new database always syncs). Returns whether it synced."""
+        database (a new database always syncs). Returns whether it synced. Under a lock shared by every
+        process on the database: the first to start syncs, the others then find the commands synced."""
         payload = await self.command_payload()
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
-            log.info("Application commands unchanged since the last sync; not syncing")
-            return False
-        synced = await self.tree.sync()
-        await self.store.set_meta(COMMANDS_HASH_KEY, digest)
+        async with self.locks.held(COMMAND_SYNC):
+            if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
+                log.info("Application commands unchanged since the last sync; not syncing")
+                return False
+            synced = await self.tree.sync()
+            await self.store.set_meta(COMMANDS_HASH_KEY, digest)
         log.info("Synced %d application commands", len(synced))
         return True
+
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's, with the shard's id in the context its connection and reading task start in:
+        what they log, and the commands they dispatch, carry it (a later reconnection carries the
+        process's shards)."""
+        token = logs.shard.set(shard_id)
+        try:
+            await super().launch_shard(gateway, shard_id, initial=initial)
+        finally:
+            logs.shard.reset(token)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for the shard's identify bucket (``shard_id % max_concurrency``), in every process on
+        the database, and keep it for the identify window: Discord allows one IDENTIFY per bucket in it."""
+        bucket = identify_bucket(shard_id or 0, self.max_concurrency)
+        await self.locks.hold_for(bucket, self.settings.identify_window)
+        log.info("Identifying shard %s (bucket %d of %d)", shard_id, bucket.number, self.max_concurrency)
+
+    async def close(self) -> None:
+        await self.boards.close()
+        if self.boards.changed in self.store.listeners:
+            self.store.listeners.remove(self.boards.changed)
+        try:
+            await super().close()
+        finally:
+            await self.locks.close()
 
     async def on_ready(self) -> None:
         if not self._boards_started:
@@ -123,4 +171,11 @@ class HarmoniesBot(commands.Bot):
             # command for a tenth of a second with 10 000 servers (bench/: "full collection").
             gc.collect()
             gc.freeze()
-        log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+        shards = describe_shard_ids(self.shard_ids or range(self.shard_count or 0))
+        log.info(
+            "Ready as %s in %d servers (shards %s of %d)",
+            self.user,
+            len(self.guilds),
+            shards,
+            self.shard_count or 0,
+        )

@@ -1,19 +1,28 @@
-"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly."""
+"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly.
+
+On SQLite, the process first takes the database's lock file (one process per file); with
+``HEALTH_PORT``, it answers health checks from before the login until the end."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
+from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
 
 from bot.clock import utc_now
-from bot.config import Settings
+from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
-from bot.logs import setup_logging
+from bot.interface.health import Health
+from bot.logs import set_process_shards, setup_logging
+from bot.storage.database import database_path, is_postgres
 from bot.storage.errors import StorageError
+from bot.storage.lockfile import AlreadyRunning, only_process
+from bot.storage.locks import locks_for
 from bot.storage.store import Store
 
 log = logging.getLogger("bot")
@@ -21,17 +30,33 @@ log = logging.getLogger("bot")
 
 def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
+    if settings.shard_count is not None:  # else known once Discord says how many it recommends
+        set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     asyncio.run(run_bot(settings))
 
 
 async def run_bot(settings: Settings) -> None:
+    with contextlib.ExitStack() as stack:
+        if not is_postgres(settings.database_url):
+            try:
+                stack.enter_context(only_process(database_path(settings.database_url)))
+            except AlreadyRunning as error:
+                raise SystemExit(f"error: {error}") from None
+            except StorageError as error:
+                raise SystemExit(f"error: cannot open the database: {error}") from None
+        await run_on_database(settings)
+
+
+async def run_on_database(settings: Settings) -> None:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     try:
         store = await Store.open(settings.database_url, clock=utc_now)
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:
-        async with HarmoniesBot(settings, store, freeze_gc=True) as bot:
+        locks = locks_for(settings.database_url)
+        bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
+        async with bot, serving_health(settings, bot):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -47,7 +72,27 @@ async def run_bot(settings: Settings) -> None:
             runner.cancel()
     except discord.LoginFailure:
         raise SystemExit("error: Discord refused the token (check DISCORD_TOKEN)") from None
+    except StorageError as error:  # a lock shared with the other processes could not be had
+        raise SystemExit(f"error: database: {error}") from None
     except (aiohttp.ClientError, OSError) as error:
         raise SystemExit(f"error: cannot reach Discord at {settings.discord_api_base}: {error}") from None
     finally:
         await store.close()
+
+
+@contextlib.asynccontextmanager
+async def serving_health(settings: Settings, bot: HarmoniesBot) -> AsyncIterator[None]:
+    """The health checks while inside, when ``HEALTH_PORT`` is set."""
+    if settings.health_port is None:
+        yield
+        return
+    health = Health(bot, settings.health_host, settings.health_port)
+    try:
+        await health.start()
+    except OSError as error:
+        where = f"{settings.health_host}:{settings.health_port}"
+        raise SystemExit(f"error: cannot serve health checks on {where}: {error.strerror or error}") from None
+    try:
+        yield
+    finally:
+        await health.close()

@@ -42,7 +42,9 @@ class Store:
         self._db = db
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
-        self._rulesets = settings.RulesetCache()
+        # Other processes may change a ruleset on PostgreSQL, and this cache would not know: there the
+        # reads outside units of work read it too (the units always do, under the server's lock).
+        self._rulesets = settings.RulesetCache(size=0 if db.dialect == "postgres" else settings.CACHE_SIZE)
         self.listeners: list[Callable[[int], None]] = []
         """Called with the server's id after each committed unit of work (the live boards listen)."""
 

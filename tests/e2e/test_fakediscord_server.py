@@ -16,9 +16,10 @@ import aiohttp
 import pytest
 
 from tests.e2e.process import BotProcess
-from tests.fakediscord import DEFAULT_GUILD_ID, ROUTE_CALLBACK, DiscordStandin, slash
+from tests.fakediscord import DEFAULT_GUILD_ID, ROUTE_CALLBACK, DiscordStandin, guild_payload, slash
 from tests.fakediscord.server import (
     CLOSE_AUTHENTICATION_FAILED,
+    CLOSE_INVALID_SHARD,
     OP_DISPATCH,
     OP_HEARTBEAT_ACK,
     OP_HELLO,
@@ -277,3 +278,61 @@ async def test_delayed_callback_is_still_processed(standin: DiscordStandin) -> N
     late = await exchange.wait_callback(within=3)
     assert late.status == 204 and late.fault is not None
     assert exchange.original is not None and exchange.original["content"] == "late"
+
+
+# ------------------------------------------------------------------------------------------ sharding
+
+
+async def _identify(http: aiohttp.ClientSession, standin: DiscordStandin, shard: list[int] | None) -> Any:
+    ws = await http.ws_connect(f"{standin.gateway_url}?v=10&encoding=json")
+    assert (await _receive(ws))["op"] == OP_HELLO
+    identify: dict[str, Any] = {"token": standin.token, "intents": 1, "properties": {}}
+    if shard is not None:
+        identify["shard"] = shard
+    await ws.send_json({"op": 2, "d": identify})
+    return ws
+
+
+async def test_gateway_shards_route_guilds_and_share_a_shard_between_two_sessions() -> None:
+    on_0, on_1 = DEFAULT_GUILD_ID + (1 << 22), DEFAULT_GUILD_ID
+    guilds = [guild_payload(g) for g in (on_0, on_1)]
+    async with DiscordStandin(guilds=guilds, shard_count=2, max_concurrency=4) as standin:
+        assert [standin.shard_of(on_0), standin.shard_of(on_1)] == [0, 1]
+        async with aiohttp.ClientSession() as http:
+            async with http.get(
+                f"{standin.api_base}/gateway/bot", headers={"Authorization": f"Bot {standin.token}"}
+            ) as response:
+                body = await response.json()
+            assert body["shards"] == 2 and body["session_start_limit"]["max_concurrency"] == 4
+
+            # Wrong or missing shards are closed as Discord does.
+            for shard, code in (([0, 3], CLOSE_INVALID_SHARD), ([2, 2], CLOSE_INVALID_SHARD), (None, 4011)):
+                ws = await _identify(http, standin, shard)
+                msg = await ws.receive(timeout=5)
+                assert (msg.type, msg.data) == (aiohttp.WSMsgType.CLOSE, code), shard
+                await ws.close()
+
+            # Each shard's READY and GUILD_CREATEs hold its guilds only.
+            sessions = {}
+            for shard_id, guild_id in ((0, on_0), (1, on_1)):
+                ws = await _identify(http, standin, [shard_id, 2])
+                ready = await _receive(ws)
+                assert ready["d"]["shard"] == [shard_id, 2]
+                assert [g["id"] for g in ready["d"]["guilds"]] == [str(guild_id)]
+                assert (await _receive(ws))["d"]["id"] == str(guild_id)
+                sessions[shard_id] = ws
+            # A second session on shard 1 (a hand-over): interactions of its guild alternate.
+            second = await _identify(http, standin, [1, 2])
+            await _receive(second)
+            await _receive(second)
+            standin.require_synced_commands = False
+            for _ in range(4):
+                await standin.interaction(slash("ping", guild_id=on_1), wait=False)
+            await standin.interaction(slash("ping", guild_id=on_0), wait=False)
+            got_first = [(await _receive(sessions[1]))["t"] for _ in range(2)]
+            got_second = [(await _receive(second))["t"] for _ in range(2)]
+            assert got_first == got_second == ["INTERACTION_CREATE"] * 2
+            frame = await _receive(sessions[0])
+            assert frame["d"]["guild_id"] == str(on_0)
+            for ws in (*sessions.values(), second):
+                await ws.close()

@@ -378,6 +378,9 @@ class FakeDiscord:
         #: Refuse to deliver an application command the bot never synced (``complete_interaction``).
         self.require_synced_commands = False
         self.session_start_remaining = 1000
+        #: What ``GET /gateway/bot`` recommends (``shards``) and allows (``max_concurrency``).
+        self.shard_count = 1
+        self.max_concurrency = 1
         self.client: Any = None  # the in-process client, set by ``connect``
         self._seq = itertools.count(1)
         self._changed = asyncio.Event()
@@ -791,8 +794,8 @@ class FakeDiscord:
 
     def _gateway_bot(self, record: RecordedRequest, params: dict[str, str]) -> Answer:
         limit = {"total": 1000, "remaining": self.session_start_remaining, "reset_after": 86_400_000}
-        limit["max_concurrency"] = 1
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        limit["max_concurrency"] = self.max_concurrency
+        return 200, {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     # -- application commands
     def _commands(self, record: RecordedRequest, params: dict[str, str]) -> Answer:

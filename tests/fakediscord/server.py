@@ -19,6 +19,13 @@ REST is ``rest.FakeDiscord`` (this class is one), under ``/api/v10``: the bot se
 dispatches replayed, then RESUMED), invalid sessions (op 9), the documented close codes, and transport
 compression ``zlib-stream`` or ``zstd-stream`` (as the ``compress`` query parameter asks).
 
+Sharding (``DiscordStandin(shard_count=2)``): ``GET /gateway/bot`` recommends ``shards`` and gives
+``session_start_limit.max_concurrency``; an IDENTIFY names its ``shard`` ``[id, count]`` (a wrong one
+closes 4010, none while there are several shards 4011) and gets READY with the guilds of that shard
+only, ``(guild_id >> 22) % shard_count``. Every event of a guild goes to the sessions of its shard.
+As on Discord, a shard may have two live sessions at once (a hand-over between two processes): the
+interactions of its guilds then go to them in turn, other events to both.
+
 A non-sharded discord.py ``Client`` never calls ``GET /gateway/bot``: it dials
 ``DiscordWebSocket.DEFAULT_GATEWAY``. A bot pointed here must set it from ``GET /gateway/bot`` itself
 (see ``tests/e2e/tiny_bot.py``); otherwise ``wait_ready`` times out with a message saying so.
@@ -55,6 +62,7 @@ CLIENT_OPS = {OP_HEARTBEAT, OP_IDENTIFY, 3, 4, OP_RESUME, OP_REQUEST_MEMBERS, 31
 # Gateway close codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes).
 CLOSE_UNKNOWN_ERROR, CLOSE_UNKNOWN_OPCODE, CLOSE_DECODE_ERROR = 4000, 4001, 4002
 CLOSE_NOT_AUTHENTICATED, CLOSE_AUTHENTICATION_FAILED, CLOSE_ALREADY_AUTHENTICATED = 4003, 4004, 4005
+CLOSE_INVALID_SHARD, CLOSE_SHARDING_REQUIRED = 4010, 4011
 CLOSE_INVALID_API_VERSION, CLOSE_DISALLOWED_INTENTS = 4012, 4014
 
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
@@ -99,6 +107,7 @@ class GatewayConnection:
 class GatewaySession:
     session_id: str
     identify: Payload
+    shard: int = 0
     seq: int = 0
     events: list[Payload] = field(default_factory=list)  # every dispatch of the session, for RESUME
     connection: GatewayConnection | None = None
@@ -117,10 +126,14 @@ class DiscordStandin(FakeDiscord):
         heartbeat_interval_ms: int = 41250,
         allowed_intents: int | None = None,
         require_synced_commands: bool = True,
+        shard_count: int = 1,
+        max_concurrency: int = 1,
         **rest: Any,
     ) -> None:
         guilds = [guild_payload()] if guilds is None else guilds
         super().__init__(application_id=app_id, guilds=guilds, token=token, **rest)
+        self.shard_count = shard_count
+        self.max_concurrency = max_concurrency
         self.heartbeat_interval_ms = heartbeat_interval_ms
         #: Intents the application may use; IDENTIFY asking for a privileged one outside it closes 4014.
         self.allowed_intents = allowed_intents if allowed_intents is not None else (1 << 26) - 1
@@ -129,8 +142,9 @@ class DiscordStandin(FakeDiscord):
         self.ack_heartbeats = True
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[GatewayFrame] = []
-        self.session: GatewaySession | None = None
+        self.session: GatewaySession | None = None  # the newest session (of any shard)
         self.sessions: list[GatewaySession] = []
+        self._turns = 0  # which live session of a shard gets the next interaction
         self._gateway_lock = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -214,12 +228,46 @@ class DiscordStandin(FakeDiscord):
         found: Payload = await self.wait_for(ready, within=within, what="the bot to IDENTIFY")
         return found
 
+    async def wait_shards(
+        self, shards: Sequence[int] | None = None, *, since: float = 0.0, within: float = 20.0
+    ) -> dict[int, GatewayConnection]:
+        """Until each of ``shards`` (default: all) has a connection opened at or after ``since`` (a
+        ``time.monotonic()``) that IDENTIFYed and got its READY; returns them by shard."""
+        wanted = list(range(self.shard_count)) if shards is None else list(shards)
+
+        def ready() -> dict[int, GatewayConnection] | None:
+            found = {
+                shard_of_identify(c.identify): c
+                for c in self.connections
+                if c.kind == "identify" and c.established_at and c.opened_at >= since and not c.ws.closed
+            }
+            return found if all(s in found for s in wanted) else None
+
+        what = f"shards {wanted} to IDENTIFY"
+        connected: dict[int, GatewayConnection] = await self.wait_for(ready, within=within, what=what)
+        return connected
+
+    def shard_of(self, guild_id: int | str) -> int:
+        """The shard that serves ``guild_id``, as Discord routes it."""
+        return (int(guild_id) >> 22) % self.shard_count
+
+    def guilds_of(self, shard: int) -> list[Payload]:
+        return [g for g in self.guilds if self.shard_of(g["id"]) == shard]
+
     @property
     def current_connection(self) -> GatewayConnection | None:
         session = self.session
         if session is None or session.connection is None or session.connection.ws.closed:
             return None
         return session.connection
+
+    def live_sessions(self, shard: int) -> list[GatewaySession]:
+        """The sessions of ``shard`` with an open connection, oldest first."""
+        return [
+            s
+            for s in self.sessions
+            if s.shard == shard and not s.invalid and s.connection is not None and not s.connection.ws.closed
+        ]
 
     async def drop_connection(self, code: int | None = CLOSE_UNKNOWN_ERROR) -> GatewayConnection:
         """Close the bot's gateway connection: with a close ``code`` (4000 = resumable), or with ``None``
@@ -322,11 +370,25 @@ class DiscordStandin(FakeDiscord):
 
     # ---------------------------------------------------------------- gateway: dispatching
     async def dispatch(self, event: str, data: Payload) -> int:
-        """Send a dispatch (op 0) in the current session; queued for RESUME when disconnected. Returns s."""
+        """Send a dispatch (op 0) to the sessions of the shard of its guild: an interaction to one of
+        them in turn, anything else to each; queued for RESUME in the newest session of the shard when
+        none is connected. Returns s (of the last session it went to)."""
+        guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+        shard = self.shard_of(guild_id) if guild_id is not None else 0
         async with self._gateway_lock:
-            if self.session is None:
-                raise AssertionError(f"no gateway session to dispatch {event} in\n{self.describe()}")
-            return await self._dispatch_locked(self.session, event, data)
+            targets = self.live_sessions(shard)
+            if targets and event == "INTERACTION_CREATE":
+                self._turns += 1
+                targets = [targets[self._turns % len(targets)]]
+            if not targets:
+                valid = [s for s in self.sessions if s.shard == shard and not s.invalid]
+                targets = valid[-1:] or [s for s in self.sessions if s.shard == shard][-1:]
+            if not targets:
+                raise AssertionError(f"no gateway session of shard {shard} for {event}\n{self.describe()}")
+            seq = 0
+            for session in targets:
+                seq = await self._dispatch_locked(session, event, data)
+            return seq
 
     async def _dispatch_locked(self, session: GatewaySession, event: str, data: Any) -> int:
         session.seq += 1
@@ -389,8 +451,8 @@ class DiscordStandin(FakeDiscord):
         finally:
             conn.closed_at = time.monotonic()
             conn.close_code = ws.close_code
-            session = self.session
-            if session is not None and session.connection is conn:
+            session = next((s for s in self.sessions if s.connection is conn), None)
+            if session is not None:
                 session.connection = None
                 # A client closing with 1000/1001 ends its session (Discord invalidates it).
                 if not conn.closed_by_standin and conn.close_code in (1000, 1001):
@@ -447,12 +509,27 @@ class DiscordStandin(FakeDiscord):
         if int(data.get("intents", 0)) & PRIVILEGED_INTENTS & ~self.allowed_intents:
             await self._close(conn, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).")
             return
+        shard = data.get("shard")
+        if shard is None and self.shard_count > 1:
+            await self._close(conn, CLOSE_SHARDING_REQUIRED, "Sharding required.")
+            return
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and shard[1] == self.shard_count
+            and isinstance(shard[0], int)
+            and 0 <= shard[0] < shard[1]
+        ):
+            await self._close(conn, CLOSE_INVALID_SHARD, "Invalid shard.")
+            return
+        shard_id = shard_of_identify(data)
         conn.identify, conn.kind = data, "identify"
         self.session_start_remaining -= 1
         async with self._gateway_lock:
-            if self.session is not None:
-                self.session.invalid = True
-            session = GatewaySession(session_id=secrets.token_hex(16), identify=data, connection=conn)
+            # Other sessions stay valid: Discord lets two sessions serve one shard (a hand-over).
+            session = GatewaySession(
+                session_id=secrets.token_hex(16), identify=data, shard=shard_id, connection=conn
+            )
             self.session = session
             self.sessions.append(session)
             ready: Payload = {
@@ -464,7 +541,7 @@ class DiscordStandin(FakeDiscord):
                 "presences": [],
                 "guild_join_requests": [],
                 "geo_ordered_rtc_regions": ["local"],
-                "guilds": [{"id": g["id"], "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": g["id"], "unavailable": True} for g in self.guilds_of(shard_id)],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
@@ -475,7 +552,7 @@ class DiscordStandin(FakeDiscord):
             if "shard" in data:
                 ready["shard"] = data["shard"]
             await self._dispatch_locked(session, "READY", ready)
-            for guild in self.guilds:
+            for guild in self.guilds_of(shard_id):
                 await self._dispatch_locked(session, "GUILD_CREATE", self.guild_create(guild))
             conn.established_at = time.monotonic()
         self._bump()
@@ -483,8 +560,8 @@ class DiscordStandin(FakeDiscord):
     async def _on_resume(self, conn: GatewayConnection, data: Payload) -> None:
         conn.resume = data
         async with self._gateway_lock:
-            session = self.session
-            if session is None or session.invalid or data.get("session_id") != session.session_id:
+            session = next((s for s in self.sessions if s.session_id == data.get("session_id")), None)
+            if session is None or session.invalid:
                 conn.invalidated = True
                 await self._send(conn, {"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
                 return
@@ -501,6 +578,12 @@ class DiscordStandin(FakeDiscord):
             await self._dispatch_locked(session, "RESUMED", {"_trace": TRACE})
             conn.established_at = time.monotonic()
         self._bump()
+
+
+def shard_of_identify(identify: Payload | None) -> int:
+    """The shard id an IDENTIFY names (0 when it names none)."""
+    shard = (identify or {}).get("shard")
+    return int(shard[0]) if isinstance(shard, list) and shard else 0
 
 
 def make_encoder(kind: str) -> Callable[[bytes], bytes] | None:

@@ -1,0 +1,63 @@
+"""One bot process per SQLite file: an exclusive lock on a file beside the database, held for the
+process's lifetime. A second process on the same file is refused before it opens the database, so it
+cannot change anything; several processes need PostgreSQL.
+
+``fcntl.flock`` locks belong to the open file: the kernel drops them when the process ends, however it
+ends (SIGKILL included), so a crash never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from bot.storage.errors import StorageError
+
+
+class AlreadyRunning(StorageError):
+    """Another process holds the lock of the database."""
+
+
+def lock_path(database: Path) -> Path:
+    return database.with_name(database.name + ".lock")
+
+
+@contextlib.contextmanager
+def only_process(database: Path) -> Iterator[Path]:
+    """Hold the lock of ``database`` while inside; :class:`StorageError` when another process holds it.
+    Yields the lock file's path."""
+    if database.is_dir():
+        raise StorageError(f"{database} is a folder")
+    path = lock_path(database)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(fd)
+            by = f" (process {holder})" if holder else ""
+            raise AlreadyRunning(
+                f"another bot process{by} already runs on {database}: one SQLite file serves one "
+                "process; to run several processes, use PostgreSQL (DATABASE_URL=postgresql://…)"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield path
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _read_pid(fd: int) -> str:
+    """The pid the holder wrote in the lock file ('' when unreadable)."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""
