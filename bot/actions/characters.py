@@ -63,11 +63,16 @@ async def create(
 
 
 async def select(store: Store, actor: Actor, ref: str) -> Character:
+    """The owner makes a character their active one; recorded (undo brings the previous one back).
+    Choosing the one already active changes nothing and records nothing."""
     async with store.transaction(actor.guild_id) as tx:
         character = await targets.by_ref(tx, ref)
         if not actor.owns(character):
             raise UserError("not_owner", name=character.name)
-        await tx.set_active(actor.user_id, _id(character))
+        current = await tx.active_character(actor.user_id)
+        if current is None or current.id != character.id:
+            await tx.set_active(actor.user_id, _id(character))
+            await tx.record("character_select", actor.user_id, character=character)
     return character
 
 

@@ -121,6 +121,8 @@ async def test_undoing_the_creation_of_the_selected_character_falls_back_to_anot
     aria = await table.create("Aria", ALICE)
     await table.create("Nyx", ALICE)
     public(await table.run("character select", {"character": "Nyx"}, user=ALICE))
+    # The choice is undone first (it is recorded), then Nyx's creation.
+    assert "Nyx** became the active character" in public(await table.run("undo"))
     assert "Nyx" in public(await table.run("undo"))
     # Like a deletion: Alice plays her remaining character, and the GM can still target her.
     active = await table.store.active_character(GUILD, ALICE)
@@ -606,8 +608,6 @@ async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
 
 
 async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
-    import asyncio
-
     await asyncio.gather(
         table.run("config penalties", {"track": "physical", "light": -2}),
         table.run("config difficulty", {"track": "physical", "critical": 3}),
