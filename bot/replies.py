@@ -12,6 +12,7 @@ from discord.utils import MISSING
 
 from bot.errors import UserError
 from bot.rules import Ruleset
+from bot.storage.errors import file_fault
 from bot.ui.i18n import Lang, error_text, lang_of
 from bot.ui.text import clip
 
@@ -88,6 +89,11 @@ def explain(interaction: discord.Interaction, error: BaseException) -> str:
         return error_text(lang, UserError("option_invalid", value=str(original.value)))
     if isinstance(original, app_commands.CheckFailure):
         return error_text(lang, UserError("not_gm"))
+    fault = file_fault(original)
+    if fault is not None:
+        # Nothing was saved (the transaction rolled back); the admins must act, the user can only wait.
+        log.error("The database cannot be written (%s): %s", fault, original)
+        return error_text(lang, UserError(f"storage_{fault}"))
     error_id = secrets.token_hex(4)
     command = interaction.command.qualified_name if interaction.command else "?"
     log.error("Error %s in command %s", error_id, command, exc_info=original)
