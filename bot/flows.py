@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.actions import healing, wounds
+from bot.actions import characters, healing, wounds
 from bot.permissions import actor_of
 from bot.replies import public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
 from bot.ui.i18n import Lang, tn
-from bot.ui.messages import healing_embed, lowering_embed, wound_embed
+from bot.ui.messages import character_deleted_embed, healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
     from bot.client import HarmoniesBot
@@ -121,3 +121,17 @@ async def lower_and_reply(
     embed, view = card(lowered.character, lowered.ruleset, lang)
     embeds = [lowering_embed(lowered.lowering, lowered.ruleset, lang), embed]
     await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)
+
+
+async def delete_and_reply(
+    interaction: discord.Interaction[HarmoniesBot], character_id: int, *, answered: discord.ui.View
+) -> None:
+    """The deletion, once confirmed: the private question loses its buttons (``answered``), the
+    deletion is announced in the channel (pinging the player when it was not their own doing)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    deleted = await characters.delete(bot.store, actor, character_id)
+    await interaction.response.edit_message(view=answered)
+    lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
+    mention = None if actor.owns(deleted) else deleted.owner_id
+    await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.replies import answer_error
+from bot.replies import answer_error, send_private
 from bot.rules import Track
 from bot.ui.i18n import Lang, lang_of, t
 
@@ -51,6 +51,61 @@ class HealButton(
             await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
         except Exception as error:
             await answer_error(interaction, error)
+
+
+class DeleteChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"delete:(?P<cid>\d{1,19}):(?P<author>\d{1,20}):(?P<answer>[yn])",
+):
+    """Confirm or Cancel under a deletion question. Survives restarts like the Heal button: the
+    character, who asked and the answer are all in its custom_id. Only who asked may answer."""
+
+    def __init__(
+        self, character_id: int, author_id: int, confirm: bool, lang: Lang = "en", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                label=t(lang, "button_confirm" if confirm else "button_cancel"),
+                custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
+                disabled=disabled,
+            )
+        )
+        self.character_id = character_id
+        self.author_id = author_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeleteChoice:
+        return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        from bot.flows import delete_and_reply
+
+        lang = lang_of(interaction.locale)  # the language of whoever clicked
+        try:
+            if interaction.user.id != self.author_id:
+                await send_private(interaction, t(lang, "not_your_button"))
+            elif self.confirm:
+                answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+                await delete_and_reply(interaction, self.character_id, answered=answered)
+            else:
+                answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+                await interaction.response.edit_message(content=t(lang, "cancelled"), view=answered)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+def delete_question(
+    character_id: int, author_id: int, lang: Lang, *, disabled: bool = False
+) -> discord.ui.View:
+    """The Confirm and Cancel buttons of a deletion question (disabled once answered)."""
+    view = discord.ui.View(timeout=None)
+    for confirm in (True, False):
+        view.add_item(DeleteChoice(character_id, author_id, confirm, lang, disabled=disabled))
+    return view
 
 
 class Confirm(discord.ui.View):
