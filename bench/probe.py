@@ -18,9 +18,9 @@ from typing import Any
 
 from bench.data import Shape
 from bench.world import World, answer_problem, guild_payloads, settings_for
-from bot.client import COMMANDS_HASH_KEY, HarmoniesBot
+from bot.interface.client import COMMANDS_HASH_KEY, HarmoniesBot
 from bot.storage.store import Store
-from tests import harness
+from tests.fakediscord import close, connect
 
 
 def _status_kb(field: str) -> int:
@@ -36,10 +36,10 @@ def _status_kb(field: str) -> int:
 
 
 async def startup(db: Path, shape: Shape, servers: int) -> dict[str, Any]:
-    """Store.open (migrations on an up-to-date database) + the bot's setup through harness.connect,
+    """Store.open (migrations on an up-to-date database) + the bot's setup through fakediscord.connect,
     with ``servers`` servers of the database delivered as GUILD_CREATE. No network.
 
-    ``harness_copy`` is what ``harness.connect`` spends deep-copying those payloads (it does, to add
+    ``harness_copy`` is what ``fakediscord.connect`` spends deep-copying those payloads (it does, to add
     the bot's member), measured beforehand: test bookkeeping, not start-up."""
     payloads = guild_payloads(spread(servers, shape.servers))  # what the gateway sends: not timed
     began = time.perf_counter()
@@ -50,13 +50,13 @@ async def startup(db: Path, shape: Shape, servers: int) -> dict[str, Any]:
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store, sync_commands=True, freeze_gc=True)
-        fake = await harness.connect(bot, guilds=payloads)
+        fake = await connect(bot, guilds=payloads)
         ready = time.perf_counter() - start
         try:
             synced = any(r.method == "PUT" and r.path.endswith("/commands") for r in fake.requests)
             guilds = len(bot.guilds)
         finally:
-            await harness.close(bot)
+            await close(bot)
     finally:
         await store.close()
     return {"seconds": ready, "synced": synced, "guilds": guilds, "harness_copy": harness_copy}
@@ -71,7 +71,7 @@ async def memory(db: Path, shape: Shape, in_flight: int = 50) -> dict[str, Any]:
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store, sync_commands=True, freeze_gc=True)
-        fake = await harness.connect(bot, guilds=guild_payloads(range(shape.servers)))
+        fake = await connect(bot, guilds=guild_payloads(range(shape.servers)))
         try:
             gc.collect()
             ready = _status_kb("VmRSS")
@@ -104,7 +104,7 @@ async def memory(db: Path, shape: Shape, in_flight: int = 50) -> dict[str, Any]:
             guilds = len(bot.guilds)
             hash_stored = await store.get_meta(COMMANDS_HASH_KEY) is not None
         finally:
-            await harness.close(bot)
+            await close(bot)
     finally:
         await store.close()
     return {

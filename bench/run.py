@@ -1,7 +1,7 @@
 """``python -m bench``: measure the speed and scale figures of quality.md and print the table.
 
 Every speed figure is compared with floors measured in the same run: a trivial command dispatched
-through the very same path (tests/harness: a payload turned into a ``discord.Interaction``, routed by
+through the very same path (tests/fakediscord: a payload turned into a ``discord.Interaction``, routed by
 the bot's own CommandTree, answered through discord.py's response code, only HTTP faked), and one
 durable SQLite commit (WAL, ``synchronous=FULL``) in the same directory as the databases.
 """
@@ -38,7 +38,7 @@ from bench.report import Row, ms, ratio, table
 from bench.world import COMMANDS, World, open_world
 
 ROOT = Path(__file__).resolve().parents[1]
-HARNESS_DIR = str(ROOT / "tests" / "harness")
+HARNESS_DIR = str(ROOT / "tests" / "fakediscord")
 TARGET_LATENCY = "median ≤ floor + 3 × commit"
 TARGET_RATE = 500.0
 TARGET_P99 = 0.050
@@ -221,7 +221,7 @@ def combine(runs: Sequence[Throughput]) -> Throughput:
 
 
 async def harness_shares(world: World, count: int) -> dict[str, float]:
-    """The share of the time spent in tests/harness code (the fake transport and the payload and
+    """The share of the time spent in tests/fakediscord code (the fake transport and the payload and
     reply bookkeeping, which deep-copies every payload and message), from a cProfile run."""
     if count <= 0:
         return {}
@@ -484,7 +484,7 @@ def notes(config: Config, results: dict[str, Any]) -> list[str]:
     if share:
         parts = ", ".join(f"{LABELS[name]} {value:.0%}" for name, value in share.items())
         out.append(
-            "Harness share of the CPU time of a dispatch (tests/harness code: the fake HTTP transport "
+            "Harness share of the CPU time of a dispatch (tests/fakediscord code: the fake HTTP transport "
             f"and its bookkeeping, by cProfile): {parts}. The floor and every figure carry it."
         )
     for key, title in (("capacity", "capacity run"), ("paced", "sustained run")):

@@ -1,4 +1,5 @@
-"""The bot under benchmark: the real HarmoniesBot on a data set, driven through tests/harness.
+"""The bot under benchmark: the real HarmoniesBot on a data set, driven through the fake Discord's
+in-process door (tests/fakediscord).
 
 Only the HTTP transport is fake. One extra command, ``/bench-floor``, is registered on the bot's own
 tree: it answers a fixed embed and touches no database; dispatched through the very same path, it is
@@ -20,11 +21,21 @@ from pydantic import SecretStr
 
 from bench import data
 from bench.data import Shape
-from bot.client import HarmoniesBot
 from bot.config import Settings
-from bot.replies import send_public
+from bot.interface.client import HarmoniesBot
+from bot.interface.replies import send_public
 from bot.storage.store import Store
-from tests import harness
+from tests.fakediscord import (
+    FakeDiscord,
+    Reply,
+    autocomplete,
+    close,
+    connect,
+    dispatch,
+    guild_payload,
+    role_payload,
+    slash,
+)
 
 FLOOR = "bench-floor"
 FLOOR_EMBED = discord.Embed(
@@ -63,10 +74,10 @@ def floor_command() -> app_commands.Command[Any, ..., None]:
 
 def guild_payloads(servers: Sequence[int]) -> list[Payload]:
     return [
-        harness.guild_payload(
+        guild_payload(
             data.guild_id(g),
             owner_id=data.OWNER,
-            roles=[harness.role_payload(data.gm_role_id(g), "MJ", position=1)],
+            roles=[role_payload(data.gm_role_id(g), "MJ", position=1)],
             preferred_locale="fr" if g % 2 else "en-US",
         )
         for g in servers
@@ -82,7 +93,7 @@ class World:
     """A connected bench bot on one data set, and the payloads of the benchmarked commands."""
 
     bot: HarmoniesBot
-    fake: harness.FakeDiscord
+    fake: FakeDiscord
     store: Store
     shape: Shape
     servers: list[int]
@@ -99,13 +110,11 @@ class World:
         return "fr" if g % 2 else "en-US"
 
     def floor(self, g: int) -> Payload:
-        return harness.slash(
-            FLOOR, {}, guild_id=data.guild_id(g), user_id=data.GM, roles=(data.gm_role_id(g),)
-        )
+        return slash(FLOOR, {}, guild_id=data.guild_id(g), user_id=data.GM, roles=(data.gm_role_id(g),))
 
     def wound(self, g: int, k: int) -> Payload:
         """The GM wounds character k (chosen from autocomplete, so the option holds its id)."""
-        return harness.slash(
+        return slash(
             "wound",
             {"severity": "light", "character": str(data.character_id(self.shape, g, k)), "note": "an arrow"},
             guild_id=data.guild_id(g),
@@ -118,7 +127,7 @@ class World:
         """The player of character k rolls one healing session for their active character. Their own
         dice: the first roll heals a light wound, a second one fails (by 7: not worse), so a wound and
         a heal roll leave the character as it was (one light wound held)."""
-        return harness.slash(
+        return slash(
             "heal roll",
             {"dice": "10-1 1-10"},
             guild_id=data.guild_id(g),
@@ -128,7 +137,7 @@ class World:
 
     def show(self, g: int, k: int) -> Payload:
         """The player of character k shows their active character's card."""
-        return harness.slash(
+        return slash(
             "character show",
             {},
             guild_id=data.guild_id(g),
@@ -139,7 +148,7 @@ class World:
     def autocomplete(self, g: int, k: int) -> Payload:
         """The GM types the first letters of character k's name in /wound's character option."""
         typed = data.character_name(g, k)[: 1 + k % 3]
-        return harness.autocomplete(
+        return autocomplete(
             "wound",
             {"severity": "light", "character": typed},
             focused="character",
@@ -152,9 +161,7 @@ class World:
         if command == "floor":
             return self.floor(g)
         if command == "sized floor":
-            return harness.slash(
-                SIZED, {}, guild_id=data.guild_id(g), user_id=data.player_id(self.shape, g, k)
-            )
+            return slash(SIZED, {}, guild_id=data.guild_id(g), user_id=data.player_id(self.shape, g, k))
         if command == "wound":
             return self.wound(g, k)
         if command == "heal roll":
@@ -176,24 +183,14 @@ class World:
 
     # ---- dispatch ---------------------------------------------------------------------------------
 
-    async def dispatch(self, payload: Payload, *, checks: bool = False) -> harness.Reply:
-        reply = await harness.dispatch(self.fake, self.bot, payload, discord_checks=checks)
-        self.forget(reply)
+    async def dispatch(self, payload: Payload, *, checks: bool = False) -> Reply:
+        reply = await dispatch(self.fake, self.bot, payload, discord_checks=checks)
+        self.fake.forget(reply.token)
+        self.fake.requests.clear()
         return reply
 
-    def forget(self, reply: harness.Reply) -> None:
-        """Drop what the fake Discord keeps about a finished interaction, so its bookkeeping (which
-        lists every request ever made) does not grow with the number of commands benchmarked."""
-        fake = self.fake
-        record = fake.interactions.pop(reply.token, None)
-        if record is not None:
-            for message_id in (record.original_id, *record.followup_ids):
-                if message_id is not None:
-                    fake.messages.pop(message_id, None)
-        fake.requests.clear()
 
-
-def answer_problem(command: str, reply: harness.Reply) -> str | None:
+def answer_problem(command: str, reply: Reply) -> str | None:
     """Why ``reply`` is not the successful answer ``command`` should get (None: it is)."""
     if not reply.delivered:
         return f"not delivered: {reply.undelivered_reason}"
@@ -217,7 +214,7 @@ async def open_world(
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store, rng=random.Random(seed), sync_commands=True, freeze_gc=True)
-        fake = await harness.connect(bot, guilds=guild_payloads(servers))
+        fake = await connect(bot, guilds=guild_payloads(servers))
         try:
             # After setup_hook: the floor command is not part of the synced definitions.
             bot.tree.add_command(floor_command())
@@ -225,6 +222,6 @@ async def open_world(
             bot.tree.add_command(sized_floor_command(world))
             yield world
         finally:
-            await harness.close(bot)
+            await close(bot)
     finally:
         await store.close()

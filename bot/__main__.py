@@ -5,11 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
 import sys
 
-import aiohttp
-import discord
 from pydantic import ValidationError
 
 from bot.config import DatabaseSettings, Settings
@@ -29,38 +26,6 @@ def load_settings() -> Settings:
             ) from None
         first = error.errors()[0]
         raise SystemExit(f"error: bad setting {first['loc'][0]}: {first['msg']}") from None
-
-
-async def run_bot(settings: Settings) -> None:
-    from bot.client import HarmoniesBot
-    from bot.storage.store import Store
-
-    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
-    try:
-        store = await Store.open(settings.database_url)
-    except StorageError as error:
-        raise SystemExit(f"error: cannot open the database: {error}") from None
-    try:
-        async with HarmoniesBot(settings, store, freeze_gc=True) as bot:
-            loop = asyncio.get_running_loop()
-            stopping = asyncio.Event()
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, stopping.set)
-            runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-            waiter = asyncio.create_task(stopping.wait())
-            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            if runner in done:
-                runner.result()  # re-raises a login failure
-            log.info("Shutting down")
-            await bot.close()
-            waiter.cancel()
-            runner.cancel()
-    except discord.LoginFailure:
-        raise SystemExit("error: Discord refused the token (check DISCORD_TOKEN)") from None
-    except (aiohttp.ClientError, OSError) as error:
-        raise SystemExit(f"error: cannot reach Discord at {settings.discord_api_base}: {error}") from None
-    finally:
-        await store.close()
 
 
 async def run_backup(settings_url: str, destination: str) -> None:
@@ -85,8 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     settings = load_settings()
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    asyncio.run(run_bot(settings))
+    from bot.interface.run import run
+
+    run(settings)
 
 
 if __name__ == "__main__":

@@ -1,19 +1,43 @@
-"""What the event log holds, as plain records shared by storage (which writes them) and the UI
-(which shows them)."""
+"""What the event log holds: the kinds of change, and a typed record per kind (what the UI shows).
+
+Storage keeps an event's record as JSON in its ``details`` column; :func:`details_of` (written by the
+actions) and :func:`record_of` (read by the UI) are the one boundary between the two. The JSON is the
+one older versions wrote, so their rows still read; a row that does not fit its kind reads as
+:class:`Unreadable`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import TypeVar
+
+from bot.rules.severity import Severity, Track, parse_severity, severity_name
+
+T = TypeVar("T")
+
+
+class EventKind(StrEnum):
+    CHARACTER_CREATE = "character_create"
+    CHARACTER_EDIT = "character_edit"
+    CHARACTER_DELETE = "character_delete"
+    CHARACTER_SELECT = "character_select"
+    WOUND = "wound"
+    MENTAL = "mental"
+    HEAL_ROLL = "heal_roll"
+    HEAL_WOUND = "heal_wound"
+    HEAL_MENTAL = "heal_mental"
+    REST = "rest"
+    CONFIG = "config"
+    IMPORT = "import"
+    UNDO = "undo"
 
 
 @dataclass(frozen=True)
 class Event:
-    """One recorded change (or an undo) in a server.
-
-    ``kind`` is one of: ``character_create``, ``character_edit``, ``character_delete``,
-    ``character_select``, ``wound``, ``mental``, ``heal_roll``, ``heal_wound``, ``heal_mental``, ``rest``,
-    ``config``, ``import``, ``undo``. ``details`` holds what the UI needs to describe it (JSON-safe values).
-    """
+    """One recorded change (or an undo) in a server, as storage keeps it: ``details`` is the JSON of
+    its record (read it with :func:`record_of`)."""
 
     id: int
     guild_id: int
@@ -26,3 +50,325 @@ class Event:
     undone: bool = False
     undoes: int | None = None
     """For an ``undo`` event: the id of the event it reverted."""
+
+
+# ---- one record per kind ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Created:
+    owner_id: int | None = None
+    """``None``: an NPC."""
+    kind = EventKind.CHARACTER_CREATE
+
+
+@dataclass(frozen=True)
+class Edited:
+    """The values a ``/character edit`` gave (the others are ``None``)."""
+
+    name: str | None = None
+    corps: int | None = None
+    resistance: int | None = None
+    intuition: int | None = None
+    preset: str | None = None
+    kind = EventKind.CHARACTER_EDIT
+
+    def changes(self) -> dict[str, str | int]:
+        """The fields given, in order."""
+        found = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {key: value for key, value in found.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class Deleted:
+    kind = EventKind.CHARACTER_DELETE
+
+
+@dataclass(frozen=True)
+class Selected:
+    kind = EventKind.CHARACTER_SELECT
+
+
+@dataclass(frozen=True)
+class Wounded:
+    track: Track
+    severity: Severity
+    count: int = 1
+    note: str = ""
+    became: tuple[Severity | None, ...] = ()
+    """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
+    not_applied: int = 0
+
+    @property
+    def kind(self) -> EventKind:
+        return EventKind.WOUND if self.track is Track.PHYSICAL else EventKind.MENTAL
+
+
+@dataclass(frozen=True)
+class HealRollStep:
+    success: bool
+    worsened: bool = False
+    became: Severity | None = None
+    """What the wound became; ``None``: healed, or (when ``worsened``) beyond the track."""
+    margin: int | None = None
+
+
+@dataclass(frozen=True)
+class HealRolled:
+    track: Track
+    severity: Severity
+    rolls: tuple[HealRollStep, ...] = ()
+    kind = EventKind.HEAL_ROLL
+
+    @property
+    def healed(self) -> int:
+        return sum(1 for step in self.rolls if step.success)
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """A GM lowered one wound one rank, without a roll."""
+
+    track: Track
+    severity: Severity
+    became: Severity | None = None
+    """``None``: healed."""
+
+    @property
+    def kind(self) -> EventKind:
+        return EventKind.HEAL_WOUND if self.track is Track.PHYSICAL else EventKind.HEAL_MENTAL
+
+
+@dataclass(frozen=True)
+class Rested:
+    days: int
+    characters: int = 0
+    kind = EventKind.REST
+
+
+@dataclass(frozen=True)
+class Configured:
+    setting: str
+    changes: dict[str, object] = field(default_factory=dict)
+    """The settings changed, as JSON values."""
+    kind = EventKind.CONFIG
+
+
+@dataclass(frozen=True)
+class Imported:
+    counts: dict[str, int] = field(default_factory=dict)
+    kind = EventKind.IMPORT
+
+
+@dataclass(frozen=True)
+class Undid:
+    event_id: int
+    reverted: Record | None = None
+    """What the reverted change was, when known."""
+    character_name: str | None = None
+    """The reverted change's character."""
+    kind = EventKind.UNDO
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A row whose details do not fit its kind (or of a kind this version does not know)."""
+
+    raw_kind: str
+
+
+Record = (
+    Created
+    | Edited
+    | Deleted
+    | Selected
+    | Wounded
+    | HealRolled
+    | Lowered
+    | Rested
+    | Configured
+    | Imported
+    | Undid
+    | Unreadable
+)
+
+
+Recordable = (
+    Created | Edited | Deleted | Selected | Wounded | HealRolled | Lowered | Rested | Configured | Imported
+)
+"""What an action records (an undo is recorded by storage, which reverts it)."""
+
+
+# ---- record -> JSON (the actions) ------------------------------------------------------------------
+
+
+def details_of(record: Record) -> dict[str, object]:
+    """The JSON that storage keeps in the event's ``details`` column."""
+    match record:
+        case Created(owner_id=owner):
+            return {"owner_id": owner}
+        case Edited():
+            return dict(record.changes())
+        case Wounded(track=track):
+            return {
+                "severity": severity_name(track, record.severity),
+                "count": record.count,
+                "note": record.note,
+                "became": [_name(track, b) for b in record.became],
+                "not_applied": record.not_applied,
+            }
+        case HealRolled(track=track):
+            rolls = [
+                {
+                    "margin": step.margin,
+                    "success": step.success,
+                    "became": _name(track, step.became),
+                    "worsened": step.worsened,
+                }
+                for step in record.rolls
+            ]
+            return {"track": track.value, "severity": severity_name(track, record.severity), "rolls": rolls}
+        case Lowered(track=track):
+            return {"severity": severity_name(track, record.severity), "became": _name(track, record.became)}
+        case Rested():
+            return {"days": record.days, "characters": record.characters}
+        case Configured():
+            return {"setting": record.setting, **record.changes}
+        case Imported():
+            return dict(record.counts)
+        case Deleted() | Selected() | Undid() | Unreadable():
+            return {}
+
+
+def _name(track: Track, severity: Severity | None) -> str | None:
+    return None if severity is None else severity_name(track, severity)
+
+
+# ---- JSON -> record (the UI) -----------------------------------------------------------------------
+
+
+class _Misfit(ValueError):
+    """The details do not fit the kind."""
+
+
+def record_of(event: Event) -> Record:
+    """The typed record of ``event``; :class:`Unreadable` when its details do not fit its kind."""
+    try:
+        return _read(event.kind, event.details, undoes=event.undoes)
+    except _Misfit:
+        return Unreadable(event.kind)
+
+
+def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -> Record:
+    if kind not in EventKind.__members__.values():
+        raise _Misfit(kind)
+    match EventKind(kind):
+        case EventKind.CHARACTER_CREATE:
+            return Created(_optional(data, "owner_id", int))
+        case EventKind.CHARACTER_EDIT:
+            return Edited(
+                name=_optional(data, "name", str),
+                corps=_optional(data, "corps", int),
+                resistance=_optional(data, "resistance", int),
+                intuition=_optional(data, "intuition", int),
+                preset=_optional(data, "preset", str),
+            )
+        case EventKind.CHARACTER_DELETE:
+            return Deleted()
+        case EventKind.CHARACTER_SELECT:
+            return Selected()
+        case EventKind.WOUND | EventKind.MENTAL:
+            track = Track.PHYSICAL if kind == EventKind.WOUND else Track.MENTAL
+            return Wounded(
+                track,
+                _severity(track, data.get("severity")),
+                count=_get(data, "count", int, 1),
+                note=_get(data, "note", str, ""),
+                became=tuple(_severity_or_none(track, b) for b in _get(data, "became", list, [])),
+                not_applied=_get(data, "not_applied", int, 0),
+            )
+        case EventKind.HEAL_ROLL:
+            track = _track(_get(data, "track", str, Track.PHYSICAL.value))
+            return HealRolled(
+                track,
+                _severity(track, data.get("severity")),
+                tuple(_step(track, step) for step in _get(data, "rolls", list, [])),
+            )
+        case EventKind.HEAL_WOUND | EventKind.HEAL_MENTAL:
+            track = Track.PHYSICAL if kind == EventKind.HEAL_WOUND else Track.MENTAL
+            return Lowered(
+                track, _severity(track, data.get("severity")), _severity_or_none(track, data.get("became"))
+            )
+        case EventKind.REST:
+            return Rested(_get(data, "days", int, 0), _get(data, "characters", int, 0))
+        case EventKind.CONFIG:
+            changes = {key: value for key, value in data.items() if key != "setting"}
+            return Configured(_get(data, "setting", str, "?"), changes)
+        case EventKind.IMPORT:
+            return Imported({key: _get(data, key, int, 0) for key in data})
+        case EventKind.UNDO:
+            return _undid(data, undoes)
+
+
+def _undid(data: Mapping[str, object], undoes: int | None) -> Undid:
+    event_id = undoes if undoes is not None else _get(data, "event_id", int, 0)
+    kind = _optional(data, "kind", str)
+    if kind is None or kind == EventKind.UNDO:
+        return Undid(event_id)
+    inner = data.get("event_details", data.get("details", {}))  # "details": the first undo records
+    if not isinstance(inner, dict):
+        raise _Misfit("event_details")
+    try:
+        reverted: Record = _read(kind, inner)
+    except _Misfit:
+        reverted = Unreadable(kind)
+    return Undid(event_id, reverted, _optional(data, "character_name", str))
+
+
+def _get(data: Mapping[str, object], key: str, kind: type[T], default: T) -> T:
+    value = data.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _Misfit(key)
+    return value
+
+
+def _optional(data: Mapping[str, object], key: str, kind: type[T]) -> T | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _Misfit(key)
+    return value
+
+
+def _track(value: str) -> Track:
+    try:
+        return Track(value)
+    except ValueError:
+        raise _Misfit("track") from None
+
+
+def _severity(track: Track, value: object) -> Severity:
+    if not isinstance(value, str):
+        raise _Misfit("severity")
+    try:
+        return parse_severity(track, value)
+    except ValueError:
+        raise _Misfit("severity") from None
+
+
+def _severity_or_none(track: Track, value: object) -> Severity | None:
+    return None if value is None else _severity(track, value)
+
+
+def _step(track: Track, value: object) -> HealRollStep:
+    if not isinstance(value, dict):
+        raise _Misfit("rolls")
+    return HealRollStep(
+        success=_get(value, "success", bool, False),
+        worsened=_get(value, "worsened", bool, False),
+        became=_severity_or_none(track, value.get("became")),
+        margin=_optional(value, "margin", int),
+    )

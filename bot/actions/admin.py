@@ -1,20 +1,48 @@
-"""Server administration: undo, settings, export and import."""
+"""Server administration: history, undo, settings, export and import."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
-from bot.actions.targets import by_ref
-from bot.actor import Actor
+from bot.actions.actor import Actor
+from bot.actions.record import record
+from bot.actions.targets import GuildReader, by_ref
 from bot.errors import UserError
-from bot.history import Event
+from bot.history import Configured, Event
 from bot.rules import Preset, Ruleset, Track
 from bot.storage.store import Store
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
+HISTORY_PAGE = 10
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    events: list[Event]
+    pages: int
+    character_name: str | None
+    """The character asked for (``None``: the whole server)."""
+    ruleset: Ruleset
+
+
+async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> HistoryPage:
+    """One page of the server's history (of one character's), newest first."""
+    character_id: int | None = None
+    character_name: str | None = None
+    if ref is not None:
+        found = await by_ref(GuildReader(store, actor.guild_id), ref)
+        character_id, character_name = found.id, found.name
+    events, total = await store.history(
+        actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
+    )
+    pages = max(1, -(-total // HISTORY_PAGE))
+    if page > pages:
+        raise UserError("page_range", pages=pages)
+    return HistoryPage(events, pages, character_name, await store.ruleset(actor.guild_id))
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Event:
@@ -95,7 +123,7 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
-        await tx.record("config", actor.user_id, details={"setting": setting, **_jsonable(changes)})
+        await record(tx, actor, Configured(setting, _jsonable(changes)))
     return updated
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot import history
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.errors import UserError
+from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
 from bot.storage.store import Store
@@ -29,7 +32,6 @@ async def create(
     resistance: int,
     intuition: int,
     preset: str,
-    at: str,
 ) -> Created:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
     async with store.transaction(actor.guild_id) as tx:
@@ -51,14 +53,14 @@ async def create(
             intuition=intuition,
             owner_id=owner,
             guild_id=actor.guild_id,
-            created_at=at,
+            created_at=tx.now,
         )
         saved = await tx.save_character(fresh)
         became_active = False
         if owner is not None and await tx.active_character(owner) is None:
             await tx.set_active(owner, _id(saved))
             became_active = True
-        await tx.record("character_create", actor.user_id, character=saved, details={"owner_id": owner})
+        await record(tx, actor, history.Created(owner), character=saved)
     return Created(saved, ruleset, became_active)
 
 
@@ -76,42 +78,24 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     return character
 
 
-@dataclass(frozen=True)
-class Edits:
-    name: str | None = None
-    corps: int | None = None
-    resistance: int | None = None
-    intuition: int | None = None
-    preset: str | None = None
-
-    def only_name(self) -> bool:
-        return (
-            self.corps is None and self.resistance is None and self.intuition is None and self.preset is None
-        )
-
-    def empty(self) -> bool:
-        return self.name is None and self.only_name()
-
-
-async def edit(store: Store, actor: Actor, ref: str, edits: Edits) -> tuple[Character, Ruleset]:
-    """A GM changes anything; the owner may rename their character."""
-    if edits.empty():
+async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Character, Ruleset]:
+    """A GM changes anything; the owner may rename their character. ``edits`` is also what is recorded."""
+    if not edits.changes():
         raise UserError("edit_nothing")
     async with store.transaction(actor.guild_id) as tx:
         ruleset = await tx.ruleset()
         character = await targets.by_ref(tx, ref)
-        if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.only_name()):
+        if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
             raise UserError("not_gm")
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("edit_unchanged", name=character.name)
         saved = await tx.save_character(changed)
-        details = {k: v for k, v in vars(edits).items() if v is not None}
-        await tx.record("character_edit", actor.user_id, character=saved, details=details)
+        await record(tx, actor, edits, character=saved)
     return saved, ruleset
 
 
-def _apply(character: Character, edits: Edits, ruleset: Ruleset) -> Character:
+def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
     changed = character
     if edits.name is not None:
         changed = replace(changed, name=clean_name(edits.name))
@@ -139,7 +123,7 @@ async def delete(store: Store, actor: Actor, character_id: int) -> Character:
         character = await tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)
         await tx.delete_character(character)
-        await tx.record("character_delete", actor.user_id, character=character)
+        await record(tx, actor, history.Deleted(), character=character)
     return character
 
 

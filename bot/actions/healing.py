@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot import history
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.errors import UserError
 from bot.rules import (
     Character,
@@ -22,7 +24,6 @@ from bot.rules import (
     rest_status,
     total_penalty,
 )
-from bot.rules.severity import severity_name
 from bot.storage.store import Store, Transaction
 
 MODIFIER_LIMIT = 100
@@ -59,24 +60,13 @@ async def heal_roll(
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
         saved = await tx.save_character(session.character)
-        await tx.record(
-            "heal_roll",
-            actor.user_id,
-            character=saved,
-            details={
-                "track": track.value,
-                "severity": severity_name(track, session.severity),
-                "rolls": [
-                    {
-                        "margin": step.roll.margin,
-                        "success": step.roll.success,
-                        "became": None if step.became is None else severity_name(track, step.became),
-                        "worsened": step.worsened,
-                    }
-                    for step in session.steps
-                ],
-            },
+        steps = tuple(
+            history.HealRollStep(
+                success=step.roll.success, worsened=step.worsened, became=step.became, margin=step.roll.margin
+            )
+            for step in session.steps
         )
+        await record(tx, actor, history.HealRolled(track, session.severity, steps), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work)
@@ -102,12 +92,7 @@ async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, 
             raise UserError("rest_nobody")
         rested = [await tx.save_character(grant_rest(c, days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
-        await tx.record(
-            "rest",
-            actor.user_id,
-            character=single,
-            details={"days": days, "characters": len(rested)},
-        )
+        await record(tx, actor, history.Rested(days, len(rested)), character=single)
     return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
 
 

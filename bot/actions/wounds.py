@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot import history
 from bot.actions import targets
-from bot.actor import Actor
+from bot.actions.actor import Actor
+from bot.actions.record import record
 from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
-from bot.rules.severity import severity_name
 from bot.storage.store import Store, Transaction
 
 
@@ -28,29 +29,17 @@ async def wound(
     ref: str | None,
     count: int,
     note: str,
-    at: str,
 ) -> Wounded:
 
     async def work(tx: Transaction) -> Wounded:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         character = await targets.target(tx, player_id=player_id, ref=ref)
-        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=at)
+        outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = await tx.save_character(outcome.character)
-        await tx.record(
-            "wound" if track is Track.PHYSICAL else "mental",
-            actor.user_id,
-            character=saved,
-            details={
-                "severity": severity_name(track, severity),
-                "count": count,
-                "note": note,
-                "became": [
-                    None if r.became is None else severity_name(track, r.became) for r in outcome.results
-                ],
-                "not_applied": outcome.not_applied,
-            },
-        )
+        became = tuple(r.became for r in outcome.results)
+        inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied)
+        await record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
     return await store.run(actor.guild_id, work)
@@ -73,16 +62,8 @@ async def lower(
         character = await targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
         saved = await tx.save_character(lowering.character)
-        after = lowering.after.current
-        await tx.record(
-            "heal_wound" if track is Track.PHYSICAL else "heal_mental",
-            actor.user_id,
-            character=saved,
-            details={
-                "severity": severity_name(track, severity),
-                "became": None if after is None else severity_name(track, after),
-            },
-        )
+        lowered = history.Lowered(track, severity, lowering.after.current)
+        await record(tx, actor, lowered, character=saved)
         return Lowered(lowering, saved, ruleset)
 
     return await store.run(actor.guild_id, work)

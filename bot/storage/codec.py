@@ -6,7 +6,6 @@ import json
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from bot.rules.character import Character, Wound
@@ -24,11 +23,6 @@ WOUND_COLUMNS = (
     "w.id, w.track, w.inflicted_severity, w.current_severity, w.fatal, w.note, w.inflicted_by, w.inflicted_at"
 )
 _N_CHARACTER = 18
-
-
-def utc_now() -> str:
-    """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def name_key(name: str) -> str:

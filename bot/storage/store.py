@@ -11,11 +11,11 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings
-from bot.storage.codec import utc_now
 from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS_DIR, migrate
@@ -29,15 +29,17 @@ T = TypeVar("T")
 
 
 class Store:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
         self._db = db
+        self.clock = clock
+        """Where every time written comes from (:mod:`bot.clock`)."""
         self._rulesets = settings.RulesetCache()
         self._ids = IdAllocator()
         self.retried = 0
         """How many times :meth:`run` had to do its work again under the lock."""
 
     @classmethod
-    async def open(cls, url: str, *, migrations: Path = MIGRATIONS_DIR) -> Store:
+    async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path = MIGRATIONS_DIR) -> Store:
         """Open the database of ``url`` and bring its schema up to date."""
         db = await Database.open(url)
         try:
@@ -45,7 +47,7 @@ class Store:
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, clock=clock)
 
     @property
     def database(self) -> Database:
@@ -116,7 +118,7 @@ class Store:
             living = await characters.load_all(conn, guild_id)
             chosen = await active.all_active(conn, guild_id)
         ruleset = Ruleset() if stored is None else stored
-        return export.build_export(guild_id, ruleset, living, chosen, utc_now())
+        return export.build_export(guild_id, ruleset, living, chosen, self.clock())
 
     # ---- writes --------------------------------------------------------------------------------
 
@@ -131,7 +133,7 @@ class Store:
         try:
             async with self._db.locked() as conn:
                 unit = Unit(conn, self._ids)
-                tx = Transaction(unit, guild_id, self._rulesets)
+                tx = Transaction(unit, guild_id, self._rulesets, self.clock())
                 try:
                     yield tx
                     await unit.commit()
@@ -154,7 +156,7 @@ class Store:
         Under load this is what keeps writes from queueing: a transaction holds the lock across
         several turns of a busy event loop, this holds the database only on its thread, briefly."""
         unit = Unit(self._db.writer, self._ids, db=self._db)
-        tx = Transaction(unit, guild_id, self._rulesets)
+        tx = Transaction(unit, guild_id, self._rulesets, self.clock())
         try:
             result = await work(tx)
             await unit.commit()

@@ -26,7 +26,7 @@ from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings, undo
-from bot.storage.codec import CharacterSnapshot, name_key, utc_now
+from bot.storage.codec import CharacterSnapshot, name_key
 from bot.storage.unit import Unit
 
 log = logging.getLogger(__name__)
@@ -40,11 +40,12 @@ _UNKNOWN = _Unknown()
 
 
 class Transaction:
-    def __init__(self, unit: Unit, guild_id: int, cache: settings.RulesetCache) -> None:
+    def __init__(self, unit: Unit, guild_id: int, cache: settings.RulesetCache, now: str) -> None:
         self._current: Unit | None = unit
         self.guild_id = guild_id
         self._cache = cache
-        self.now = utc_now()
+        self.now = now
+        """The time of this unit of work (the store's clock): every time it writes."""
         self.ruleset_changed = False
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}

@@ -1,63 +1,42 @@
-"""History and undo: one line per recorded event, whatever its details hold.
-
-Details are JSON-ish dicts written by the storage layer; every key read here is optional, and a value
-of an unexpected type is shown as plain (escaped) text rather than failing.
-"""
+"""History and undo: one line per recorded event, from its typed record (:mod:`bot.history`)."""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import discord
 
-from bot.history import Event
-from bot.rules.severity import Severity, Track, parse_severity
+from bot.history import (
+    Configured,
+    Created,
+    Deleted,
+    Edited,
+    Event,
+    HealRolled,
+    Imported,
+    Lowered,
+    Record,
+    Rested,
+    Selected,
+    Undid,
+    Unreadable,
+    Wounded,
+    record_of,
+)
 from bot.ui import limits
-from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import CATALOGUE, Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.text import clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
 
-KIND_TRACK = {
-    "wound": Track.PHYSICAL,
-    "mental": Track.MENTAL,
-    "heal_wound": Track.PHYSICAL,
-    "heal_mental": Track.MENTAL,
-}
 EVENT_LIMIT = 400
 NAME_IN_EVENT = 60
 VALUE_IN_EVENT = 120
 HISTORY_COLOUR = 0x5865F2
 EDIT_FIELDS = ("name", "corps", "resistance", "intuition", "preset")
-
-
-def _severity(value: object, track: Track) -> Severity | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and 0 <= value <= 2:
-        return Severity(value)
-    if isinstance(value, str):
-        try:
-            return parse_severity(track, value)
-        except ValueError:
-            return None
-    return None
-
-
-def _severity_text(lang: Lang, track: Track, value: object) -> str:
-    severity = _severity(value, track)
-    if severity is not None:
-        return severity_label(lang, track, severity)
-    return "?" if value is None else clip(escape(str(value)), 30)
-
-
-def _int(details: dict[str, object], key: str, default: int = 0) -> int:
-    value = details.get(key)
-    if isinstance(value, list):
-        return len(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _value_text(value: object) -> str:
@@ -68,142 +47,107 @@ def _value_text(value: object) -> str:
     return clip(escape(text), VALUE_IN_EVENT)
 
 
-def _changes(lang: Lang, details: dict[str, object], skip: frozenset[str] = frozenset()) -> str:
+def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     parts = []
-    for key, value in details.items():
-        if key in skip:
-            continue
-        label = t(lang, f"field_{key}") if key in EDIT_FIELDS else clip(escape(str(key)), 40)
+    for key, value in changes.items():
+        label = t(lang, f"field_{key}") if key in EDIT_FIELDS else clip(escape(key), 40)
         parts.append(label + t(lang, "colon") + _value_text(value))
     return ", ".join(parts)
 
 
-def _wound(event: Event, details: dict[str, object], lang: Lang, name: str) -> str:
-    track = KIND_TRACK[event.kind]
-    asked = _severity(details.get("severity"), track)
+def _wound(record: Wounded, lang: Lang, name: str) -> str:
+    track = record.track
     outcome = ""
-    became = details.get("became")
-    if isinstance(became, list):
-        labels, escalated = [], False
-        for value in became:
-            if value is None:
-                labels.append(t(lang, f"event_beyond_{track.value}"))
-                escalated = True
-                continue
-            labels.append(_severity_text(lang, track, value))
-            escalated = escalated or _severity(value, track) != asked
-        if escalated:
-            outcome = " → " + ", ".join(labels)
-    if (not_applied := _int(details, "not_applied")) > 0:
-        outcome += tn(lang, "event_not_applied", not_applied)
-    note = details.get("note")
-    if isinstance(note, str) and note.strip():
-        outcome += t(lang, "event_note", note=clip(escape(note), 80))
-    severity = _severity_text(lang, track, details.get("severity"))
-    return t(
-        lang, "event_wound", name=name, count=_int(details, "count", 1), severity=severity, outcome=outcome
-    )
+    if any(became != record.severity for became in record.became):
+        labels = [
+            t(lang, f"event_beyond_{track.value}") if became is None else severity_label(lang, track, became)
+            for became in record.became
+        ]
+        outcome = " → " + ", ".join(labels)
+    if record.not_applied > 0:
+        outcome += tn(lang, "event_not_applied", record.not_applied)
+    if record.note.strip():
+        outcome += t(lang, "event_note", note=clip(escape(record.note), 80))
+    severity = severity_label(lang, track, record.severity)
+    return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
 
 
-def _heal_roll(details: dict[str, object], lang: Lang, name: str) -> str:
-    raw_track = details.get("track")
-    track = Track.MENTAL if raw_track == Track.MENTAL.value else Track.PHYSICAL
-    raw_rolls = details.get("rolls")
-    rolls = [r for r in raw_rolls if isinstance(r, dict)] if isinstance(raw_rolls, list) else []
-    healed = sum(1 for r in rolls if r.get("success") is True)
+def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
+    track = record.track
     outcome = ""
-    if rolls and rolls[-1].get("worsened"):
-        became = rolls[-1].get("became")
-        if became is None:
+    last = record.rolls[-1] if record.rolls else None
+    if last is not None and last.worsened:
+        if last.became is None:
             outcome = " → " + t(lang, f"event_beyond_{track.value}")
         else:
-            outcome = t(lang, "event_worsened", severity=_severity_text(lang, track, became))
-    severity = _severity_text(lang, track, details.get("severity"))
+            outcome = t(lang, "event_worsened", severity=severity_label(lang, track, last.became))
     return t(
         lang,
         "event_heal_roll",
         name=name,
-        severity=severity,
-        healed=healed,
-        rolls=len(rolls),
+        severity=severity_label(lang, track, record.severity),
+        healed=record.healed,
+        rolls=len(record.rolls),
         outcome=outcome,
     )
 
 
-def _heal_gm(event: Event, details: dict[str, object], lang: Lang, name: str) -> str:
-    track = KIND_TRACK[event.kind]
-    became = details.get("became")
-    after = healed_word(lang, track) if became is None else _severity_text(lang, track, became)
-    severity = _severity_text(lang, track, details.get("severity"))
+def _lowered(record: Lowered, lang: Lang, name: str) -> str:
+    track = record.track
+    after = healed_word(lang, track) if record.became is None else severity_label(lang, track, record.became)
+    severity = severity_label(lang, track, record.severity)
     return t(lang, "event_heal_wound", name=name, severity=severity, became=after)
 
 
-def _undo(event: Event, details: dict[str, object], lang: Lang) -> str:
-    undoes = event.undoes if event.undoes is not None else _int(details, "event_id")
-    inner = _inner_event(event)
-    what = "" if inner is None else " — " + describe_event(inner, lang)
-    return t(lang, "event_undo", undoes=undoes, what=what)
+def _unknown(lang: Lang, kind: str) -> str:
+    shown = t(lang, f"kind_{kind}") if f"kind_{kind}" in CATALOGUE else clip(escape(kind), 40)
+    return t(lang, "event_unknown", kind=shown)
 
 
-def _describe(event: Event, lang: Lang) -> str:
-    details = event.details if isinstance(event.details, dict) else {}
-    raw_name = event.character_name or details.get("name") or "?"
-    name = clip(escape(str(raw_name)), NAME_IN_EVENT)
-    kind = event.kind
-    if kind == "character_create":
-        owner = details.get("owner_id")
-        shown = mention(owner) if isinstance(owner, int) and owner else t(lang, "npc")
-        return t(lang, "event_character_create", name=name, owner=shown)
-    if kind == "character_edit":
-        return t(lang, "event_character_edit", name=name, changes=_changes(lang, details) or "—")
-    if kind in ("character_delete", "character_select"):
-        return t(lang, f"event_{kind}", name=name)
-    if kind in ("wound", "mental"):
-        return _wound(event, details, lang, name)
-    if kind == "heal_roll":
-        return _heal_roll(details, lang, name)
-    if kind in ("heal_wound", "heal_mental"):
-        return _heal_gm(event, details, lang, name)
-    if kind == "rest":
-        who = name if event.character_name else t(lang, "event_rest_all", count=_int(details, "characters"))
-        return tn(lang, "event_rest", _int(details, "days"), who=who)
-    if kind in ("config", "import"):
-        changes = _changes(lang, details, frozenset({"setting"}))
-        setting = clip(escape(str(details.get("setting", "?"))), 40)
-        shown = t(lang, "colon") + changes if changes else ""
-        return t(lang, f"event_{kind}", setting=setting, changes=shown)
-    if kind == "undo":
-        return _undo(event, details, lang)
-    return t(lang, "event_unknown", kind=clip(escape(str(kind)), 40))
+def describe(record: Record, character_name: str | None, lang: Lang) -> str:
+    """One change in words, in ``lang``."""
+    name = clip(escape(character_name or "?"), NAME_IN_EVENT)
+    match record:
+        case Created(owner_id=owner):
+            shown = mention(owner) if owner else t(lang, "npc")
+            return t(lang, "event_character_create", name=name, owner=shown)
+        case Edited():
+            return t(lang, "event_character_edit", name=name, changes=_changes(lang, record.changes()) or "—")
+        case Deleted() | Selected():
+            return t(lang, f"event_{record.kind.value}", name=name)
+        case Wounded():
+            return _wound(record, lang, name)
+        case HealRolled():
+            return _heal_roll(record, lang, name)
+        case Lowered():
+            return _lowered(record, lang, name)
+        case Rested(days=days, characters=count):
+            who = name if character_name else t(lang, "event_rest_all", count=count)
+            return tn(lang, "event_rest", days, who=who)
+        case Configured(setting=setting, changes=changes):
+            shown = t(lang, "colon") + _changes(lang, changes) if changes else ""
+            return t(lang, "event_config", setting=clip(escape(setting), 40), changes=shown)
+        case Imported(counts=counts):
+            shown = t(lang, "colon") + _changes(lang, counts) if counts else ""
+            return t(lang, "event_import", changes=shown)
+        case Undid(event_id=undoes, reverted=reverted):
+            what = (
+                ""
+                if reverted is None
+                else " — " + describe(reverted, record.character_name or character_name, lang)
+            )
+            return t(lang, "event_undo", undoes=undoes, what=what)
+        case Unreadable(raw_kind=kind):
+            return _unknown(lang, kind)
 
 
 def describe_event(event: Event, lang: Lang) -> str:
     """One event in words, in ``lang``; never raises."""
     try:
-        return clip(_describe(event, lang), EVENT_LIMIT)
+        return clip(describe(record_of(event), event.character_name, lang), EVENT_LIMIT)
     except Exception:
         log.exception("Could not describe event %r", event)
-        return t(lang, "event_unknown", kind=clip(escape(str(event.kind)), 40))
-
-
-def _inner_event(event: Event) -> Event | None:
-    """For an ``undo`` event whose details say what it reverted (``kind`` and ``event_details``)."""
-    details = event.details if isinstance(event.details, dict) else {}
-    kind = details.get("kind")
-    if not isinstance(kind, str) or kind == "undo":
-        return None
-    inner = details.get("event_details", details.get("details"))
-    name = details.get("character_name")
-    return Event(
-        id=event.undoes or _int(details, "event_id"),
-        guild_id=event.guild_id,
-        kind=kind,
-        actor_id=None,
-        at="",
-        character_id=event.character_id,
-        character_name=name if isinstance(name, str) else event.character_name,
-        details=inner if isinstance(inner, dict) else {},
-    )
+        return _unknown(lang, event.kind)
 
 
 def when(at: str) -> str:
@@ -246,11 +190,16 @@ def history_embed(
 
 def undo_embed(event: Event, lang: Lang) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    ``undoes`` names it and whose details carry its ``kind`` and ``event_details``)."""
-    if event.kind == "undo":
-        reverted = event.undoes if event.undoes is not None else _int(event.details, "event_id")
-        inner = _inner_event(event)
-        what = describe_event(inner if inner is not None else event, lang)
+    record says what it reverted)."""
+    record = record_of(event)
+    if isinstance(record, Undid):
+        reverted = record.event_id
+        inner = record.reverted
+        what = (
+            describe_event(event, lang)
+            if inner is None
+            else clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
+        )
     else:
         reverted, what = event.id, describe_event(event, lang)
     embed = discord.Embed(

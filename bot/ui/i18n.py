@@ -46,11 +46,6 @@ def lang_of(locale: discord.Locale | str | None) -> Lang:
     return "fr" if value.strip().lower().replace("_", "-").split("-")[0] == "fr" else "en"
 
 
-def server_lang(language: Lang | None, guild_locale: discord.Locale | str | None) -> Lang:
-    """The language of public messages: the server's setting, else the server's locale."""
-    return language if language is not None else lang_of(guild_locale)
-
-
 class _Params(dict[str, object]):
     def __missing__(self, key: str) -> str:
         log.warning("Message parameter %r missing", key)

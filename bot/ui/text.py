@@ -70,15 +70,6 @@ def mention(user_id: int | None) -> str:
     return "" if user_id is None else f"<@{user_id}>"
 
 
-def allowed_mentions(user_id: int | None) -> discord.AllowedMentions:
-    """Never @everyone, @here or a role; at most the one player a message is about."""
-    if user_id is None:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
-    )
-
-
 def join_lines(lines: Sequence[str], limit: int, more: Callable[[int], str] | None = None) -> str:
     """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
     left out (``more(n)``, by default "… +n")."""

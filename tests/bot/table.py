@@ -1,5 +1,5 @@
 """A game table for command tests: the real bot on a temporary SQLite file, driven through
-discord.py's real dispatch with only the HTTP transport faked (tests/harness)."""
+discord.py's real dispatch with only the HTTP transport faked (tests/fakediscord)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from bot.client import HarmoniesBot
 from bot.config import Settings
+from bot.interface.client import HarmoniesBot
 from bot.rules import Character
 from bot.storage.store import Store
-from tests import harness
+from tests import fakediscord as harness
 
 GUILD = 700000000000000001
 OTHER_GUILD = 700000000000000002
@@ -205,9 +205,9 @@ def fixed_clock() -> str:
 @asynccontextmanager
 async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
     settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
-    store = await Store.open(settings.database_url)
+    store = await Store.open(settings.database_url, clock=fixed_clock)
     rng = ScriptedRandom()
-    bot = HarmoniesBot(settings, store, rng=rng, clock=fixed_clock, sync_commands=sync_commands)
+    bot = HarmoniesBot(settings, store, rng=rng, sync_commands=sync_commands)
     try:
         fake = await harness.connect(bot, guilds=guild_payloads())
         table = Table(bot, fake, store, rng)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.rules import Ruleset, Track
 from bot.ui.text import MINUS
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import (
     ALICE,
     BOB,

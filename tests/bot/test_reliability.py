@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.rules import Track
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import (
     ALICE,
     BOB,

@@ -9,7 +9,7 @@ import pytest
 
 from bot.rules import Track
 from bot.ui import translator
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GUILD, Table, check_requests, open_table, public, refused
 
 COMMANDS_PATH = "/applications/{id}/commands"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules import Track
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import (
     ALICE,
     BOB,

@@ -1,1 +1,1 @@
-"""End-to-end tests: a real ``discord.py`` bot process driven by a local Discord stand-in (``standin.py``)."""
+"""End-to-end tests: a real ``discord.py`` bot process, driven through the fake Discord over HTTP."""

@@ -22,21 +22,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e import payloads
 from tests.e2e.process import BotProcess
-from tests.e2e.standin import (
-    CB_DEFERRED_MESSAGE,
-    CB_MESSAGE,
-    CB_UPDATE,
-    MESSAGE_FLAG_EPHEMERAL,
+from tests.fakediscord import (
+    EPHEMERAL,
     ROUTE_CALLBACK,
     ROUTE_ORIGINAL,
     ROUTE_WEBHOOK,
     ROUTE_WEBHOOK_MESSAGE,
     DiscordStandin,
-    InteractionExchange,
+    Interaction,
+    guild_payload,
+    role,
+    role_payload,
+    slash,
+    text_channel_payload,
+    user,
 )
-from tests.harness.interactions import role, slash, user
+from tests.fakediscord.rest import CB_DEFERRED_MESSAGE, CB_MESSAGE, CB_UPDATE
 
 Payload = dict[str, Any]
 
@@ -51,18 +53,18 @@ GM_ROLE = 1200000000000000300  # the same role id in both servers would be impos
 FRENCH_GM_ROLE = 1200000000000000301
 
 BOT_ARGV = [sys.executable, "-m", "bot"]
-COMMANDS_HASH_KEY = "synced_commands_sha256"  # bot.client.COMMANDS_HASH_KEY, read back from the file
+COMMANDS_HASH_KEY = "synced_commands_sha256"  # bot/interface/client.py, read back from the file
 
 
 def server_payload(guild_id: int, *, gm_role: int = GM_ROLE, locale: str = "en-US") -> Payload:
     """A server owned by OWNER with a GM role (and @everyone), as GUILD_CREATE gives it."""
-    return payloads.guild(
+    return guild_payload(
         guild_id,
         name=f"table-{guild_id % 1000}",
         owner_id=OWNER,
         preferred_locale=locale,
-        roles=[payloads.role(gm_role, "MJ", position=1)],
-        channels=[payloads.text_channel(guild_id + 1, guild_id=guild_id, name="table")],
+        roles=[role_payload(gm_role, "MJ", position=1)],
+        channels=[text_channel_payload(guild_id + 1, guild_id=guild_id, name="table")],
     )
 
 
@@ -104,12 +106,12 @@ async def wait_ready_after(standin: DiscordStandin, proc: BotProcess, within: fl
 class Shown:
     """What the channel (or the caller, when ephemeral) ends up seeing for one interaction."""
 
-    exchange: InteractionExchange
+    exchange: Interaction
     message: Payload  # the message body the bot sent (callback data, or the follow-up of a deferral)
 
     @property
     def ephemeral(self) -> bool:
-        return bool(int(self.message.get("flags") or 0) & MESSAGE_FLAG_EPHEMERAL)
+        return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
 
     @property
     def content(self) -> str:
@@ -203,7 +205,7 @@ class Table:
         roles: Iterable[int] | None = None,
         wait: bool = True,
         within: float = 10.0,
-    ) -> InteractionExchange:
+    ) -> Interaction:
         payload = self.payload(command, options, by=by, roles=roles)
         return await self.standin.interaction(payload, wait=wait, within=within)
 
@@ -230,7 +232,7 @@ class Table:
         return await self.say("config gm-role", {"role": role(self.gm_role, "MJ")}, by=OWNER)
 
 
-async def shown_by(exchange: InteractionExchange, within: float = 10.0) -> Shown:
+async def shown_by(exchange: Interaction, within: float = 10.0) -> Shown:
     """The message an interaction produced: the callback's, or the follow-up replacing a deferral."""
     await exchange.wait_callback(within=within)
     kind = exchange.response["type"]

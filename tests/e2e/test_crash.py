@@ -36,7 +36,7 @@ from tests.e2e.game import (
     wound_counts,
 )
 from tests.e2e.process import BotProcess
-from tests.e2e.standin import DiscordStandin, InteractionExchange
+from tests.fakediscord import DiscordStandin, Interaction
 
 pytestmark = pytest.mark.slow
 
@@ -71,7 +71,7 @@ async def test_sigkill_during_a_burst_of_wounds_loses_nothing_answered(tmp_path:
             assert synced_hash is not None and len(standin.command_syncs) == 1
 
             # The burst: every interaction sent at once, each wound with its own note.
-            sent: dict[str, InteractionExchange] = {}
+            sent: dict[str, Interaction] = {}
             for i in range(BURST):
                 note = f"burst {i}"
                 options = {"severity": "light", "character": GIANTS[i % len(GIANTS)], "note": note}

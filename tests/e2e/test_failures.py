@@ -35,12 +35,7 @@ from tests.e2e.game import (
     wound_counts,
 )
 from tests.e2e.process import REPO, BotProcess
-from tests.e2e.standin import (
-    MESSAGE_FLAG_EPHEMERAL,
-    ROUTE_CALLBACK,
-    ROUTE_GLOBAL_COMMANDS,
-    DiscordStandin,
-)
+from tests.fakediscord import EPHEMERAL, ROUTE_CALLBACK, ROUTE_GLOBAL_COMMANDS, DiscordStandin
 
 pytestmark = pytest.mark.slow
 
@@ -100,9 +95,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path)
             statuses = [r.status for r in failing.callbacks]
             assert statuses == [500] * len(RETRY_SLEEPS) + [404], statuses
             apology = failing.callbacks[-1]
-            assert (
-                apology.response["code"] == 10062 and apology.json["data"]["flags"] & MESSAGE_FLAG_EPHEMERAL
-            )
+            assert apology.response["code"] == 10062 and apology.json["data"]["flags"] & EPHEMERAL
             assert failing.callback_type is None and hung.status is None  # neither answered, ever
             assert time.monotonic() - hung.at > sum(RETRY_SLEEPS[:-1]) > DISCORD_DEADLINE
 

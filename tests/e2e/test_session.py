@@ -40,7 +40,7 @@ from tests.e2e.game import (
     server_payload,
     wound_counts,
 )
-from tests.e2e.standin import ROUTE_GLOBAL_COMMANDS, DiscordStandin
+from tests.fakediscord import ROUTE_GLOBAL_COMMANDS, DiscordStandin
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import open_table
 from tests.hardening.support import Hardened
 

@@ -29,7 +29,7 @@ import discord
 from bot.ui import limits
 from bot.ui.i18n import CATALOGUE, Lang, lang_of
 from bot.ui.strings_errors import ERRORS
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
 
 #: A user who is nobody at the table: the id hostile names and notes try to ping.

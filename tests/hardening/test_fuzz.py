@@ -22,7 +22,7 @@ from bot.rules.character import NAME_MAX, clean_name
 from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.codec import name_key
 from bot.ui.text import clip, escape
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.strategies import (
     Ref,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.support import Hardened, is_refusal, refusal_key
 from tests.hardening.world import build_world

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.support import Hardened
 from tests.hardening.world import SECRET_NAMES, World, build_world, guild_rows

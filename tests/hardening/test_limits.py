@@ -12,7 +12,7 @@ import pytest
 from bot.rules import Track
 from bot.rules.character import NAME_MAX, NOTE_MAX
 from bot.rules.ruleset import MAX_PER_SEVERITY, MAX_PRESETS
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER
 from tests.hardening.support import STRANGER, Hardened, Outcome
 

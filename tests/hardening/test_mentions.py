@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.ui.text import escape
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, GM, GM_ROLE, OWNER
 from tests.hardening.support import STRANGER, Hardened, Outcome, message_bodies, rendered_text
 

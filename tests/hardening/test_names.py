@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ui.text import clip, escape
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, GUILD
 from tests.hardening.support import Hardened
 

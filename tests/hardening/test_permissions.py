@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, MANAGE_GUILD, OWNER
 from tests.hardening.support import DEPARTED, NOBODY, Hardened
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests import harness
+from tests import fakediscord as harness
 from tests.hardening.support import (
     PINGS,
     STRANGER,

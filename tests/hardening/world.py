@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.rules import Character
-from tests import harness
+from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.strategies import Ref
 from tests.hardening.support import DEPARTED, HOSTILE_ROLE, STRANGER, Hardened

@@ -19,7 +19,6 @@ from bot.ui.i18n import (
     error_text,
     lang_of,
     plural_form,
-    server_lang,
     severity_label,
     t,
     t_name,
@@ -85,9 +84,8 @@ def test_the_refusals_asked_for_all_exist() -> None:
 
 def raised_keys() -> set[str]:
     found: set[str] = set()
-    for folder in ("bot", "cogs"):
-        for path in (ROOT / folder).rglob("*.py"):
-            found |= set(re.findall(r"UserError\(\s*\"([a-z_]+)\"", path.read_text(encoding="utf-8")))
+    for path in (ROOT / "bot").rglob("*.py"):
+        found |= set(re.findall(r"UserError\(\s*\"([a-z_]+)\"", path.read_text(encoding="utf-8")))
     return found
 
 
@@ -113,11 +111,6 @@ def test_every_refusal_raised_anywhere_has_a_message() -> None:
 )
 def test_lang_of(locale: discord.Locale | str | None, expected: Lang) -> None:
     assert lang_of(locale) == expected
-
-
-def test_the_server_setting_wins_over_its_locale() -> None:
-    assert server_lang("en", "fr") == "en"
-    assert server_lang(None, discord.Locale.french) == "fr"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ui.text import ELLIPSIS, clip, escape, fit_total, join_lines, signed
-from bot.ui.text import allowed_mentions as allowed
 from tests.ui.builders import NASTY, PING, nasty
 
 
@@ -111,10 +110,3 @@ def test_fit_total_shortens_the_longest_texts() -> None:
     embed.add_field(name="m", value="w" * 1000)
     fit_total(embed, 3000)
     assert len(embed) <= 3000
-
-
-def test_allowed_mentions_only_ever_the_one_player() -> None:
-    mentions = allowed(42).to_dict()
-    assert mentions["users"] == [42]
-    assert "everyone" not in mentions["parse"] and "roles" not in mentions["parse"]
-    assert allowed(None).to_dict()["parse"] == []

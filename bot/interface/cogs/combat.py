@@ -1,4 +1,4 @@
-"""/mental: a GM inflicts mental wounds."""
+"""/wound: a GM inflicts physical wounds."""
 
 from __future__ import annotations
 
@@ -8,27 +8,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
-from bot.flows import wound_and_reply
-from bot.options import MENTAL, WOUNDING
+from bot.interface import autocomplete
+from bot.interface.flows import wound_and_reply
+from bot.interface.options import PHYSICAL, WOUNDING
 from bot.rules import Track
 from bot.rules.character import NOTE_MAX
 from bot.rules.wounds import MAX_COUNT
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 
-class Mental(commands.Cog):
+class Combat(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="mental", description="Inflict mental wounds (GM)")
+    @app_commands.command(name="wound", description="Inflict physical wounds (GM)")
     @app_commands.guild_only()
     @app_commands.describe(**WOUNDING)
-    @app_commands.choices(severity=MENTAL)
+    @app_commands.choices(severity=PHYSICAL)
     @app_commands.autocomplete(character=autocomplete.characters)
-    async def mental(
+    async def wound(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         severity: str,
@@ -39,7 +39,7 @@ class Mental(commands.Cog):
     ) -> None:
         await wound_and_reply(
             interaction,
-            track=Track.MENTAL,
+            track=Track.PHYSICAL,
             severity=severity,
             target=target,
             character=character,
@@ -49,4 +49,4 @@ class Mental(commands.Cog):
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Mental(bot))
+    await bot.add_cog(Combat(bot))

@@ -41,7 +41,7 @@ _PERMISSION_KEYS = frozenset({"default_member_permissions", "permissions", "allo
 
 
 class RequestLike(Protocol):
-    """What the validator reads from a recorded request (``transport.RecordedRequest`` or a look-alike)."""
+    """What the validator reads from a recorded request (``rest.RecordedRequest`` or a look-alike)."""
 
     method: str
     path: str  # without the /api/v10 prefix; full URLs (CDN...) are not API requests
@@ -267,9 +267,9 @@ class OpenAPIValidator:
         return out
 
     def response_violations(self, requests: Iterable[RequestLike]) -> list[Violation]:
-        """Violations of the fake's 2xx JSON answers (a self-check of the harness).
+        """Violations of the fake's 2xx JSON answers (a self-check of the fake).
 
-        Reads ``status`` and ``response`` from each request, which ``transport.RecordedRequest`` has.
+        Reads ``status`` and ``response`` from each request, which ``rest.RecordedRequest`` has.
         """
         out: list[Violation] = []
         for request in requests:

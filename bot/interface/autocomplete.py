@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.ui import limits
 from bot.ui.text import clip
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 CHOICE_LIMIT = 25
-CHOICE_NAME_MAX = 100
 
 
 async def _choices(
@@ -24,7 +24,7 @@ async def _choices(
     found = await interaction.client.store.search_characters(
         interaction.guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT
     )
-    return [app_commands.Choice(name=clip(name, CHOICE_NAME_MAX), value=str(cid)) for cid, name in found]
+    return [app_commands.Choice(name=clip(name, limits.CHOICE_NAME), value=str(cid)) for cid, name in found]
 
 
 async def characters(

@@ -13,11 +13,11 @@ from discord.utils import MISSING
 from bot.errors import UserError
 from bot.rules import Ruleset
 from bot.storage.errors import file_fault
+from bot.ui import limits
 from bot.ui.i18n import Lang, error_text, lang_of
 from bot.ui.text import clip
 
 log = logging.getLogger(__name__)
-CONTENT_LIMIT = 2000
 
 
 def caller_lang(interaction: discord.Interaction) -> Lang:
@@ -63,7 +63,7 @@ async def send_public(
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
-    content = clip(text, CONTENT_LIMIT)
+    content = clip(text, limits.CONTENT)
     allowed = discord.AllowedMentions.none()
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True, allowed_mentions=allowed)
@@ -71,41 +71,45 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(content, ephemeral=True, allowed_mentions=allowed)
 
 
-def explain(interaction: discord.Interaction, error: BaseException) -> str:
-    """The caller-language text for an error; logs unexpected ones with a short id."""
-    lang = caller_lang(interaction)
-    original: BaseException = error
-    if isinstance(original, app_commands.CommandInvokeError | app_commands.TransformerError):
-        original = original.__cause__ or original
-    if isinstance(original, app_commands.CommandInvokeError):
-        original = original.original
-    if isinstance(original, app_commands.AppCommandError) and isinstance(original.__cause__, UserError):
-        original = original.__cause__  # a refusal raised before the command ran (bot.tree)
-    if isinstance(original, UserError):
-        return error_text(lang, original)
-    if isinstance(original, app_commands.NoPrivateMessage):
-        return error_text(lang, UserError("guild_only"))
-    if isinstance(original, app_commands.TransformerError):
-        return error_text(lang, UserError("option_invalid", value=str(original.value)))
-    if isinstance(original, app_commands.CheckFailure):
-        return error_text(lang, UserError("not_gm"))
-    fault = file_fault(original)
-    if fault is not None:
-        # Nothing was saved (the transaction rolled back); the admins must act, the user can only wait.
-        log.error("The database cannot be written (%s): %s", fault, original)
-        return error_text(lang, UserError(f"storage_{fault}"))
-    error_id = secrets.token_hex(4)
-    command = interaction.command.qualified_name if interaction.command else "?"
-    log.error("Error %s in command %s", error_id, command, exc_info=original)
-    return error_text(lang, UserError("internal_error", error_id=error_id))
+def root_of(error: BaseException) -> BaseException:
+    """The error that started it, under discord.py's wrappers (a command's or a transformer's)."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        if error.__cause__ is None:
+            break
+        error = error.__cause__
+    return error
+
+
+def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserError:
+    """What to tell the caller about an error; an unexpected one is logged with a short id."""
+    match root_of(error):
+        case UserError() as refusal:
+            return refusal
+        case app_commands.NoPrivateMessage():
+            return UserError("guild_only")
+        case app_commands.TransformerError() as bad:
+            return UserError("option_invalid", value=str(bad.value))
+        case app_commands.CheckFailure():
+            return UserError("not_gm")
+        case root if (fault := file_fault(root)) is not None:
+            # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
+            log.error("The database cannot be written (%s): %s", fault, root)
+            return UserError(f"storage_{fault}")
+        case root:
+            error_id = secrets.token_hex(4)
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("Error %s in command %s", error_id, command, exc_info=root)
+            return UserError("internal_error", error_id=error_id)
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The error funnel: every error of a command, a check or a button ends here, and is answered
+    privately in the caller's language."""
     if interaction.client.is_closed():
         # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
         log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
         return
-    text = explain(interaction, error)
+    text = error_text(caller_lang(interaction), refusal_for(interaction, error))
     try:
         await send_private(interaction, text)
     except discord.HTTPException:

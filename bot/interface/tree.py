@@ -1,4 +1,5 @@
-"""The command tree with the bot's one error funnel."""
+"""The command tree: it refuses options Discord would never send, and hands every error of every
+command to the one error funnel (:func:`bot.interface.replies.answer_error`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from discord import AppCommandOptionType as OptionType
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.replies import answer_error
+from bot.interface.replies import answer_error
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 log = logging.getLogger(__name__)
 _NUMBERS = (OptionType.integer, OptionType.number)
@@ -28,13 +29,17 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
             if isinstance(command, app_commands.Command):
-                check_options(command, vars(interaction.namespace))
+                try:
+                    check_options(command, vars(interaction.namespace))
+                except UserError as refusal:
+                    await answer_error(interaction, refusal)
+                    return False
         return True
 
     async def _call(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
         is read (the command's name, an option, a resolved user's id, here or in interaction_check)
-        ends in :meth:`on_error` as a refusal, instead of ending the task with no answer at all.
+        ends in the error funnel as a refusal, instead of ending the task with no answer at all.
         (discord.py sends only its own AppCommandError subclasses to on_error.)"""
         try:
             await super()._call(interaction)
@@ -46,7 +51,7 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.autocomplete([])
                 return
-            raise app_commands.AppCommandError("malformed payload") from UserError("payload_invalid")
+            await answer_error(interaction, UserError("payload_invalid"))
 
     async def on_error(
         self, interaction: discord.Interaction[HarmoniesBot], error: app_commands.AppCommandError, /
@@ -90,6 +95,4 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
 
 
 def refuse(value: object) -> NoReturn:
-    raise app_commands.AppCommandError("option Discord would not send") from UserError(
-        "option_invalid", value=str(value)[:100]
-    )
+    raise UserError("option_invalid", value=str(value)[:100])

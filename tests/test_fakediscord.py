@@ -1,4 +1,4 @@
-"""Proves the in-process harness: real discord.py dispatch, only the HTTP transport faked."""
+"""Proves the fake Discord's in-process door: real discord.py dispatch, only the HTTP transport faked."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests import harness
-from tests.harness import openapi
-from tests.harness.transport import RecordedRequest
+from tests import fakediscord
+from tests.fakediscord import RecordedRequest, openapi
 
-GUILD = harness.DEFAULT_GUILD_ID
-OWNER = harness.DEFAULT_OWNER_ID
-PLAYER = harness.DEFAULT_USER_ID
+GUILD = fakediscord.DEFAULT_GUILD_ID
+OWNER = fakediscord.DEFAULT_OWNER_ID
+PLAYER = fakediscord.DEFAULT_USER_ID
 GM_ROLE = 1100000000000000500
 OTHER_USER = 1100000000000000600
 
@@ -166,25 +165,25 @@ class HarnessBot(discord.Client):
 
 
 def the_guild() -> dict[str, object]:
-    return harness.guild_payload(
+    return fakediscord.guild_payload(
         GUILD,
         name="Harmonies",
         owner_id=OWNER,
         preferred_locale="fr",
-        roles=[harness.role_payload(GM_ROLE, "MJ", permissions=harness.MANAGER_PERMISSIONS)],
+        roles=[fakediscord.role_payload(GM_ROLE, "MJ", permissions=fakediscord.MANAGER_PERMISSIONS)],
         members=[
-            harness.member_payload(harness.user_payload(OWNER, username="owner")),
-            harness.member_payload(harness.user_payload(PLAYER, username="player"), roles=[GM_ROLE]),
+            fakediscord.member_payload(fakediscord.user_payload(OWNER, username="owner")),
+            fakediscord.member_payload(fakediscord.user_payload(PLAYER, username="player"), roles=[GM_ROLE]),
         ],
     )
 
 
 @pytest.fixture
-async def bot() -> AsyncIterator[tuple[HarnessBot, harness.FakeDiscord]]:
+async def bot() -> AsyncIterator[tuple[HarnessBot, fakediscord.FakeDiscord]]:
     client = HarnessBot()
-    fake = await harness.connect(client, guilds=[the_guild()])
+    fake = await fakediscord.connect(client, guilds=[the_guild()])
     yield client, fake
-    await harness.close(client)
+    await fakediscord.close(client)
 
 
 @pytest.fixture
@@ -196,13 +195,13 @@ def spec() -> openapi.OpenAPIValidator:
 
 
 async def test_connect_logs_in_runs_setup_hook_and_fills_the_guild_cache(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
     assert client.is_ready()
     assert client.setup_ran
-    assert client.user is not None and client.user.id == harness.DEFAULT_APP_ID
-    assert client.application_id == harness.DEFAULT_APP_ID
+    assert client.user is not None and client.user.id == fakediscord.DEFAULT_APP_ID
+    assert client.application_id == fakediscord.DEFAULT_APP_ID
     assert [(r.method, r.path) for r in fake.requests[:2]] == [
         ("GET", "/users/@me"),
         ("GET", "/oauth2/applications/@me"),
@@ -213,8 +212,8 @@ async def test_connect_logs_in_runs_setup_hook_and_fills_the_guild_cache(
     assert guild.owner_id == OWNER
     assert guild.preferred_locale is discord.Locale.french
     assert guild.get_role(GM_ROLE) is not None and guild.default_role.id == GUILD
-    assert guild.me is not None and guild.me.id == harness.DEFAULT_APP_ID
-    assert guild.get_channel(harness.DEFAULT_CHANNEL_ID) is not None
+    assert guild.me is not None and guild.me.id == fakediscord.DEFAULT_APP_ID
+    assert guild.get_channel(fakediscord.DEFAULT_CHANNEL_ID) is not None
 
 
 async def test_close_undoes_the_patches() -> None:
@@ -222,9 +221,9 @@ async def test_close_undoes_the_patches() -> None:
     import discord.webhook.async_
 
     client = HarnessBot()
-    await harness.connect(client)
+    await fakediscord.connect(client)
     assert getattr(discord.http, "asyncio") is not asyncio  # noqa: B009 - retries are instant meanwhile
-    await harness.close(client)
+    await fakediscord.close(client)
     assert client.is_closed()
     assert getattr(discord.http, "asyncio") is asyncio  # noqa: B009
     assert getattr(discord.webhook.async_, "asyncio") is asyncio  # noqa: B009
@@ -237,8 +236,8 @@ async def test_listener_errors_during_connect_fail_loudly() -> None:
             raise RuntimeError("on_ready broke")
 
     client = Broken()
-    with pytest.raises(harness.HarnessError, match="on_ready broke"):
-        await harness.connect(client)
+    with pytest.raises(fakediscord.HarnessError, match="on_ready broke"):
+        await fakediscord.connect(client)
     await client.close()
 
 
@@ -254,10 +253,10 @@ async def test_a_commands_bot_connects_too() -> None:
             await self.tree.sync()
 
     client = Bot(command_prefix="!", intents=discord.Intents.default(), application_id=4242)
-    async with harness.running(client) as fake:
+    async with fakediscord.running(client) as fake:
         assert fake.application_id == 4242
         assert [c["name"] for c in fake.commands[None]] == ["ping"]
-        reply = await harness.dispatch(fake, client, harness.slash("ping"))
+        reply = await fakediscord.dispatch(fake, client, fakediscord.slash("ping"))
         assert reply.content == "pong"
 
 
@@ -265,10 +264,10 @@ async def test_a_commands_bot_connects_too() -> None:
 
 
 async def test_guild_command_replies_with_an_embed(
-    bot: tuple[HarnessBot, harness.FakeDiscord], spec: openapi.OpenAPIValidator
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord], spec: openapi.OpenAPIValidator
 ) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("status", guild_locale="fr"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("status", guild_locale="fr"))
     assert reply.errors == []
     assert reply.callback_type == 4
     assert reply.payload["data"]["guild_id"] == str(GUILD)  # a guild command, as Discord would say
@@ -286,9 +285,9 @@ async def test_guild_command_replies_with_an_embed(
     assert spec.response_violations(fake.requests) == []  # the fake answers like Discord
 
 
-async def test_an_ephemeral_answer_then_an_exception(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_an_ephemeral_answer_then_an_exception(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("boom"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("boom"))
     assert reply.content == "about to fail"
     assert reply.ephemeral and reply.flags & 64
     assert len(reply.errors) == 1
@@ -296,43 +295,45 @@ async def test_an_ephemeral_answer_then_an_exception(bot: tuple[HarnessBot, harn
     assert isinstance(error, app_commands.CommandInvokeError)
     assert isinstance(error.original, ValueError)
     assert [r.getMessage() for r in reply.logs] == ["Ignoring exception in command 'boom'"]
-    with pytest.raises(harness.HarnessError, match="kaboom"):
+    with pytest.raises(fakediscord.HarnessError, match="kaboom"):
         reply.raise_errors()
-    harness.assert_valid(reply.requests)
+    fakediscord.assert_valid(reply.requests)
 
 
-async def test_autocomplete_returns_choices(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_autocomplete_returns_choices(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.autocomplete("pick", {"name": "ar"}, focused="name"))
+    reply = await fakediscord.dispatch(
+        fake, client, fakediscord.autocomplete("pick", {"name": "ar"}, focused="name")
+    )
     assert reply.callback_type == 8
     assert reply.choices == [{"name": "Aria", "value": "aria"}, {"name": "Arthur", "value": "arthur"}]
     assert reply.content is None
-    harness.assert_valid(reply.requests)
+    fakediscord.assert_valid(reply.requests)
 
 
-async def test_option_types_follow_the_command(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_option_types_follow_the_command(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("pick", {"name": "bors", "bonus": 2}))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("pick", {"name": "bors", "bonus": 2}))
     assert reply.content == "picked bors 2.0"  # NUMBER option: Discord sends a float
-    with pytest.raises(harness.HarnessError, match="no option 'bonsu'"):
-        await harness.dispatch(fake, client, harness.slash("pick", {"name": "bors", "bonsu": 2}))
-    with pytest.raises(harness.HarnessError, match="required options"):
-        await harness.dispatch(fake, client, harness.slash("pick", {"bonus": 2}))
+    with pytest.raises(fakediscord.HarnessError, match="no option 'bonsu'"):
+        await fakediscord.dispatch(fake, client, fakediscord.slash("pick", {"name": "bors", "bonsu": 2}))
+    with pytest.raises(fakediscord.HarnessError, match="required options"):
+        await fakediscord.dispatch(fake, client, fakediscord.slash("pick", {"bonus": 2}))
 
 
 async def test_a_button_edits_its_message_and_another_opens_a_modal(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
-    shown = await harness.dispatch(fake, client, harness.slash("panel"))
+    shown = await fakediscord.dispatch(fake, client, fakediscord.slash("panel"))
     assert shown.content == "sheet"
     buttons = shown.components[0]["components"]
     assert [b["custom_id"] for b in buttons] == ["sheet:heal", "sheet:rename"]
     assert client.panel_message is not None and str(client.panel_message.id) == shown.message["id"]  # type: ignore[index]
     assert shown.tasks == ["CommandTree-invoker"]
 
-    click = await harness.dispatch(
-        fake, client, harness.component("sheet:heal", message=shown, user_id=OTHER_USER)
+    click = await fakediscord.dispatch(
+        fake, client, fakediscord.component("sheet:heal", message=shown, user_id=OTHER_USER)
     )
     assert click.errors == []
     assert click.callback_type == 7
@@ -340,25 +341,25 @@ async def test_a_button_edits_its_message_and_another_opens_a_modal(
     assert click.message is not None and click.message["id"] == shown.message["id"]  # type: ignore[index]
     assert client.sheet is not None and client.sheet.clicks == [OTHER_USER]
     assert click.tasks == [f"discord-ui-view-dispatch-{client.sheet.id}"]
-    nobody = await harness.dispatch(fake, client, harness.component("nobody:listens"))
+    nobody = await fakediscord.dispatch(fake, client, fakediscord.component("nobody:listens"))
     assert nobody.tasks == [] and nobody.callback_type is None
 
-    opened = await harness.dispatch(fake, client, harness.component("sheet:rename", message=click))
+    opened = await fakediscord.dispatch(fake, client, fakediscord.component("sheet:rename", message=click))
     assert opened.callback_type == 9
     assert opened.modal is not None and opened.modal["custom_id"] == "rename-modal"
-    submitted = await harness.dispatch(
-        fake, client, harness.modal_submit("rename-modal", {"rename:name": "Bors"})
+    submitted = await fakediscord.dispatch(
+        fake, client, fakediscord.modal_submit("rename-modal", {"rename:name": "Bors"})
     )
     assert submitted.content == "renamed to Bors" and submitted.ephemeral
-    harness.assert_valid(fake.requests, strict=True)
+    fakediscord.assert_valid(fake.requests, strict=True)
     assert openapi.validator().response_violations(fake.requests) == []
 
 
 async def test_defer_then_followups(
-    bot: tuple[HarnessBot, harness.FakeDiscord], spec: openapi.OpenAPIValidator
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord], spec: openapi.OpenAPIValidator
 ) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("slow"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("slow"))
     assert reply.errors == []
     assert reply.callback_type == 5 and reply.deferred
     # The first followup replaces the "thinking" message and keeps the defer's ephemerality.
@@ -371,13 +372,13 @@ async def test_defer_then_followups(
     assert reply.followups[0].attachments[0]["filename"] == "report.txt"
     assert [r.method for r in reply.requests] == ["POST", "POST", "POST"]
     assert reply.requests[1].json["content"] == "done"  # payload_json of the multipart body
-    harness.assert_valid(reply.requests, strict=True)
+    fakediscord.assert_valid(reply.requests, strict=True)
     assert spec.response_violations(reply.requests) == []
 
 
-async def test_edit_followup_edit_and_delete(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_edit_followup_edit_and_delete(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("temp"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("temp"))
     assert reply.errors == []
     assert reply.original is not None and reply.original.deleted
     assert reply.content == "edited" and reply.embeds[0]["title"] == "e"
@@ -390,60 +391,60 @@ async def test_edit_followup_edit_and_delete(bot: tuple[HarnessBot, harness.Fake
         ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
         ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
     ]
-    harness.assert_valid(reply.requests, strict=True)
+    fakediscord.assert_valid(reply.requests, strict=True)
     assert openapi.validator().response_violations(reply.requests) == []
 
 
-async def test_role_channel_and_explicit_options(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_role_channel_and_explicit_options(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
     options = {
-        "role": harness.role(GM_ROLE, "MJ"),
-        "where": harness.channel(harness.DEFAULT_CHANNEL_ID, "general"),
-        "amount": harness.Opt(10, 2),
+        "role": fakediscord.role(GM_ROLE, "MJ"),
+        "where": fakediscord.channel(fakediscord.DEFAULT_CHANNEL_ID, "general"),
+        "amount": fakediscord.Opt(10, 2),
     }
-    reply = await harness.dispatch(fake, client, harness.slash("tag", options))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("tag", options))
     assert reply.content == "MJ general 2.0" and reply.ephemeral
     raw = [
         {"name": "role", "type": 8, "value": str(GM_ROLE)},
-        {"name": "where", "type": 7, "value": str(harness.DEFAULT_CHANNEL_ID)},
+        {"name": "where", "type": 7, "value": str(fakediscord.DEFAULT_CHANNEL_ID)},
     ]
-    reply = await harness.dispatch(
-        fake, client, harness.slash("tag", [*raw, {"name": "amount", "type": 10, "value": 1}])
+    reply = await fakediscord.dispatch(
+        fake, client, fakediscord.slash("tag", [*raw, {"name": "amount", "type": 10, "value": 1}])
     )
     assert reply.content == "MJ general 1.0"  # resolved data is filled in; the guild cache has both
 
 
-async def test_dispatch_needs_a_connected_client(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
-    with pytest.raises(harness.HarnessError, match="connect"):
-        await harness.dispatch(harness.FakeDiscord(), HarnessBot(), harness.slash("count"))
+async def test_dispatch_needs_a_connected_client(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
+    with pytest.raises(fakediscord.HarnessError, match="connect"):
+        await fakediscord.dispatch(fakediscord.FakeDiscord(), HarnessBot(), fakediscord.slash("count"))
     client, _ = bot
-    with pytest.raises(harness.HarnessError, match="does not talk to that FakeDiscord"):
-        await harness.dispatch(harness.FakeDiscord(), client, harness.slash("count"))
+    with pytest.raises(fakediscord.HarnessError, match="does not talk to that FakeDiscord"):
+        await fakediscord.dispatch(fakediscord.FakeDiscord(), client, fakediscord.slash("count"))
 
 
 async def test_subcommand_with_user_and_attachment_options(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
-    payload = harness.slash(
+    payload = fakediscord.slash(
         "character create",
         {
             "name": "Aria",
             "level": 3,
-            "player": harness.user(OTHER_USER, username="bob", global_name="Bob"),
-            "sheet": harness.attachment("aria.json", b'{"wounds": []}', "application/json"),
+            "player": fakediscord.user(OTHER_USER, username="bob", global_name="Bob"),
+            "sheet": fakediscord.attachment("aria.json", b'{"wounds": []}', "application/json"),
         },
     )
-    reply = await harness.dispatch(fake, client, payload)
+    reply = await fakediscord.dispatch(fake, client, payload)
     assert reply.errors == []
     assert reply.content == f"Aria L3 for <@{OTHER_USER}> (Bob) sheet=14"
     assert reply.allowed_mentions == {"parse": [], "users": [OTHER_USER], "replied_user": False} or (
         reply.allowed_mentions is not None and reply.allowed_mentions["users"] == [OTHER_USER]
     )
-    harness.assert_valid(reply.requests)
-    with pytest.raises(harness.HarnessError, match="above max_value"):
-        await harness.dispatch(
-            fake, client, harness.slash("character create", {**payload_opts(), "level": 11})
+    fakediscord.assert_valid(reply.requests)
+    with pytest.raises(fakediscord.HarnessError, match="above max_value"):
+        await fakediscord.dispatch(
+            fake, client, fakediscord.slash("character create", {**payload_opts(), "level": 11})
         )
 
 
@@ -452,49 +453,49 @@ def payload_opts() -> dict[str, object]:
 
 
 async def test_default_member_permissions_are_enforced_like_discord(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
-    refused = await harness.dispatch(fake, client, harness.slash("gm"))
+    refused = await fakediscord.dispatch(fake, client, fakediscord.slash("gm"))
     assert not refused.delivered and refused.requests == []
     assert "manage_guild" in (refused.undelivered_reason or "")
-    allowed = await harness.dispatch(
-        fake, client, harness.slash("gm", permissions=harness.MANAGER_PERMISSIONS)
+    allowed = await fakediscord.dispatch(
+        fake, client, fakediscord.slash("gm", permissions=fakediscord.MANAGER_PERMISSIONS)
     )
     assert allowed.content == "gm ok"
-    owner = await harness.dispatch(fake, client, harness.slash("gm", user_id=OWNER))
+    owner = await fakediscord.dispatch(fake, client, fakediscord.slash("gm", user_id=OWNER))
     assert owner.content == "gm ok"
-    dm = await harness.dispatch(fake, client, harness.slash("status", guild_id=None))
+    dm = await fakediscord.dispatch(fake, client, fakediscord.slash("status", guild_id=None))
     assert not dm.delivered and "guild" in (dm.undelivered_reason or "")
-    dm = await harness.dispatch(fake, client, harness.slash("commit", guild_id=None))
+    dm = await fakediscord.dispatch(fake, client, fakediscord.slash("commit", guild_id=None))
     assert not dm.delivered and "context 1" in (dm.undelivered_reason or "")  # guild_only: contexts [0]
-    dm = await harness.dispatch(fake, client, harness.slash("pick", {"name": "x"}, guild_id=None))
+    dm = await fakediscord.dispatch(fake, client, fakediscord.slash("pick", {"name": "x"}, guild_id=None))
     assert dm.delivered and dm.content == "picked x 0.0"
 
 
 async def test_two_hundred_concurrent_dispatches_are_all_answered(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
-    payloads = [harness.slash("count", user_id=OTHER_USER + i) for i in range(200)]
-    replies = await asyncio.gather(*(harness.dispatch(fake, client, p) for p in payloads))
+    payloads = [fakediscord.slash("count", user_id=OTHER_USER + i) for i in range(200)]
+    replies = await asyncio.gather(*(fakediscord.dispatch(fake, client, p) for p in payloads))
     assert all(r.errors == [] and r.callback_type == 4 for r in replies)
     assert all(len(r.requests) == 1 for r in replies)
     for i, reply in enumerate(replies):
         assert reply.content is not None and reply.content.endswith(f" for {OTHER_USER + i}")
     assert sorted(int(r.content.split()[0][1:]) for r in replies if r.content) == list(range(1, 201))
-    harness.assert_valid(fake.requests)
+    fakediscord.assert_valid(fake.requests)
 
 
 # ------------------------------------------------------------------------------------------ failures
 
 
 async def test_a_500_on_the_callback_surfaces_after_the_change_was_committed(
-    bot: tuple[HarnessBot, harness.FakeDiscord],
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
 ) -> None:
     client, fake = bot
     fault = fake.fail("POST", "/interactions/{id}/{token}/callback", status=500, times=5)
-    reply = await harness.dispatch(fake, client, harness.slash("commit"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
     assert client.committed == [PLAYER]  # the change happened...
     assert reply.callback_type is None  # ...but Discord never got the answer
     assert len(fault.hits) == 5 and fault.exhausted  # discord.py retried 5 times (instantly)
@@ -504,18 +505,20 @@ async def test_a_500_on_the_callback_surfaces_after_the_change_was_committed(
     assert isinstance(error.original, discord.DiscordServerError) and error.original.status == 500
 
 
-async def test_a_transient_500_is_retried_by_discord_py(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_a_transient_500_is_retried_by_discord_py(
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
+) -> None:
     client, fake = bot
     fake.fail("POST", "/interactions/{id}/{token}/callback", status=500, times=1)
-    reply = await harness.dispatch(fake, client, harness.slash("commit"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
     assert reply.errors == [] and reply.content == "committed"
     assert [r.status for r in reply.requests] == [500, 200]
 
 
-async def test_a_timeout_on_the_callback(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_a_timeout_on_the_callback(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
     fake.hang("POST", "/interactions/{id}/{token}/callback", delay=0.01, process=True)
-    reply = await harness.dispatch(fake, client, harness.slash("commit"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
     assert client.committed == [PLAYER]
     error = reply.error
     assert isinstance(error, app_commands.CommandInvokeError)
@@ -525,7 +528,25 @@ async def test_a_timeout_on_the_callback(bot: tuple[HarnessBot, harness.FakeDisc
     assert reply.callback_type == 4 and reply.content == "committed"
 
 
-async def test_unknown_routes_are_reported(bot: tuple[HarnessBot, harness.FakeDiscord]) -> None:
+async def test_late_answers_and_the_deadline_come_from_the_shared_rest_model(
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord],
+) -> None:
+    """The REST model behind both doors: what the HTTP door does, the in-process door does too."""
+    client, fake = bot
+    late = fake.fail("POST", fakediscord.ROUTE_CALLBACK, status=None, delay=0.01)  # answered, late
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
+    assert reply.errors == [] and reply.content == "committed"
+    (answer,) = reply.requests
+    assert answer.fault is late and answer.ok
+    fake.callback_deadline = 0.0  # Discord forgets an interaction not answered in time
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("commit"))
+    assert reply.callback_type is None and [r.status for r in reply.requests] == [404]
+    assert reply.requests[0].response["code"] == 10062
+    assert isinstance(reply.error, app_commands.CommandInvokeError)
+    assert isinstance(reply.error.original, discord.NotFound)
+
+
+async def test_unknown_routes_are_reported(bot: tuple[HarnessBot, fakediscord.FakeDiscord]) -> None:
     client, fake = bot
     with pytest.raises(discord.NotFound):
         await client.fetch_channel(123)
@@ -536,10 +557,10 @@ async def test_unknown_routes_are_reported(bot: tuple[HarnessBot, harness.FakeDi
 
 
 async def test_the_validator_reports_invalid_bodies(
-    bot: tuple[HarnessBot, harness.FakeDiscord], spec: openapi.OpenAPIValidator
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord], spec: openapi.OpenAPIValidator
 ) -> None:
     client, fake = bot
-    reply = await harness.dispatch(fake, client, harness.slash("long"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("long"))
     problems = spec.violations(reply.requests)
     assert len(problems) == 1
     assert problems[0].pointer == "/data/content"
@@ -561,7 +582,7 @@ async def test_the_validator_reports_invalid_bodies(
 
 
 async def test_synced_command_definitions_match_the_spec(
-    bot: tuple[HarnessBot, harness.FakeDiscord], spec: openapi.OpenAPIValidator
+    bot: tuple[HarnessBot, fakediscord.FakeDiscord], spec: openapi.OpenAPIValidator
 ) -> None:
     client, fake = bot
     synced = await client.tree.sync()
@@ -581,15 +602,15 @@ async def test_synced_command_definitions_match_the_spec(
     assert [c.name for c in synced_guild] == ["status", "tag"] and synced_guild[0].guild_id == GUILD
     puts = fake.requests_for("PUT")
     assert [r.path for r in puts] == [
-        f"/applications/{harness.DEFAULT_APP_ID}/commands",
-        f"/applications/{harness.DEFAULT_APP_ID}/guilds/{GUILD}/commands",
+        f"/applications/{fakediscord.DEFAULT_APP_ID}/commands",
+        f"/applications/{fakediscord.DEFAULT_APP_ID}/guilds/{GUILD}/commands",
     ]
     assert spec.violations(puts) == []
     assert openapi.validator(strict=True).violations(puts) == []
     assert spec.response_violations(puts) == []
     again = await client.tree.sync()
     assert {c.id for c in again} == {c.id for c in synced}  # ids are stable across syncs
-    reply = await harness.dispatch(fake, client, harness.slash("status"))
+    reply = await fakediscord.dispatch(fake, client, fakediscord.slash("status"))
     assert reply.payload["data"]["id"] == str(synced_guild[0].id)
 
 

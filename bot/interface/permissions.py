@@ -1,10 +1,10 @@
-"""Turn a Discord interaction into an :class:`~bot.actor.Actor` (the only Discord-aware part)."""
+"""Turn a Discord interaction into an :class:`~bot.actions.actor.Actor` (the only Discord-aware part)."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.actor import Actor
+from bot.actions.actor import Actor
 from bot.errors import UserError
 
 

@@ -1,4 +1,5 @@
-"""The Bot subclass: settings, storage, randomness and clock are injected; setup_hook loads the cogs."""
+"""The Bot subclass: settings, storage (which holds the clock) and randomness are injected; setup_hook
+loads the cogs."""
 
 from __future__ import annotations
 
@@ -7,27 +8,27 @@ import hashlib
 import json
 import logging
 import random
-from collections.abc import Callable
-from datetime import UTC, datetime
 
 import discord
 import yarl
 from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE, Settings
+from bot.interface.tree import HarmoniesTree
 from bot.rules import RandomSource
 from bot.storage.store import Store
-from bot.tree import HarmoniesTree
 from bot.ui.translator import HarmoniesTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.characters", "cogs.combat", "cogs.mental", "cogs.healing", "cogs.admin")
+EXTENSIONS = (
+    "bot.interface.cogs.characters",
+    "bot.interface.cogs.combat",
+    "bot.interface.cogs.mental",
+    "bot.interface.cogs.healing",
+    "bot.interface.cogs.admin",
+)
 COMMANDS_HASH_KEY = "synced_commands_sha256"
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class HarmoniesBot(commands.Bot):
@@ -41,7 +42,6 @@ class HarmoniesBot(commands.Bot):
         store: Store,
         *,
         rng: RandomSource | None = None,
-        clock: Callable[[], str] = utc_now,
         sync_commands: bool = True,
         freeze_gc: bool = False,
     ) -> None:
@@ -57,7 +57,6 @@ class HarmoniesBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
-        self.clock = clock
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
 

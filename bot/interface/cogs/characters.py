@@ -8,20 +8,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
 from bot.actions import characters, targets
-from bot.actions.characters import Edits
-from bot.flows import send_card
-from bot.permissions import actor_of
-from bot.replies import caller_lang, public_lang, send_public
+from bot.history import Edited
+from bot.interface import autocomplete
+from bot.interface.flows import DeleteChoice, delete_question, send_card
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang, public_lang, send_public
+from bot.interface.views import Pager
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 from bot.ui.messages import character_list_embeds
-from bot.views import DeleteChoice, Pager, delete_question
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 Attribute = app_commands.Range[int, ATTRIBUTE_MIN, ATTRIBUTE_MAX]
 Name = app_commands.Range[str, 1, NAME_MAX]
@@ -64,7 +64,6 @@ class Characters(
             resistance=resistance,
             intuition=intuition,
             preset=preset,
-            at=self.bot.clock(),
         )
         await send_card(interaction, created.character, created.ruleset, mention=player is not None)
 
@@ -125,7 +124,7 @@ class Characters(
         intuition: Attribute | None = None,
         preset: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
-        edits = Edits(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
+        edits = Edited(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
         actor = actor_of(interaction)
         saved, ruleset = await characters.edit(self.bot.store, actor, character, edits)
         # A GM's change to a player's character mentions that player.

@@ -1,4 +1,5 @@
-"""The Discord stand-in, proved with a real discord.py bot process (``tiny_bot.py``) and a raw client."""
+"""The fake Discord's HTTP + gateway door, proved with a real discord.py bot process (``tiny_bot.py``) and a
+raw client."""
 
 from __future__ import annotations
 
@@ -14,16 +15,14 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.e2e import payloads
 from tests.e2e.process import BotProcess
-from tests.e2e.standin import (
+from tests.fakediscord import DEFAULT_GUILD_ID, ROUTE_CALLBACK, DiscordStandin, slash
+from tests.fakediscord.server import (
     CLOSE_AUTHENTICATION_FAILED,
     OP_DISPATCH,
     OP_HEARTBEAT_ACK,
     OP_HELLO,
     OP_INVALID_SESSION,
-    ROUTE_CALLBACK,
-    DiscordStandin,
     make_encoder,
 )
 
@@ -38,7 +37,7 @@ async def standin() -> AsyncIterator[DiscordStandin]:
 
 @pytest.fixture
 async def tiny_bot(standin: DiscordStandin, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    env = standin.bot_env(TINY_GUILD_ID=str(payloads.GUILD_ID))
+    env = standin.bot_env(TINY_GUILD_ID=str(DEFAULT_GUILD_ID))
     proc = await BotProcess.start([sys.executable, str(TINY_BOT)], env=env, log_path=tmp_path / "bot.log")
     standin.watch(proc.exited)
     try:
@@ -67,7 +66,7 @@ async def test_bot_answers_reconnects_and_stops(standin: DiscordStandin, tiny_bo
     assert [c["name"] for c in standin.last_synced] == ["ping"]
     assert standin.command_syncs[-1].route == "/applications/{application_id}/guilds/{guild_id}/commands"
 
-    exchange = await standin.interaction(payloads.slash_command("ping", {"text": "hello"}), within=10)
+    exchange = await standin.interaction(slash("ping", {"text": "hello"}), within=10)
     assert exchange.callback.query.get("with_response") == "1"
     assert exchange.response["type"] == 4
     embed = embed_of(exchange.response)
@@ -76,7 +75,7 @@ async def test_bot_answers_reconnects_and_stops(standin: DiscordStandin, tiny_bo
 
     dropped = await standin.drop_connection(4000)
     assert await standin.wait_reconnected(dropped, within=15) == "resume"
-    second = await standin.interaction(payloads.slash_command("ping", {"text": "again"}), within=10)
+    second = await standin.interaction(slash("ping", {"text": "again"}), within=10)
     assert embed_of(second.response)["description"] == "again"
 
     began = time.monotonic()
@@ -95,7 +94,7 @@ async def test_tcp_drop_replays_missed_interaction(standin: DiscordStandin, tiny
     await standin.wait_ready(within=15)
     dropped = await standin.drop_connection(None)  # no close frame: the socket just dies
     # Sent while the bot is away: kept in the session and replayed when it RESUMEs.
-    exchange = await standin.interaction(payloads.slash_command("ping", {"text": "missed"}), wait=False)
+    exchange = await standin.interaction(slash("ping", {"text": "missed"}), wait=False)
     assert await standin.wait_reconnected(dropped, within=15) == "resume"
     await exchange.wait_callback(within=10)
     assert embed_of(exchange.response)["description"] == "missed"
@@ -105,7 +104,7 @@ async def test_tcp_drop_replays_missed_interaction(standin: DiscordStandin, tiny
 @pytest.mark.slow
 async def test_deferred_reply_edit_and_followups(standin: DiscordStandin, tiny_bot: BotProcess) -> None:
     await standin.wait_ready(within=15)
-    exchange = await standin.interaction(payloads.slash_command("ping", {"text": "x", "deferred": True}))
+    exchange = await standin.interaction(slash("ping", {"text": "x", "deferred": True}))
     assert exchange.response["type"] == 5
     assert exchange.callback.response["interaction"]["response_message_loading"] is True
     first = await exchange.wait_followup(1)
@@ -119,7 +118,8 @@ async def test_deferred_reply_edit_and_followups(standin: DiscordStandin, tiny_b
     assert [(f.filename, f.data) for f in second.files] == [("tiny.txt", b"tiny")]
     assert exchange.original is not None
     assert (exchange.original["content"], exchange.original["embeds"][0]["title"]) == ("edited", "pong")
-    assert [m["content"] for m in exchange.followups.values()] == ["done"]
+    # Follow-ups: the one that replaced "thinking..." (the original, since edited) and "done".
+    assert [m["content"] for m in exchange.followups] == ["edited", "done"]
     assert standin.unhandled == []
     standin.validate_requests(strict=True)
 
@@ -128,10 +128,9 @@ async def test_deferred_reply_edit_and_followups(standin: DiscordStandin, tiny_b
 async def test_failing_callback_is_retried(standin: DiscordStandin, tiny_bot: BotProcess) -> None:
     await standin.wait_ready(within=15)
     standin.fail_callbacks(1, status=500)
-    # The in-process harness's builders work here too (the stand-in fills in the synced command's ids).
-    from tests.harness.interactions import slash
-
-    exchange = await standin.interaction(slash("ping", {"text": "harness"}), within=10)
+    # The builder's made-up command id is replaced by the synced command's, as on Discord.
+    exchange = await standin.interaction(slash("ping", {"text": "harness"}, command_id=1), within=10)
+    assert exchange.payload["data"]["id"] == standin.commands[DEFAULT_GUILD_ID][0]["id"]
     assert [r.status for r in exchange.callbacks] == [500, 200]  # discord.py retries a 5xx after 1 s
     assert exchange.callbacks[0].fault is not None
     assert embed_of(exchange.response)["description"] == "harness"
@@ -142,7 +141,7 @@ async def test_failing_callback_is_retried(standin: DiscordStandin, tiny_bot: Bo
 async def test_bot_stops_promptly_with_a_hung_callback(standin: DiscordStandin, tiny_bot: BotProcess) -> None:
     await standin.wait_ready(within=15)
     standin.hang_callbacks(1)  # no answer until the stand-in stops: longer than any client timeout
-    exchange = await standin.interaction(payloads.slash_command("ping"), wait=False)
+    exchange = await standin.interaction(slash("ping"), wait=False)
     hung = await standin.wait_for(
         lambda: next((r for r in exchange.callbacks if r.status is None), None), what="the hung callback"
     )
@@ -240,7 +239,7 @@ async def test_rest_recording_multipart_and_404(standin: DiscordStandin) -> None
 
         # An interaction the bot "received": answer it with a file, as discord.py does (multipart).
         standin.require_synced_commands = False
-        exchange = standin.track_interaction(payloads.slash_command("ping"))
+        exchange = standin.track_interaction(slash("ping"))
         form = aiohttp.FormData(quote_fields=False)
         body = {"type": 4, "data": {"content": "see file", "attachments": []}}
         form.add_field("payload_json", json.dumps(body))
@@ -268,7 +267,7 @@ async def test_rest_recording_multipart_and_404(standin: DiscordStandin) -> None
 async def test_delayed_callback_is_still_processed(standin: DiscordStandin) -> None:
     """A callback answered after the client gave up still counts, as on Discord."""
     standin.register_commands([{"name": "ping", "description": "Ping", "type": 1}])
-    exchange = standin.track_interaction(payloads.slash_command("ping"))
+    exchange = standin.track_interaction(slash("ping"))
     assert exchange.payload["data"]["id"] == standin.commands[None][0]["id"]
     standin.hang_callbacks(1, seconds=0.5, status=None)
     url = f"{standin.api_base}/interactions/{exchange.id}/{exchange.token}/callback"

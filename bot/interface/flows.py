@@ -1,27 +1,28 @@
-"""Command flows shared by a slash command and a button (so both behave the same)."""
+"""Command flows shared by a slash command and a button (so both behave the same), and the persistent
+buttons themselves: 'roll healing' (it runs the healing flow and is shown on the card the flows post)
+and the Confirm/Cancel of a deletion."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.actions import characters, healing, wounds
-from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.interface.permissions import actor_of
+from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, tn
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.messages import character_deleted_embed, healing_embed, lowering_embed, wound_embed
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """The 'roll healing' button, offered on a card when a healing session is available."""
-    from bot.views import HealButton
-
     tracks = [t for t in (Track.PHYSICAL, Track.MENTAL) if can_roll_healing(character, ruleset, t)]
     if not tracks or character.id is None:
         return None
@@ -90,7 +91,6 @@ async def wound_and_reply(
         ref=character,
         count=count,
         note=note or "",
-        at=bot.clock(),
     )
     lang = public_lang(interaction, wounded.ruleset)
     embed, view = card(wounded.character, wounded.ruleset, lang)
@@ -123,6 +123,37 @@ async def lower_and_reply(
     await send_public(interaction, embeds=embeds, view=view, mention=lowered.character.owner_id)
 
 
+class HealButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
+):
+    """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
+
+    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
+        code = "p" if track is Track.PHYSICAL else "m"
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.primary,
+                emoji="🩹",
+                label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+                custom_id=f"heal:{character_id}:{code}",
+            )
+        )
+        self.character_id = character_id
+        self.track = track
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HealButton:
+        return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 async def delete_and_reply(
     interaction: discord.Interaction[HarmoniesBot], character_id: int, *, answered: discord.ui.View
 ) -> None:
@@ -135,3 +166,56 @@ async def delete_and_reply(
     lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
     mention = None if actor.owns(deleted) else deleted.owner_id
     await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
+
+
+class DeleteChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"delete:(?P<cid>\d{1,19}):(?P<author>\d{1,20}):(?P<answer>[yn])",
+):
+    """Confirm or Cancel under a deletion question. Survives restarts like the Heal button: the
+    character, who asked and the answer are all in its custom_id. Only who asked may answer."""
+
+    def __init__(
+        self, character_id: int, author_id: int, confirm: bool, lang: Lang = "en", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                label=t(lang, "button_confirm" if confirm else "button_cancel"),
+                custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
+                disabled=disabled,
+            )
+        )
+        self.character_id = character_id
+        self.author_id = author_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeleteChoice:
+        return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        lang = caller_lang(interaction)  # the language of whoever clicked
+        try:
+            if interaction.user.id != self.author_id:
+                await send_private(interaction, t(lang, "not_your_button"))
+                return
+            answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+            if self.confirm:
+                await delete_and_reply(interaction, self.character_id, answered=answered)
+            else:
+                await interaction.response.edit_message(content=t(lang, "cancelled"), view=answered)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+def delete_question(
+    character_id: int, author_id: int, lang: Lang, *, disabled: bool = False
+) -> discord.ui.View:
+    """The Confirm and Cancel buttons of a deletion question (disabled once answered)."""
+    view = discord.ui.View(timeout=None)
+    for confirm in (True, False):
+        view.add_item(DeleteChoice(character_id, author_id, confirm, lang, disabled=disabled))
+    return view

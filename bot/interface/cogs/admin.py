@@ -9,19 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
-from bot.actions import admin, targets
+from bot.actions import admin
 from bot.errors import UserError
-from bot.options import PER_SEVERITY, TRACKS
-from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.interface import autocomplete
+from bot.interface.options import PER_SEVERITY, TRACKS
+from bot.interface.permissions import actor_of
+from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
 from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
-HISTORY_PAGE = 10
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -44,21 +43,9 @@ class Admin(commands.Cog):
         character: str | None = None,
         page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
-        actor = actor_of(interaction)
-        store = self.bot.store
-        character_id: int | None = None
-        character_name: str | None = None
-        if character is not None:
-            found = await targets.by_ref(targets.GuildReader(store, actor.guild_id), character)
-            character_id, character_name = found.id, found.name
-        events, total = await store.history(
-            actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
-        )
-        pages = max(1, -(-total // HISTORY_PAGE))
-        if page > pages:
-            raise UserError("page_range", pages=pages)
-        lang = public_lang(interaction, await store.ruleset(actor.guild_id))
-        embed = history_embed(events, page, pages, lang, character_name=character_name)
+        found = await admin.history(self.bot.store, actor_of(interaction), ref=character, page=page)
+        lang = public_lang(interaction, found.ruleset)
+        embed = history_embed(found.events, page, found.pages, lang, character_name=found.character_name)
         await send_public(interaction, embeds=[embed])
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
@@ -216,8 +203,6 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     )
     async def export(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
-        await interaction.response.defer(thinking=True)
         data = await admin.export(self.bot.store, actor)
         file = discord.File(io.BytesIO(data), filename=f"harmonies-{actor.guild_id}.json")
         await send_public(interaction, embeds=[], file=file)
@@ -228,7 +213,6 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(file="A file made by /config export")
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.ruleset(actor.guild_id))
         if file.size > admin.IMPORT_MAX_BYTES:
             raise UserError("import_invalid", errors="file too large")
         # Reading the attachment may take a while: think privately, so that a refusal stays private.

@@ -8,19 +8,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autocomplete
 from bot.actions import healing
-from bot.flows import heal_and_reply, lower_and_reply
-from bot.options import MENTAL, PHYSICAL, TRACKS, WHO
-from bot.permissions import actor_of
-from bot.replies import public_lang, send_public
+from bot.interface import autocomplete
+from bot.interface.flows import HealButton, heal_and_reply, lower_and_reply
+from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
+from bot.interface.permissions import actor_of
+from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
 from bot.rules.healing import MAX_REST_GRANT
 from bot.ui.messages import rest_embed, roll_embed
-from bot.views import HealButton
 
 if TYPE_CHECKING:
-    from bot.client import HarmoniesBot
+    from bot.interface.client import HarmoniesBot
 
 DICE_HELP = "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)"
 

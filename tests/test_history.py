@@ -1,0 +1,187 @@
+"""The event log's typed records and their JSON: every record reads back as written, the JSON is the
+one earlier versions wrote (so their rows still read), and details that do not fit read as
+Unreadable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.history import (
+    Configured,
+    Created,
+    Deleted,
+    Edited,
+    Event,
+    EventKind,
+    HealRolled,
+    HealRollStep,
+    Imported,
+    Lowered,
+    Record,
+    Recordable,
+    Rested,
+    Selected,
+    Undid,
+    Unreadable,
+    Wounded,
+    details_of,
+    record_of,
+)
+from bot.rules import Severity, Track
+
+LOW, MID, HIGH = Severity.LOW, Severity.MID, Severity.HIGH
+
+
+def stored(kind: str, details: dict[str, Any], **extra: Any) -> Event:
+    return Event(
+        id=5, guild_id=1, kind=kind, actor_id=7, at="2024-05-01T10:00:00+00:00", details=details, **extra
+    )
+
+
+# Each record with the JSON the code before typed records wrote for it (bot/actions, before).
+AS_WRITTEN_BEFORE: list[tuple[Recordable, dict[str, Any]]] = [
+    (Created(42), {"owner_id": 42}),
+    (Created(None), {"owner_id": None}),
+    (Edited(name="Arya", corps=2), {"name": "Arya", "corps": 2}),
+    (Edited(preset="giant"), {"preset": "giant"}),
+    (Deleted(), {}),
+    (Selected(), {}),
+    (
+        Wounded(Track.PHYSICAL, LOW, 3, "arrow", (LOW, MID, None), 0),
+        {
+            "severity": "light",
+            "count": 3,
+            "note": "arrow",
+            "became": ["light", "serious", None],
+            "not_applied": 0,
+        },
+    ),
+    (
+        Wounded(Track.MENTAL, HIGH, 2, "", (None,), 1),
+        {"severity": "psychosis", "count": 2, "note": "", "became": [None], "not_applied": 1},
+    ),
+    (
+        HealRolled(
+            Track.PHYSICAL,
+            MID,
+            (HealRollStep(True, False, LOW, 4), HealRollStep(False, True, HIGH, -12)),
+        ),
+        {
+            "track": "physical",
+            "severity": "serious",
+            "rolls": [
+                {"margin": 4, "success": True, "became": "light", "worsened": False},
+                {"margin": -12, "success": False, "became": "critical", "worsened": True},
+            ],
+        },
+    ),
+    (
+        HealRolled(Track.MENTAL, LOW, (HealRollStep(True, False, None, 0),)),
+        {
+            "track": "mental",
+            "severity": "shock",
+            "rolls": [{"margin": 0, "success": True, "became": None, "worsened": False}],
+        },
+    ),
+    (Lowered(Track.PHYSICAL, MID, LOW), {"severity": "serious", "became": "light"}),
+    (Lowered(Track.MENTAL, LOW, None), {"severity": "shock", "became": None}),
+    (Rested(3, 4), {"days": 3, "characters": 4}),
+    (
+        Configured("penalties", {"physical": {"penalties": [-1, -2, -5]}}),
+        {"setting": "penalties", "physical": {"penalties": [-1, -2, -5]}},
+    ),
+    (Configured("dice", {"open_rolls": True}), {"setting": "dice", "open_rolls": True}),
+    (Imported({"characters": 3, "wounds": 7, "replaced": 1}), {"characters": 3, "wounds": 7, "replaced": 1}),
+]
+
+
+@pytest.mark.parametrize(("record", "json"), AS_WRITTEN_BEFORE, ids=lambda v: type(v).__name__)
+def test_the_json_is_the_one_earlier_versions_wrote(record: Recordable, json: dict[str, Any]) -> None:
+    assert details_of(record) == json
+
+
+@pytest.mark.parametrize(("record", "json"), AS_WRITTEN_BEFORE, ids=lambda v: type(v).__name__)
+def test_rows_read_back_as_written(record: Recordable, json: dict[str, Any]) -> None:
+    assert record_of(stored(record.kind, json)) == record
+    assert record_of(stored(record.kind, details_of(record))) == record
+
+
+def test_kinds_follow_the_track() -> None:
+    assert Wounded(Track.PHYSICAL, LOW).kind is EventKind.WOUND
+    assert Wounded(Track.MENTAL, LOW).kind is EventKind.MENTAL
+    assert Lowered(Track.PHYSICAL, LOW).kind is EventKind.HEAL_WOUND
+    assert Lowered(Track.MENTAL, LOW).kind is EventKind.HEAL_MENTAL
+
+
+def test_an_undo_reads_with_what_it_reverted() -> None:
+    # As bot/storage/undo.py writes it.
+    row = stored(
+        "undo",
+        {
+            "kind": "heal_wound",
+            "character_name": "Bob",
+            "event_details": {"severity": "serious", "became": "light"},
+            "event_id": 8,
+            "event_at": "2024-05-01T10:00:00+00:00",
+        },
+        undoes=8,
+    )
+    assert record_of(row) == Undid(8, Lowered(Track.PHYSICAL, MID, LOW), "Bob")
+    # The first undo rows kept the reverted details under "details", and may say nothing more.
+    older = stored("undo", {"kind": "rest", "details": {"days": 2, "characters": 5}}, undoes=9)
+    assert record_of(older) == Undid(9, Rested(2, 5))
+    assert record_of(stored("undo", {}, undoes=9)) == Undid(9)
+    assert record_of(stored("undo", {"event_id": 4})) == Undid(4)
+
+
+@pytest.mark.parametrize(
+    ("kind", "details", "expected"),
+    [
+        # Keys an older row may lack take the value that row meant.
+        (
+            "mental",
+            {"severity": "shock", "count": 1, "became": ["shock"]},
+            Wounded(Track.MENTAL, LOW, 1, "", (LOW,)),
+        ),
+        (
+            "heal_roll",
+            {"severity": "light", "rolls": [{"success": True}]},
+            HealRolled(Track.PHYSICAL, LOW, (HealRollStep(True),)),
+        ),
+        ("rest", {"days": 2}, Rested(2, 0)),
+        ("character_create", {}, Created(None)),
+        # Keys it does not know are left alone.
+        ("character_edit", {"name": "Arya", "colour": "red"}, Edited(name="Arya")),
+    ],
+)
+def test_rows_of_older_versions_read(kind: str, details: dict[str, Any], expected: Record) -> None:
+    assert record_of(stored(kind, details)) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "details"),
+    [
+        ("something_new", {"x": 1}),
+        ("wound", {}),
+        ("wound", {"severity": "shock"}),  # a mental severity on the physical track
+        ("wound", {"severity": "light", "count": "many"}),
+        ("wound", {"severity": "light", "count": True}),
+        ("wound", {"severity": "light", "became": "light"}),
+        ("heal_roll", {"severity": "light", "track": "astral"}),
+        ("heal_roll", {"severity": "light", "rolls": [1]}),
+        ("heal_wound", {"severity": 1}),
+        ("character_create", {"owner_id": "x"}),
+        ("rest", {"days": "3"}),
+        ("import", {"characters": "3"}),
+        ("undo", {"kind": "rest", "event_details": []}),
+    ],
+)
+def test_details_that_do_not_fit_read_as_unreadable(kind: str, details: dict[str, Any]) -> None:
+    assert record_of(stored(kind, details)) == Unreadable(kind)
+
+
+def test_an_undo_of_an_unreadable_change_still_reads() -> None:
+    row = stored("undo", {"kind": "wound", "event_details": {"severity": 99}, "event_id": 3})
+    assert record_of(row) == Undid(3, Unreadable("wound"))

@@ -1,0 +1,104 @@
+"""The layout is the architecture: who may import what, and no import circles (function-local
+imports included, so that a circle cannot hide inside a function)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bot"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in BOT.rglob("*.py")}
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports when it runs (``if TYPE_CHECKING:`` blocks left out)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if _type_checking_only(node):
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            found.add(node.module)
+            # ``from bot.interface import autocomplete`` imports the module bot.interface.autocomplete.
+            found.update(
+                f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES
+            )
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+IMPORTS = {name: imported(path) for name, path in MODULES.items()}
+
+
+def imports_discord(name: str) -> bool:
+    return any(target == "discord" or target.startswith("discord.") for target in IMPORTS[name])
+
+
+def test_discord_is_imported_only_by_the_interface_and_the_text() -> None:
+    outside = {
+        name for name in MODULES if imports_discord(name) and not name.startswith(("bot.interface", "bot.ui"))
+    }
+    assert outside == set()
+
+
+def test_the_core_layers_do_not_reach_up() -> None:
+    for name, targets in IMPORTS.items():
+        bot_targets = {t for t in targets if t == "bot" or t.startswith("bot.")}
+        if name.startswith("bot.rules"):
+            assert all(t.startswith("bot.rules") or t == "bot.errors" for t in bot_targets), name
+        if name.startswith(("bot.storage", "bot.actions", "bot.ui")):
+            assert not any(t.startswith("bot.interface") for t in bot_targets), name
+        if name.startswith(("bot.storage", "bot.ui")):
+            assert not any(t.startswith("bot.actions") for t in bot_targets), name
+
+
+def test_no_import_circles() -> None:
+    # A module's own packages are already being imported when it runs: those edges close no circle.
+    graph = {
+        name: {t for t in targets if t in MODULES and not f"{name}.".startswith(f"{t}.")}
+        for name, targets in IMPORTS.items()
+    }
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(name: str) -> None:
+        if name in path:
+            raise AssertionError("import circle: " + " -> ".join([*path[path.index(name) :], name]))
+        if name in done:
+            return
+        path.append(name)
+        for target in sorted(graph[name]):
+            walk(target)
+        path.pop()
+        done.add(name)
+
+    for name in sorted(graph):
+        walk(name)
+
+
+def test_the_checker_sees_a_circle_hidden_in_a_function(tmp_path: Path) -> None:
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text("def f():\n    from bot.interface.flows import card\n", encoding="utf-8")
+    assert "bot.interface.flows" in imported(hidden)
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text("if TYPE_CHECKING:\n    from bot.interface.client import HarmoniesBot\n")
+    assert imported(guarded) == set()
