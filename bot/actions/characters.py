@@ -74,7 +74,7 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
         current = await tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
             await tx.set_active(actor.user_id, _id(character))
-            await tx.record("character_select", actor.user_id, character=character)
+            await record(tx, actor, history.Selected(), character=character)
     return character
 
 
