@@ -31,6 +31,8 @@ _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
+    # Checkpoint whenever the WAL passes 100 pages (default 1000): the main file stays close behind.
+    "PRAGMA wal_autocheckpoint = 100",
 )
 
 

@@ -8,6 +8,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,8 +16,8 @@ from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, settings
-from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path
+from bot.storage import active, characters, events, export, file_guard, settings
+from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path, on_thread
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS_DIR, migrate
 from bot.storage.transaction import Transaction
@@ -40,14 +41,29 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path = MIGRATIONS_DIR) -> Store:
-        """Open the database of ``url`` and bring its schema up to date."""
+        """Open the database of ``url`` and bring its schema up to date (checkpointed into the main
+        file, and marked: see :mod:`bot.storage.file_guard`). A database that lost its data is refused."""
+        path = database_path(url)
+        await asyncio.to_thread(file_guard.refuse_lost_data, path)
         db = await Database.open(url)
         try:
             await migrate(db.writer, migrations)
+            async with db.locked() as conn:
+                await on_thread(conn, partial(file_guard.checkpoint, truncate=True))
+            await asyncio.to_thread(file_guard.mark, path)
         except BaseException:
             await db.close()
             raise
         return cls(db, clock=clock)
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the main file, without waiting for readers (run every minute)."""
+        async with self._db.locked() as conn:
+            await on_thread(conn, file_guard.checkpoint)
+
+    async def quick_check(self) -> str | None:
+        """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
+        return await asyncio.to_thread(file_guard.damage, self._db.path)
 
     @property
     def database(self) -> Database:
