@@ -12,7 +12,7 @@ from discord.utils import MISSING
 
 from bot.errors import UserError
 from bot.rules import Ruleset
-from bot.storage.errors import file_fault
+from bot.storage.errors import AlreadyHandled, file_fault
 from bot.ui import limits
 from bot.ui.i18n import Lang, error_text, lang_of
 from bot.ui.text import clip
@@ -105,6 +105,11 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The error funnel: every error of a command, a check or a button ends here, and is answered
     privately in the caller's language."""
+    if isinstance(root_of(error), AlreadyHandled):
+        # A second delivery of an interaction whose change is committed (a gateway replay): Discord
+        # has the first answer already, and would refuse a second one.
+        log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
+        return
     if interaction.client.is_closed():
         # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
         log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)

@@ -16,6 +16,11 @@ class StorageError(Exception):
     """
 
 
+class AlreadyHandled(Exception):
+    """This interaction's change was already committed (the same interaction delivered twice): nothing
+    is applied again, and the second delivery is not answered."""
+
+
 def file_fault(error: BaseException) -> Literal["full", "read_only"] | None:
     """Whether ``error`` says the database cannot be written because its disk is full or its file is
     read-only (a cause worth telling the user, unlike other internal errors)."""
@@ -25,4 +30,10 @@ def file_fault(error: BaseException) -> Literal["full", "read_only"] | None:
             return "full"
         if primary == _SQLITE_READONLY:
             return "read_only"
+    # PostgreSQL (psycopg's errors carry the SQLSTATE): disk_full, read_only_sql_transaction.
+    sqlstate = getattr(error, "sqlstate", None)
+    if sqlstate == "53100":
+        return "full"
+    if sqlstate == "25006":
+        return "read_only"
     return None
