@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/venv.sh
-ensure_venv ""
+sync_venv --no-dev
 exec .venv/bin/python -m bot "$@"

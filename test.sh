@@ -3,7 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/venv.sh
-ensure_venv "[dev]"
-echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
-echo "== mypy" && .venv/bin/mypy
-echo "== pytest" && .venv/bin/python -m pytest "$@"
+sync_venv
+# One command per line: under `set -e`, a failure on the left of `&&` would not stop the script.
+echo "== ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "== mypy"
+.venv/bin/mypy
+echo "== pytest"
+exec .venv/bin/python -m pytest "$@"

@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the bot; ``python -m bot backup PATH`` makes an online backup."""
+"""``python -m bot`` runs the bot; ``python -m bot backup PATH`` makes an online backup;
+``python -m bot check`` says whether the bot would start (settings, database), without Discord."""
 
 from __future__ import annotations
 
@@ -37,16 +38,36 @@ async def run_backup(settings_url: str, destination: str) -> None:
         raise SystemExit(f"error: backup failed: {error}") from None
 
 
+def run_check() -> None:
+    """Exit 0 when the bot would start, else 1 with a one-line reason (for deploy scripts)."""
+    from bot.check import check_database
+
+    settings = load_settings()
+    print(f"ok: settings (log level {settings.log_level}, Discord API {settings.discord_api_base})")
+    try:
+        print("ok: " + asyncio.run(check_database(settings.database_url)))
+    except StorageError as error:
+        raise SystemExit(f"error: {error}") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Harmonies wound bot")
     sub = parser.add_subparsers(dest="command")
     backup_cmd = sub.add_parser("backup", help="copy the live database to PATH (SQLite online backup)")
     backup_cmd.add_argument("path")
+    sub.add_parser(
+        "check",
+        help="check the settings and the database (migrations tried on a copy), without Discord: "
+        "exit 0 when the bot would start",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "backup":
         asyncio.run(run_backup(DatabaseSettings().database_url, args.path))
         print(f"backup written to {args.path}")
+        return
+    if args.command == "check":
+        run_check()
         return
 
     settings = load_settings()

@@ -12,6 +12,7 @@ import discord
 from bot.clock import utc_now
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
+from bot.logs import setup_logging
 from bot.storage.errors import StorageError
 from bot.storage.store import Store
 
@@ -40,7 +41,7 @@ async def watch_database(store: Store) -> str:
 
 
 def run(settings: Settings) -> None:
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings.log_level)
     asyncio.run(run_bot(settings))
 
 

@@ -15,6 +15,7 @@ import logging
 import re
 import sqlite3
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import aiosqlite
@@ -23,7 +24,9 @@ from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+# Package data, wherever the package is (a checkout, an editable install, a wheel installed in any venv).
+# Installers unpack wheels, so this is a real folder; a zipped package would be reported as not found.
+MIGRATIONS_DIR = Path(str(resources.files("bot") / "migrations"))
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
 

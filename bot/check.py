@@ -1,0 +1,96 @@
+"""``python -m bot check``: would the bot start on this database? Asked without touching it or Discord.
+
+The database is copied (SQLite's online backup, safe while the bot runs), the copy is checked
+(``PRAGMA quick_check``) and migrated exactly as a start would, then thrown away. The database itself
+is only read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from bot.storage.database import database_path
+from bot.storage.errors import StorageError
+from bot.storage.migrations import find_migrations
+from bot.storage.store import Store, backup
+
+
+async def check_database(url: str) -> str:
+    """One line saying what a start would do with the database of ``url``; :class:`StorageError`
+    with a one-line reason when the bot could not start on it."""
+    path = database_path(url)
+    migrations = find_migrations()
+    latest = migrations[-1].version if migrations else 0
+    if not path.exists():
+        folder = _nearest_existing(path.parent)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise StorageError(f"database {path} does not exist, and {folder} is not writable to create it")
+        return f"database {path} does not exist yet: the first start creates it (schema version {latest})"
+    if path.is_dir():
+        raise StorageError(f"cannot open database {path}: it is a folder")
+    for needed in (path, path.parent):  # SQLite writes its -wal and -shm files beside the database
+        if not os.access(needed, os.W_OK):
+            raise StorageError(f"database {path}: {needed} is not writable by this user")
+
+    with tempfile.TemporaryDirectory(prefix="harmonies-check-") as scratch:
+        copy = Path(scratch) / "copy.db"
+        try:
+            await backup(url, str(copy))
+        except StorageError:
+            raise StorageError(f"cannot read database {path}: {_read_error(path)}") from None
+        version, problems = await asyncio.to_thread(_inspect, copy)
+        if problems:
+            raise StorageError(f"database {path} is damaged (PRAGMA quick_check): {problems}")
+        try:
+            store = await Store.open(f"sqlite:///{copy}")
+        except StorageError as error:
+            raise StorageError(f"database {path} at schema version {version}: {error}") from None
+        await store.close()
+
+    pending = [m.path.name for m in migrations[version:]]
+    if not pending:
+        return f"database {path} at schema version {version}, up to date"
+    return (
+        f"database {path} at schema version {version}: the next start applies "
+        f"{', '.join(pending)} (tried on a copy: it works)"
+    )
+
+
+def _nearest_existing(folder: Path) -> Path:
+    """``folder`` or its nearest existing parent (the bot creates the missing ones)."""
+    folder = folder.absolute()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def _inspect(copy: Path) -> tuple[int, str]:
+    """The schema version of the copy, and what ``PRAGMA quick_check`` finds wrong ('' when nothing)."""
+    conn = sqlite3.connect(copy)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        try:
+            found = [str(row[0]) for row in conn.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:  # so damaged that the check itself stops
+            found = [str(exc)]
+    finally:
+        conn.close()
+    problems = "" if found == ["ok"] else " ".join("; ".join(found[:3]).split())
+    return version, problems
+
+
+def _read_error(path: Path) -> str:
+    """Why SQLite cannot read ``path``, in one line."""
+    try:
+        conn = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return " ".join(str(exc).split())
+    return "SQLite could not copy it"
