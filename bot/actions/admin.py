@@ -46,7 +46,7 @@ async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> 
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Event:
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         actor.require_gm(await tx.ruleset())
         character_id = None
         if ref is not None:
@@ -110,7 +110,7 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
 
 async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         current = await tx.ruleset()
         actor.require_gm(current)
         changes = change(current)
@@ -147,6 +147,6 @@ async def export(store: Store, actor: Actor) -> bytes:
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
     if len(data) > IMPORT_MAX_BYTES:
         raise UserError("import_invalid", errors=f"file larger than {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         actor.require_gm(await tx.ruleset())
         return await tx.import_guild(data, actor.user_id)

@@ -34,7 +34,7 @@ async def create(
     preset: str,
 ) -> Created:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         ruleset = await tx.ruleset()
         if actor.is_gm(ruleset):
             owner = player_id
@@ -67,7 +67,7 @@ async def create(
 async def select(store: Store, actor: Actor, ref: str) -> Character:
     """The owner makes a character their active one; recorded (undo brings the previous one back).
     Choosing the one already active changes nothing and records nothing."""
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         character = await targets.by_ref(tx, ref)
         if not actor.owns(character):
             raise UserError("not_owner", name=character.name)
@@ -82,7 +82,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Cha
     """A GM changes anything; the owner may rename their character. ``edits`` is also what is recorded."""
     if not edits.changes():
         raise UserError("edit_nothing")
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         ruleset = await tx.ruleset()
         character = await targets.by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
@@ -118,7 +118,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
 
 async def delete(store: Store, actor: Actor, character_id: int) -> Character:
     """Delete after the confirmation button (recorded; /undo brings it back)."""
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         ruleset = await tx.ruleset()
         character = await tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)

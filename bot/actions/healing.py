@@ -69,7 +69,7 @@ async def heal_roll(
         await record(tx, actor, history.HealRolled(track, session.severity, steps), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Rested:
 
 async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, ref: str | None) -> Rested:
     """The GM grants in-game rest to one character, or to every living character of the server."""
-    async with store.transaction(actor.guild_id) as tx:
+    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         ruleset = await tx.ruleset()
         actor.require_gm(ruleset)
         if player_id is None and ref is None:

@@ -42,7 +42,7 @@ async def wound(
         await record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -66,4 +66,4 @@ async def lower(
         await record(tx, actor, lowered, character=saved)
         return Lowered(lowering, saved, ruleset)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -109,6 +110,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # A second delivery of an interaction whose change is committed (a gateway replay): Discord
         # has the first answer already, and would refuse a second one.
         log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
+        if interaction.response.is_done():  # it had deferred: take its "thinking…" message back
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         return
     if interaction.client.is_closed():
         # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.

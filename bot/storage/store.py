@@ -16,7 +16,7 @@ from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, file_guard, settings
+from bot.storage import active, characters, events, export, file_guard, interactions, settings
 from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path, on_thread
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS_DIR, migrate
@@ -75,9 +75,9 @@ class Store:
     # ---- reads (the reader connection: no lock, last committed state) ------------------------------
 
     async def ruleset(self, guild_id: int) -> Ruleset:
-        cached = self._rulesets.get(guild_id)
-        if cached is not None:
-            return cached
+        """The server's settings as stored now: read every time, since another process sharing the
+        database may have changed them (what is read also refreshes the cache of the writes, whose
+        commit checks it again)."""
         generation = self._rulesets.generation
         stored = await settings.load_ruleset(self._db.reader, guild_id)
         ruleset = Ruleset() if stored is None else stored
@@ -138,13 +138,15 @@ class Store:
 
     # ---- writes --------------------------------------------------------------------------------
 
-    def transaction(self, guild_id: int) -> AbstractAsyncContextManager[Transaction]:
+    def transaction(
+        self, guild_id: int, *, interaction: int | None = None
+    ) -> AbstractAsyncContextManager[Transaction]:
         """``async with store.transaction(guild_id) as tx:`` one ``BEGIN IMMEDIATE … COMMIT``; any
         exception rolls everything back."""
-        return self._transaction(guild_id)
+        return self._transaction(guild_id, interaction)
 
     @asynccontextmanager
-    async def _transaction(self, guild_id: int) -> AsyncIterator[Transaction]:
+    async def _transaction(self, guild_id: int, interaction: int | None) -> AsyncIterator[Transaction]:
         tx: Transaction | None = None
         try:
             async with self._db.locked() as conn:
@@ -152,6 +154,7 @@ class Store:
                 tx = Transaction(unit, guild_id, self._rulesets, self.clock())
                 try:
                     yield tx
+                    _claim(unit, interaction)
                     await unit.commit()
                 except BaseException:
                     await asyncio.shield(unit.rollback())
@@ -162,7 +165,9 @@ class Store:
                 if tx.ruleset_changed:  # after the commit (harmless after a rollback)
                     self._rulesets.invalidate(guild_id)
 
-    async def run(self, guild_id: int, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def run(
+        self, guild_id: int, work: Callable[[Transaction], Awaitable[T]], *, interaction: int | None = None
+    ) -> T:
         """``await work(tx)`` and commit, like ``async with store.transaction(guild_id) as tx``, but
         optimistically: ``work`` reads without the write lock, and its writes go in one round trip
         that first checks that nothing it read has changed. Should something have changed (or should
@@ -175,6 +180,7 @@ class Store:
         tx = Transaction(unit, guild_id, self._rulesets, self.clock())
         try:
             result = await work(tx)
+            _claim(unit, interaction)
             await unit.commit()
             return result
         except Conflict:
@@ -183,8 +189,15 @@ class Store:
             tx.end()
             if tx.ruleset_changed:
                 self._rulesets.invalidate(guild_id)
-        async with self.transaction(guild_id) as again:
+        async with self.transaction(guild_id, interaction=interaction) as again:
             return await work(again)
+
+
+def _claim(unit: Unit, interaction: int | None) -> None:
+    """With the change, just before its commit: the interaction that asked for it (none is applied
+    twice, :mod:`bot.storage.interactions`)."""
+    if interaction is not None:
+        unit.defer(partial(interactions.claim, interaction_id=interaction))
 
 
 async def backup(url: str, destination: str) -> None:

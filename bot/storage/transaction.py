@@ -80,10 +80,12 @@ class Transaction:
         return self._ruleset
 
     async def ruleset(self) -> Ruleset:
-        if isinstance(self._ruleset, _Unknown):
+        if isinstance(self._ruleset, _Unknown) and self._unit.optimistic:
             cached = self._cache.get(self.guild_id)
             if cached is not None:
-                # An optimistic unit checks at its commit that it is still the stored one.
+                # An optimistic unit checks at its commit that it is still the stored one. A locked
+                # unit reads it: another process may have changed it (a cached ruleset never
+                # authorises a write unchecked).
                 self._unit.check(partial(settings.ruleset_is, guild_id=self.guild_id, ruleset=cached))
                 return cached
         stored = await self._stored_ruleset()

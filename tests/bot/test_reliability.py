@@ -15,11 +15,13 @@ from tests.bot.table import (
     GM,
     GM_ROLE,
     GUILD,
+    OWNER,
     Table,
     check_requests,
     open_table,
     public,
     refused,
+    shown,
 )
 
 
@@ -231,3 +233,69 @@ async def test_a_read_only_database_is_named_in_the_private_answer(table: Table)
     text = refused(await table.run("wound", {"severity": "light", "character": "Aria"}))
     assert "read-only" in text and "error id" not in text
     assert await table.character("Aria") == aria
+
+
+# ---- 1: the same interaction delivered twice ------------------------------------------------------
+
+
+async def test_the_same_interaction_delivered_twice_is_applied_once(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.create("Brann", BOB)
+
+    def gm(command: str, options: dict[str, Any]) -> dict[str, Any]:
+        return harness.slash(command, options, guild_id=GUILD, user_id=GM, roles=(GM_ROLE,))
+
+    wound = gm("wound", {"severity": "light", "character": "Aria"})
+    rest = gm("rest", {"days": 3})
+    public(await table.run("wound", {"severity": "serious", "character": "Brann"}))
+    undo = gm("undo", {})
+    for payload in (wound, rest, undo):
+        public(await harness.dispatch(table.fake, table.bot, payload))
+        replayed = await harness.dispatch(table.fake, table.bot, payload)  # a gateway replay
+        assert replayed.errors == [] and shown(replayed) == [], replayed.text
+    aria, brann = await table.character("Aria"), await table.character("Brann")
+    assert aria.counts(Track.PHYSICAL) == (1, 0, 0) and aria.rest_days == 0  # the rest was undone once
+    assert brann.counts(Track.PHYSICAL) == (0, 1, 0)
+    events, _ = await table.store.history(GUILD, per_page=100)
+    assert [e.kind for e in events].count("wound") == 2 and [e.kind for e in events].count("undo") == 1
+
+
+async def test_a_button_click_delivered_twice_is_applied_once(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    ask = await table.run("character delete", {"character": "Aria"}, user=ALICE)
+    click = harness.component(custom_ids(ask)[0], message=ask.message, user_id=ALICE, guild_id=GUILD)
+    assert not (await harness.dispatch(table.fake, table.bot, click)).followups[-1].ephemeral
+    public(await table.run("undo"))
+    replayed = await harness.dispatch(table.fake, table.bot, click)
+    assert replayed.errors == [] and replayed.messages == [], replayed.text
+    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+
+
+# ---- 3: settings changed through another process --------------------------------------------------
+
+
+async def test_a_setting_changed_through_another_process_is_never_acted_on_stale(tmp_path: Path) -> None:
+    path = tmp_path / "harmonies.db"
+    async with open_table(path) as first, open_table(path) as second:
+        await first.create("Aria", ALICE)
+        # The second process uses the server's settings (and keeps them at hand).
+        public(await second.run("wound", {"severity": "light", "character": "Aria"}))
+        public(await second.run("rest", {"days": 1}))
+        assert f"<@&{GM_ROLE}>" in public(await second.run("config show"))
+        # The owner clears the GM role through the first process: a member of that role is no GM now.
+        public(await first.run("config gm-role", {}, user=OWNER))
+        assert f"<@&{GM_ROLE}>" not in public(await second.run("config show"))
+        attempts: list[tuple[str, dict[str, Any]]] = [
+            ("wound", {"severity": "light", "character": "Aria"}),
+            ("rest", {"days": 1}),
+            ("heal wound", {"severity": "light", "character": "Aria"}),
+            ("character create", {"name": "Nyx", "player": harness.user(BOB)}),
+            ("undo", {}),
+        ]
+        for command, options in attempts:
+            assert "GM" in refused(await second.run(command, options)), command
+        assert f"<@&{GM_ROLE}>" not in public(await second.run("config show"))
+        aria = await second.character("Aria")
+        assert aria.counts(Track.PHYSICAL) == (1, 0, 0) and aria.rest_days == 1
+        check_requests(first.fake.requests)
+        check_requests(second.fake.requests)

@@ -46,6 +46,8 @@ SEEDS: dict[int, str] = {
         INSERT INTO meta (meta_key, meta_value) VALUES ('commands_hash', 'abc123');
     """,
 }
+# 2: the interactions whose change is committed (a new table; the rest as in 1).
+SEEDS[2] = SEEDS[1] + "INSERT INTO handled_interactions (interaction_id) VALUES (1577332705824079897);"
 
 
 def migrations_up_to(version: int, folder: Path) -> Path:
