@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TypeVar
 
+from bot.rules.damage import Harm
 from bot.rules.severity import Severity, Track, parse_severity, severity_name
 
 T = TypeVar("T")
@@ -105,6 +106,36 @@ class Wounded:
 
 
 @dataclass(frozen=True)
+class Blow:
+    """One damage roll of a :class:`DamageRolled`: the roll's margin, the effective damage and what the
+    table made of it (what the wound then became is in :attr:`DamageRolled.became`)."""
+
+    harm: Harm
+    effective: int
+    margin: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class DamageRolled:
+    """A GM stated a damage level and the target rolled against each blow (rules.md §8)."""
+
+    track: Track
+    damage: int
+    count: int = 1
+    note: str = ""
+    rolls: tuple[Blow, ...] = ()
+    became: tuple[Severity | None, ...] = ()
+    """What each wound inflicted became, in order (blows that left none have no entry); ``None``:
+    beyond the track."""
+    not_applied: int = 0
+
+    @property
+    def kind(self) -> EventKind:
+        return EventKind.WOUND if self.track is Track.PHYSICAL else EventKind.MENTAL
+
+
+@dataclass(frozen=True)
 class HealRollStep:
     success: bool
     worsened: bool = False
@@ -183,6 +214,7 @@ Record = (
     | Deleted
     | Selected
     | Wounded
+    | DamageRolled
     | HealRolled
     | Lowered
     | Rested
@@ -194,7 +226,17 @@ Record = (
 
 
 Recordable = (
-    Created | Edited | Deleted | Selected | Wounded | HealRolled | Lowered | Rested | Configured | Imported
+    Created
+    | Edited
+    | Deleted
+    | Selected
+    | Wounded
+    | DamageRolled
+    | HealRolled
+    | Lowered
+    | Rested
+    | Configured
+    | Imported
 )
 """What an action records (an undo is recorded by storage, which reverts it)."""
 
@@ -214,6 +256,23 @@ def details_of(record: Record) -> dict[str, object]:
                 "severity": severity_name(track, record.severity),
                 "count": record.count,
                 "note": record.note,
+                "became": [_name(track, b) for b in record.became],
+                "not_applied": record.not_applied,
+            }
+        case DamageRolled(track=track):
+            return {
+                "damage": record.damage,
+                "count": record.count,
+                "note": record.note,
+                "rolls": [
+                    {
+                        "margin": blow.margin,
+                        "success": blow.success,
+                        "effective": blow.effective,
+                        "harm": _harm_name(track, blow.harm),
+                    }
+                    for blow in record.rolls
+                ],
                 "became": [_name(track, b) for b in record.became],
                 "not_applied": record.not_applied,
             }
@@ -242,6 +301,15 @@ def details_of(record: Record) -> dict[str, object]:
 
 def _name(track: Track, severity: Severity | None) -> str | None:
     return None if severity is None else severity_name(track, severity)
+
+
+_HARM_WORDS = {Harm.NONE: "none", Harm.FATAL: "fatal"}
+"""How a blow that left no wound, or killed by the table, is written; the others by their severity."""
+
+
+def _harm_name(track: Track, harm: Harm) -> str:
+    severity = harm.severity
+    return _HARM_WORDS[harm] if severity is None else severity_name(track, severity)
 
 
 # ---- JSON -> record (the UI) -----------------------------------------------------------------------
@@ -279,6 +347,8 @@ def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -
             return Selected()
         case EventKind.WOUND | EventKind.MENTAL:
             track = Track.PHYSICAL if kind == EventKind.WOUND else Track.MENTAL
+            if "damage" in data:
+                return _damage_rolled(track, data)
             return Wounded(
                 track,
                 _severity(track, data.get("severity")),
@@ -323,6 +393,34 @@ def _undid(data: Mapping[str, object], undoes: int | None) -> Undid:
     except _Misfit:
         reverted = Unreadable(kind)
     return Undid(event_id, reverted, _optional(data, "character_name", str))
+
+
+def _damage_rolled(track: Track, data: Mapping[str, object]) -> DamageRolled:
+    return DamageRolled(
+        track,
+        _get(data, "damage", int, 0),
+        count=_get(data, "count", int, 1),
+        note=_get(data, "note", str, ""),
+        rolls=tuple(_blow(track, blow) for blow in _get(data, "rolls", list, [])),
+        became=tuple(_severity_or_none(track, b) for b in _get(data, "became", list, [])),
+        not_applied=_get(data, "not_applied", int, 0),
+    )
+
+
+def _blow(track: Track, value: object) -> Blow:
+    if not isinstance(value, dict):
+        raise _Misfit("rolls")
+    word = value.get("harm")
+    if word in ("none", "fatal"):
+        harm = Harm.NONE if word == "none" else Harm.FATAL
+    else:
+        harm = Harm(_severity(track, word) + 1)
+    return Blow(
+        harm,
+        effective=_get(value, "effective", int, 0),
+        margin=_get(value, "margin", int, 0),
+        success=_get(value, "success", bool, False),
+    )
 
 
 def _get(data: Mapping[str, object], key: str, kind: type[T], default: T) -> T:

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from bot.history import (
+    Blow,
     Configured,
     Created,
+    DamageRolled,
     Deleted,
     Edited,
     Event,
@@ -30,6 +32,7 @@ from bot.history import (
     record_of,
 )
 from bot.rules import Severity, Track
+from bot.rules.damage import Harm
 
 LOW, MID, HIGH = Severity.LOW, Severity.MID, Severity.HIGH
 
@@ -85,6 +88,40 @@ AS_WRITTEN_BEFORE: list[tuple[Recordable, dict[str, Any]]] = [
             "rolls": [{"margin": 0, "success": True, "became": None, "worsened": False}],
         },
     ),
+    (
+        DamageRolled(
+            Track.PHYSICAL,
+            25,
+            3,
+            "ogre",
+            (Blow(Harm.NONE, 9, 16, True), Blow(Harm.LOW, 19, 6, True), Blow(Harm.FATAL, 45, -2, False)),
+            (MID, None),
+            0,
+        ),
+        {
+            "damage": 25,
+            "count": 3,
+            "note": "ogre",
+            "rolls": [
+                {"margin": 16, "success": True, "effective": 9, "harm": "none"},
+                {"margin": 6, "success": True, "effective": 19, "harm": "light"},
+                {"margin": -2, "success": False, "effective": 45, "harm": "fatal"},
+            ],
+            "became": ["serious", None],
+            "not_applied": 0,
+        },
+    ),
+    (
+        DamageRolled(Track.MENTAL, 30, 2, "", (Blow(Harm.MID, 30, -1, False),), (None,), 1),
+        {
+            "damage": 30,
+            "count": 2,
+            "note": "",
+            "rolls": [{"margin": -1, "success": False, "effective": 30, "harm": "trauma"}],
+            "became": [None],
+            "not_applied": 1,
+        },
+    ),
     (Lowered(Track.PHYSICAL, MID, LOW), {"severity": "serious", "became": "light"}),
     (Lowered(Track.MENTAL, LOW, None), {"severity": "shock", "became": None}),
     (Rested(3, 4), {"days": 3, "characters": 4}),
@@ -111,6 +148,8 @@ def test_rows_read_back_as_written(record: Recordable, json: dict[str, Any]) -> 
 def test_kinds_follow_the_track() -> None:
     assert Wounded(Track.PHYSICAL, LOW).kind is EventKind.WOUND
     assert Wounded(Track.MENTAL, LOW).kind is EventKind.MENTAL
+    assert DamageRolled(Track.PHYSICAL, 20).kind is EventKind.WOUND
+    assert DamageRolled(Track.MENTAL, 20).kind is EventKind.MENTAL
     assert Lowered(Track.PHYSICAL, LOW).kind is EventKind.HEAL_WOUND
     assert Lowered(Track.MENTAL, LOW).kind is EventKind.HEAL_MENTAL
 
@@ -169,6 +208,9 @@ def test_rows_of_older_versions_read(kind: str, details: dict[str, Any], expecte
         ("wound", {"severity": "light", "count": "many"}),
         ("wound", {"severity": "light", "count": True}),
         ("wound", {"severity": "light", "became": "light"}),
+        ("wound", {"damage": "25"}),
+        ("wound", {"damage": 25, "rolls": [{"harm": "shock"}]}),  # a mental outcome on the physical track
+        ("mental", {"damage": 25, "rolls": ["fatal"]}),
         ("heal_roll", {"severity": "light", "track": "astral"}),
         ("heal_roll", {"severity": "light", "rolls": [1]}),
         ("heal_wound", {"severity": 1}),

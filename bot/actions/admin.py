@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from pydantic import ValidationError
@@ -104,6 +105,23 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
                 physical=_fill(base.physical, physical), mental=_fill(base.mental, mental)
             )
         return {"presets": {key: value.model_dump() for key, value in presets.items()}}
+
+    return change
+
+
+def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -> Change:
+    """The damage table's thresholds (light, serious, critical, fatal), the values given; refused,
+    in the user's language, unless they increase."""
+
+    def change(current: Ruleset) -> dict[str, Any]:
+        old = current.damage.thresholds
+        thresholds = [o if n is None else n for o, n in zip(old, given, strict=True)]
+        if any(low >= high for low, high in pairwise(thresholds)):
+            light, serious, critical, fatal = thresholds
+            raise UserError(
+                "damage_thresholds_order", light=light, serious=serious, critical=critical, fatal=fatal
+            )
+        return {"damage": {"thresholds": thresholds}}
 
     return change
 

@@ -8,7 +8,21 @@ from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
 from bot.actions.record import record
-from bot.rules import Character, Infliction, Lowering, Ruleset, Severity, Track, gm_lower, inflict
+from bot.rules import (
+    Character,
+    Dice,
+    DiceFeed,
+    Infliction,
+    Lowering,
+    RandomSource,
+    Ruleset,
+    Severity,
+    Track,
+    gm_lower,
+    inflict,
+    parse_dice,
+)
+from bot.rules.damage import DamageInfliction, HarmOdds, check_damage, damage_odds, inflict_damage
 from bot.storage.store import Store, Transaction
 
 
@@ -43,6 +57,78 @@ async def wound(
         return Wounded(outcome, saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
+
+
+@dataclass(frozen=True)
+class Damaged:
+    infliction: DamageInfliction
+    character: Character
+    ruleset: Ruleset
+    unused_dice: int
+
+
+async def damage(
+    store: Store,
+    actor: Actor,
+    rng: RandomSource,
+    *,
+    track: Track,
+    level: int,
+    dice: str | None,
+    player_id: int | None,
+    ref: str | None,
+    count: int,
+    note: str,
+) -> Damaged:
+    """A GM states a damage level; the target rolls against each blow (rules.md §8)."""
+
+    async def work(tx: Transaction) -> Damaged:
+        ruleset = await tx.ruleset()
+        actor.require_gm(ruleset)
+        character = await targets.target(tx, player_id=player_id, ref=ref)
+        feed = DiceFeed(rng, ruleset.open_rolls, parse_dice(dice, ruleset.open_rolls) if dice else [])
+        outcome = inflict_damage(
+            character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=tx.now
+        )
+        saved = await tx.save_character(outcome.character)
+        blows = tuple(
+            history.Blow(blow.harm, blow.effective, blow.roll.margin, blow.roll.success)
+            for blow in outcome.blows
+        )
+        became = tuple(r.became for r in outcome.results)
+        rolled = history.DamageRolled(track, level, count, note, blows, became, outcome.not_applied)
+        await record(tx, actor, rolled, character=saved)
+        return Damaged(outcome, saved, ruleset, feed.unused_manual)
+
+    return await store.run(actor.guild_id, work)
+
+
+@dataclass(frozen=True)
+class DamagePreview:
+    character: Character
+    ruleset: Ruleset
+    odds: list[HarmOdds]
+    dice: Dice | None
+    """The first of the GM's typed dice (which decide the first roll), if any."""
+
+
+async def preview_damage(
+    store: Store,
+    actor: Actor,
+    *,
+    track: Track,
+    level: int,
+    dice: str | None,
+    player_id: int | None,
+    ref: str | None,
+) -> DamagePreview:
+    """The odds of each outcome of the next blow, for the GM to see before confirming. Reads only."""
+    ruleset = await store.ruleset(actor.guild_id)
+    actor.require_gm(ruleset)
+    check_damage(level)
+    character = await targets.target(targets.GuildReader(store, actor.guild_id), player_id=player_id, ref=ref)
+    first = parse_dice(dice, ruleset.open_rolls)[0] if dice else None
+    return DamagePreview(character, ruleset, damage_odds(character, ruleset, track, level, first), first)
 
 
 @dataclass(frozen=True)

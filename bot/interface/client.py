@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import random
+import secrets
 
 import discord
 import yarl
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE, Settings
 from bot.interface.tree import HarmoniesTree
+from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
 from bot.storage.store import Store
 from bot.ui.translator import HarmoniesTranslator
@@ -59,6 +61,8 @@ class HarmoniesBot(commands.Bot):
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
+        self.run_id = secrets.token_hex(4)
+        """This run of the bot: buttons that live only in memory name it (see ``views.Confirm``)."""
 
     async def setup_hook(self) -> None:
         if self.settings.discord_api_base.rstrip("/") != DISCORD_API_BASE:
@@ -67,6 +71,7 @@ class HarmoniesBot(commands.Bot):
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await self.tree.set_translator(HarmoniesTranslator())
+        self.add_dynamic_items(ExpiredQuestion)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_commands:

@@ -5,15 +5,19 @@ and the Confirm/Cancel of a deletion."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.actions import characters, healing, wounds
+from bot.errors import UserError
 from bot.interface.permissions import actor_of
 from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
+from bot.interface.views import Confirm
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
+from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import Lang, t, tn
 from bot.ui.messages import character_deleted_embed, healing_embed, lowering_embed, wound_embed
 
@@ -74,13 +78,31 @@ async def wound_and_reply(
     interaction: discord.Interaction[HarmoniesBot],
     *,
     track: Track,
-    severity: str,
+    severity: str | None,
     target: discord.abc.User | None,
     character: str | None,
     count: int,
     note: str | None,
+    damage: int | None = None,
+    dice: str | None = None,
+    preview: bool = False,
 ) -> None:
-    """/wound and /mental: inflict, then post the result and the new card, pinging the player."""
+    """/wound and /mental: inflict, then post the result and the new card, pinging the player.
+
+    With ``damage`` instead of ``severity`` the target rolls against each blow (rules.md §8); with
+    ``preview`` the GM first sees the odds privately and confirms."""
+    if (severity is None) == (damage is None):
+        raise UserError("severity_or_damage")
+    if damage is not None:
+        blows = Blows(track, damage, target.id if target else None, character, count, note or "", dice)
+        if preview:
+            await preview_damage(interaction, blows)
+        else:
+            await damage_and_reply(interaction, blows)
+        return
+    if dice is not None or preview:
+        raise UserError("damage_option_alone")
+    assert severity is not None
     bot = interaction.client
     wounded = await wounds.wound(
         bot.store,
@@ -97,6 +119,90 @@ async def wound_and_reply(
     result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
     embeds = [result, embed]
     await send_public(interaction, embeds=embeds, view=view, mention=wounded.character.owner_id)
+
+
+@dataclass(frozen=True)
+class Blows:
+    """What a GM asked of /wound damage: or /mental damage:."""
+
+    track: Track
+    damage: int
+    player_id: int | None
+    ref: str | None
+    count: int
+    note: str
+    dice: str | None
+
+
+async def damage_and_reply(interaction: discord.Interaction[HarmoniesBot], blows: Blows) -> None:
+    """Roll every blow, inflict what the table gives, then post the rolls and the new card."""
+    embeds, view, mention = await _roll_damage(interaction, blows)
+    await send_public(interaction, embeds=embeds, view=view, mention=mention)
+
+
+async def _roll_damage(
+    interaction: discord.Interaction[HarmoniesBot], blows: Blows
+) -> tuple[list[discord.Embed], discord.ui.View | None, int | None]:
+    """The blows rolled and committed; what to post about them (the result, the card, whom to ping)."""
+    bot = interaction.client
+    damaged = await wounds.damage(
+        bot.store,
+        actor_of(interaction),
+        bot.rng,
+        track=blows.track,
+        level=blows.damage,
+        dice=blows.dice,
+        player_id=blows.player_id,
+        ref=blows.ref,
+        count=blows.count,
+        note=blows.note,
+    )
+    lang = public_lang(interaction, damaged.ruleset)
+    result = damage_embed(damaged.infliction, damaged.ruleset, lang, note=blows.note)
+    if damaged.unused_dice:
+        result.set_footer(text=tn(lang, "dice_unused", damaged.unused_dice))
+    embed, view = card(damaged.character, damaged.ruleset, lang)
+    return [result, embed], view, damaged.character.owner_id
+
+
+async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: Blows) -> None:
+    """The GM sees the odds of the first blow privately; only they may confirm, which rolls for real.
+    Cancelling or letting it time out changes nothing."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    seen = await wounds.preview_damage(
+        bot.store,
+        actor,
+        track=blows.track,
+        level=blows.damage,
+        dice=blows.dice,
+        player_id=blows.player_id,
+        ref=blows.ref,
+    )
+    asking = caller_lang(interaction)
+    odds = preview_embed(
+        seen.character,
+        seen.ruleset,
+        blows.track,
+        blows.damage,
+        seen.odds,
+        asking,
+        count=blows.count,
+        dice=seen.dice,
+    )
+
+    async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
+        try:
+            embeds, card_buttons, mention = await _roll_damage(click, blows)
+        finally:  # the question's buttons are spent, whether the roll went through or was refused
+            await click.response.edit_message(view=view)
+        await send_public(click, embeds=embeds, view=card_buttons, mention=mention)
+
+    view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
+    await interaction.response.send_message(
+        embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+    view.message = await interaction.original_response()
 
 
 async def lower_and_reply(

@@ -1,8 +1,11 @@
-"""Views: delete confirmation and list paging (the Heal button lives with its flow, in flows.py)."""
+"""Views: a confirmation kept in memory (and the answer to its buttons after a restart), and list
+paging (the persistent buttons, Heal and the deletion's, live with their flows, in flows.py)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -16,10 +19,19 @@ PAGER_TIMEOUT = 300.0
 
 
 class Confirm(discord.ui.View):
-    """Asks the caller (and only the caller) to confirm; buttons disabled after use or timeout."""
+    """Asks the caller (and only the caller) to confirm; buttons disabled after use or timeout.
+
+    It lives in memory: its buttons name the run of the bot that asked (``run``, the bot's
+    :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
+    answer (:class:`ExpiredQuestion`) instead of none."""
 
     def __init__(
-        self, author_id: int, lang: Lang, on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]]
+        self,
+        author_id: int,
+        lang: Lang,
+        on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        *,
+        run: str,
     ) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT)
         self.author_id = author_id
@@ -28,6 +40,9 @@ class Confirm(discord.ui.View):
         self.message: discord.InteractionMessage | None = None
         self.confirm.label = t(lang, "button_confirm")
         self.cancel.label = t(lang, "button_cancel")
+        question = secrets.token_hex(4)
+        self.confirm.custom_id = f"ask:{run}:{question}:y"
+        self.cancel.custom_id = f"ask:{run}:{question}:n"
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id != self.author_id:
@@ -61,6 +76,30 @@ class Confirm(discord.ui.View):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         await answer_error(interaction, error)
+
+
+class ExpiredQuestion(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]"
+):
+    """Any click on a :class:`Confirm` button. When it was asked by an earlier run of the bot (before
+    a restart), nothing in memory waits for it any more: say so privately. (In the run that asked,
+    the live view answers, and this does nothing.)"""
+
+    def __init__(self, custom_id: str, run: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.run = run
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ExpiredQuestion:
+        return cls(match.string, match["run"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.run == interaction.client.run_id:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await send_private(interaction, t(caller_lang(interaction), "question_expired"))
 
 
 class Pager(discord.ui.View):

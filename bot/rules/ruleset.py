@@ -8,6 +8,7 @@ may change it (``/config``).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -23,6 +24,8 @@ Count = Annotated[int, Field(ge=0, le=MAX_PER_SEVERITY)]
 Penalty = Annotated[int, Field(ge=-50, le=0)]
 RestDays = Annotated[int, Field(ge=0, le=3650)]
 Difficulty = Annotated[int, Field(ge=-50, le=50)]
+MAX_DAMAGE = 999
+DamageLevel = Annotated[int, Field(ge=1, le=MAX_DAMAGE)]
 
 Maxima = tuple[Count, Count, Count]
 """How many wounds of each severity (low, mid, high) a character can hold."""
@@ -53,6 +56,23 @@ class TrackNumbers(BaseModel):
         return self.penalties[severity]
 
 
+class DamageTable(BaseModel):
+    """Damage rolls (rules.md §8): the least effective damage that gives a light wound (shock), a
+    serious one (trauma), a critical one (psychosis), and death (incoherence). Below the first
+    threshold the blow leaves no wound. Defaults: the Harmonies family's published table."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    thresholds: tuple[DamageLevel, DamageLevel, DamageLevel, DamageLevel] = (11, 21, 31, 41)
+
+    @field_validator("thresholds")
+    @classmethod
+    def _thresholds_increase(cls, thresholds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        if any(low >= high for low, high in pairwise(thresholds)):
+            raise ValueError("damage thresholds must increase (light < serious < critical < fatal)")
+        return thresholds
+
+
 class Ruleset(BaseModel):
     """Everything a server can tune. Validated on every load and every change."""
 
@@ -68,6 +88,7 @@ class Ruleset(BaseModel):
     players_create: bool = True
     language: Literal["en", "fr"] | None = None
     """Language of public messages; ``None`` follows the server's locale."""
+    damage: DamageTable = DamageTable()
 
     @field_validator("presets")
     @classmethod

@@ -12,6 +12,7 @@ import discord
 from bot.history import (
     Configured,
     Created,
+    DamageRolled,
     Deleted,
     Edited,
     Event,
@@ -26,6 +27,7 @@ from bot.history import (
     Wounded,
     record_of,
 )
+from bot.rules.damage import Harm
 from bot.ui import limits
 from bot.ui.i18n import CATALOGUE, Lang, healed_word, severity_label, t, t_name, tn
 from bot.ui.text import clip, escape, join_lines, mention
@@ -70,6 +72,42 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
         outcome += t(lang, "event_note", note=clip(escape(record.note), 80))
     severity = severity_label(lang, track, record.severity)
     return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
+
+
+def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
+    """A damage roll (rules.md §8): each blow's outcome by the table, and what its wound became."""
+    track, became = record.track, list(record.became)
+    beyond = t(lang, f"event_beyond_{track.value}")
+    outcomes = []
+    for blow in record.rolls:
+        severity = blow.harm.severity
+        if blow.harm is Harm.NONE:
+            outcomes.append(t(lang, "damage_none"))
+            continue
+        ended = became.pop(0) if became else None
+        if severity is None:  # the table's last band
+            outcomes.append(beyond)
+            continue
+        label = severity_label(lang, track, severity)
+        if ended is None:
+            outcomes.append(f"{label} → {beyond}")
+        elif ended != severity:
+            outcomes.append(f"{label} → {severity_label(lang, track, ended)}")
+        else:
+            outcomes.append(label)
+    text = t(
+        lang,
+        "event_damage",
+        name=name,
+        damage=record.damage,
+        count=len(record.rolls),
+        outcomes=", ".join(outcomes) or "?",
+    )
+    if record.not_applied > 0:
+        text += tn(lang, "event_not_applied", record.not_applied)
+    if record.note.strip():
+        text += t(lang, "event_note", note=clip(escape(record.note), 80))
+    return text
 
 
 def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
@@ -117,6 +155,8 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
             return t(lang, f"event_{record.kind.value}", name=name)
         case Wounded():
             return _wound(record, lang, name)
+        case DamageRolled():
+            return _damage(record, lang, name)
         case HealRolled():
             return _heal_roll(record, lang, name)
         case Lowered():

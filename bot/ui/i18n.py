@@ -14,6 +14,7 @@ from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
 from bot.ui.strings_card import CARD
+from bot.ui.strings_damage import DAMAGE
 from bot.ui.strings_errors import ERRORS
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
@@ -25,7 +26,7 @@ Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS, DAMAGE)
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 

@@ -9,6 +9,7 @@ import discord
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.ui import limits
+from bot.ui.damage_table import damage_table_text
 from bot.ui.i18n import CATALOGUE, Lang, number, severity_short, t, track_label
 from bot.ui.text import clip, escape, join_lines, signed
 
@@ -71,6 +72,8 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         value=_numbers(lang, ruleset, lambda n: n.difficulty, signed),
         inline=False,
     )
+    damage = damage_table_text(ruleset.damage, lang) + "\n" + t(lang, "damage_table_mental")
+    embed.add_field(name=t(lang, "config_damage"), value=damage, inline=False)
     dice = t(
         lang, "config_dice_value", open=_on(lang, ruleset.open_rolls), tie=_on(lang, ruleset.tie_succeeds)
     )

@@ -233,6 +233,30 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Le rôle de tous les membres ne peut pas être celui des MJ : créez un rôle pour vos MJ et "
         "choisissez-le.",
     },
+    "damage_thresholds_order": {
+        "en": "The damage thresholds must increase: light < serious < critical < fatal, and these would "
+        "be {light}, {serious}, {critical}, {fatal}. Nothing was changed: give thresholds that increase "
+        "(/config show lists the current table).",
+        "fr": "Les seuils de dommages doivent croître : légère < grave < critique < mortelle, or ils "
+        "seraient de {light}, {serious}, {critical}, {fatal}. Rien n'a été modifié : donnez des seuils "
+        "croissants (/config afficher montre la table actuelle).",
+    },
+    "severity_or_damage": {
+        "en": "Give either severity (a wound of that severity) or damage (a damage level the target "
+        "rolls against), not both and not neither.",
+        "fr": "Donnez soit gravité (une blessure de cette gravité), soit dommages (un niveau de dommages "
+        "contre lequel la cible fait un jet) : l'un des deux, pas les deux.",
+    },
+    "damage_option_alone": {
+        "en": "The dice and preview options only go with damage (a damage level the target rolls "
+        "against). Give damage instead of severity, or leave them out.",
+        "fr": "Les options dés et aperçu ne vont qu'avec dommages (un niveau de dommages contre lequel "
+        "la cible fait un jet). Donnez dommages au lieu de gravité, ou retirez-les.",
+    },
+    "damage_range": {
+        "en": "The damage level must be between 0 and {max}.",
+        "fr": "Le niveau de dommages doit être compris entre 0 et {max}.",
+    },
     "config_unchanged": {
         "en": "That is already the setting: nothing was changed. /config show lists every setting.",
         "fr": "C'est déjà le réglage : rien n'a été modifié. /config afficher montre tous les réglages.",

@@ -38,6 +38,7 @@ COMMAND_NAMES = {
     "config rest": "repos",
     "config difficulty": "difficulté",
     "config preset": "gabarit",
+    "config damage": "dommages",
     "config dice": "dés",
     "config players-create": "création-joueurs",
     "config language": "langue",
@@ -77,6 +78,9 @@ PARAMETER_NAMES = {
     "allowed": "autorisé",
     "language": "langue",
     "file": "fichier",
+    "damage": "dommages",
+    "preview": "aperçu",
+    "fatal": "mortelle",
 }
 
 CHOICE_NAMES = {
@@ -166,7 +170,31 @@ DESCRIPTIONS = {
     "One of your characters": "Un de vos personnages",
     "Which character": "Quel personnage",
     "New name": "Nouveau nom",
-    "How bad each wound is": "La gravité de chaque blessure",
+    "How bad each wound is (or give damage instead)": "La gravité de chaque blessure (ou donnez dommages)",
+    "Damage level instead of a severity: the target rolls to resist it": (
+        "Niveau de dommages au lieu d'une gravité : la cible fait un jet pour y résister"
+    ),
+    "With damage: the target's own dice as luck-unluck pairs, one per wound (the bot rolls the rest)": (
+        "Avec dommages : les dés de la cible, en paires chance-malchance, une par blessure"
+    ),
+    "With damage: see the odds privately first, then confirm": (
+        "Avec dommages : voir d'abord les chances en privé, puis confirmer"
+    ),
+    "Damage rolls: the least effective damage for each outcome": (
+        "Jets de dommages : les dommages effectifs minimaux de chaque résultat"
+    ),
+    "Least effective damage for a light wound (mental: shock)": (
+        "Dommages effectifs minimaux pour une blessure légère (mentale : choc)"
+    ),
+    "Least effective damage for a serious wound (mental: trauma)": (
+        "Dommages effectifs minimaux pour une blessure grave (mentale : traumatisme)"
+    ),
+    "Least effective damage for a critical wound (mental: psychosis)": (
+        "Dommages effectifs minimaux pour une blessure critique (mentale : psychose)"
+    ),
+    "Least effective damage that kills (mental: incoherent)": (
+        "Dommages effectifs minimaux qui tuent (mental : incohérence)"
+    ),
     "A player: their active character": "Un joueur : son personnage actif",
     "Any character (NPCs too)": "N'importe quel personnage (PNJ compris)",
     "Any character": "N'importe quel personnage",

@@ -121,6 +121,29 @@ async def test_a_deletion_can_be_confirmed_or_cancelled_after_a_restart(tmp_path
         check_requests(table.fake.requests)
 
 
+async def test_a_question_kept_in_memory_answers_privately_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "harmonies.db"
+    async with open_table(path) as table:
+        await table.create("Aria", ALICE)
+        ask = await table.run("wound", {"damage": 25, "character": "Aria", "preview": True})
+        assert ask.ephemeral and len(custom_ids(ask)) == 2
+        check_requests(table.fake.requests)
+    async with open_table(path) as table:
+        before = await table.character("Aria")
+        for custom_id, locale, words in (
+            (custom_ids(ask)[0], "en-US", "asked before the bot restarted"),
+            (custom_ids(ask)[1], "fr", "avant un redémarrage du bot"),
+        ):
+            late = await table.click(custom_id, ask.message, user=GM, locale=locale)
+            assert words in refused(late)
+        assert await table.character("Aria") == before
+        # In the run that asked, the question itself answers, once.
+        ask = await table.run("wound", {"damage": 25, "character": "Aria", "preview": True})
+        cancelled = await table.click(custom_ids(ask)[1], ask.message, user=GM)
+        assert cancelled.callback_type == 7 and cancelled.followups == [] and cancelled.errors == []
+        check_requests(table.fake.requests)
+
+
 # ---- 2: imports the rules could never reach -------------------------------------------------------
 
 

@@ -149,7 +149,7 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
     assert set(subcommands) == {"create", "show", "list", "select", "edit", "delete"}
     config = {o["name"] for o in by_name["config"]["options"]}
     assert config == {
-        "show", "gm-role", "penalties", "rest", "difficulty", "preset", "dice", "players-create",
+        "show", "gm-role", "penalties", "rest", "difficulty", "preset", "damage", "dice", "players-create",
         "language", "export", "import",
     }  # fmt: skip
     assert all(c.get("contexts") == [0] or c.get("dm_permission") is False for c in commands)

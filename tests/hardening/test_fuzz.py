@@ -74,6 +74,22 @@ def gm_options(severity: st.SearchStrategy[str], *, count: bool) -> st.SearchStr
     return st.fixed_dictionaries({"severity": severity}, optional=optional)
 
 
+def damage_options(severity: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+    """/wound or /mental with damage: (rules.md §8), and every option that could clash with it."""
+    return st.fixed_dictionaries(
+        {"damage": st.integers(0, 999)},
+        optional={
+            "severity": severity,
+            "target": user_opt,
+            "character": refs,
+            "count": st.integers(1, 7),
+            "note": text_within(1, 200),
+            "dice": dice_within(200),
+            "preview": st.booleans(),
+        },
+    )
+
+
 OTHER_ROLE = 300000000000000002
 numbers = {
     "penalties": st.integers(-50, 50),
@@ -106,8 +122,8 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
         },
     ),
     "character delete": st.fixed_dictionaries({"character": refs}),
-    "wound": gm_options(physical, count=True),
-    "mental": gm_options(mental, count=True),
+    "wound": st.one_of(gm_options(physical, count=True), damage_options(physical)),
+    "mental": st.one_of(gm_options(mental, count=True), damage_options(mental)),
     "heal roll": st.fixed_dictionaries(
         {}, optional={"character": refs, "dice": dice_within(200), "track": tracks}
     ),
@@ -151,6 +167,9 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     ),
     "config dice": st.fixed_dictionaries(
         {}, optional={"open-rolls": st.booleans(), "tie-succeeds": st.booleans()}
+    ),
+    "config damage": st.fixed_dictionaries(
+        {}, optional={key: st.integers(1, 999) for key in ("light", "serious", "critical", "fatal")}
     ),
     "config players-create": st.fixed_dictionaries({"allowed": st.booleans()}),
     "config language": st.fixed_dictionaries({"language": st.sampled_from(["auto", "en", "fr"])}),

@@ -12,10 +12,11 @@ from discord.ext import commands
 from bot.actions import admin
 from bot.errors import UserError
 from bot.interface import autocomplete
-from bot.interface.options import PER_SEVERITY, TRACKS
+from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
+from bot.rules.ruleset import MAX_DAMAGE
 from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ LANGUAGES = [
     app_commands.Choice(name="Français", value="fr"),
 ]
 Low = app_commands.Range[int, -50, 50]
+Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 
 
 class Admin(commands.Cog):
@@ -165,6 +167,20 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     ) -> None:
         change = admin.preset(name, (light, serious, critical), (shock, trauma, psychosis), remove=remove)
         await self._change(interaction, "preset", change)
+
+    @app_commands.command(
+        name="damage", description="Damage rolls: the least effective damage for each outcome"
+    )
+    @app_commands.describe(**DAMAGE_TABLE)
+    async def damage(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        light: Threshold | None = None,
+        serious: Threshold | None = None,
+        critical: Threshold | None = None,
+        fatal: Threshold | None = None,
+    ) -> None:
+        await self._change(interaction, "damage", admin.damage_table((light, serious, critical, fatal)))
 
     @app_commands.command(name="dice", description="How rolls work on this server")
     @app_commands.describe(

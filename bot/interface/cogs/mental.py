@@ -13,6 +13,7 @@ from bot.interface.flows import wound_and_reply
 from bot.interface.options import MENTAL, WOUNDING
 from bot.rules import Track
 from bot.rules.character import NOTE_MAX
+from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 
 if TYPE_CHECKING:
@@ -31,16 +32,22 @@ class Mental(commands.Cog):
     async def mental(
         self,
         interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
+        severity: str | None = None,
+        damage: app_commands.Range[int, 0, MAX_DAMAGE] | None = None,
         target: discord.User | None = None,
         character: str | None = None,
         count: app_commands.Range[int, 1, MAX_COUNT] = 1,
         note: app_commands.Range[str, 1, NOTE_MAX] | None = None,
+        dice: app_commands.Range[str, 1, 200] | None = None,
+        preview: bool = False,
     ) -> None:
         await wound_and_reply(
             interaction,
             track=Track.MENTAL,
             severity=severity,
+            damage=damage,
+            dice=dice,
+            preview=preview,
             target=target,
             character=character,
             count=count,

@@ -1,0 +1,174 @@
+"""Damage rolls (rules.md §8) in words: each blow's roll in full, the effective damage and what it
+became; the GM's private preview of the odds; the damage table."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import discord
+
+from bot.rules.character import Character
+from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds, resistance
+from bot.rules.dice import Dice, Roll
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import Severity, Track
+from bot.rules.wounds import total_penalty
+from bot.ui import limits
+from bot.ui.card import State, state_colour
+from bot.ui.damage_table import damage_table_text
+from bot.ui.i18n import Lang, number, severity_label, t, t_name, tn
+from bot.ui.messages import RESULT_BUDGET, attributes_label
+from bot.ui.rolls import dice_text
+from bot.ui.text import clip, escape, fit_total, join_lines, signed
+
+NOTE_SHOWN = 400
+PREVIEW_COLOUR = 0x5865F2
+
+
+def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:
+    """What a blow gives by the table (``harm``) and what it became through escalation."""
+    beyond = "damage_fatal" if track is Track.PHYSICAL else "damage_incoherent"
+    severity = harm.severity
+    if harm is Harm.NONE:
+        return t(lang, "damage_none")
+    if severity is None:  # the table's last band
+        return t(lang, beyond)
+    inflicted = severity_label(lang, track, severity)
+    if became is None:
+        return t(lang, f"damage_escalated_{beyond.removeprefix('damage_')}", inflicted=inflicted)
+    if became != severity:
+        return t(lang, "damage_escalated", inflicted=inflicted, became=severity_label(lang, track, became))
+    return t(lang, "damage_wound", severity=inflicted)
+
+
+def roll_text(roll: Roll, track: Track, lang: Lang) -> str:
+    """``luck 7 − unluck 3 = +4, Cp+Rs +2, penalty −1 → margin +5`` (no difficulty: there is none)."""
+    terms = [
+        dice_text(roll.dice, lang),
+        f"{attributes_label(track)} {signed(roll.attributes)}",
+        f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
+    ]
+    return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
+
+
+def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
+    if blow.roll.success:
+        effective = t(
+            lang,
+            "damage_effective_success",
+            damage=blow.damage,
+            margin=blow.roll.margin,
+            effective=number(blow.effective),
+        )
+    else:
+        effective = t(lang, "damage_effective_failure", damage=blow.damage)
+    became = blow.result.became if blow.result is not None else None
+    outcome = outcome_text(track, blow.harm, became, lang)
+    return (
+        t(lang, "damage_blow", index=index, terms=roll_text(blow.roll, track, lang))
+        + f"; {effective} ⇒ {outcome}"
+    )
+
+
+def _colour(infliction: DamageInfliction) -> discord.Colour:
+    results = infliction.results
+    if any(r.became is None for r in results):
+        return state_colour(State.OUT)
+    worst = max((r.became for r in results if r.became is not None), default=None)
+    return state_colour(State.UNHURT if worst is None else State(worst + 1))
+
+
+def damage_embed(
+    infliction: DamageInfliction,
+    ruleset: Ruleset,
+    lang: Lang,
+    *,
+    note: str = "",
+) -> discord.Embed:
+    """What ``/wound damage:`` or ``/mental damage:`` did: every roll in full, the effective damage and
+    what each blow became, death or incoherence called out, the blows not rolled after a fatal one."""
+    track, character = infliction.track, infliction.character
+    lines = [t(lang, "damage_intro", damage=infliction.damage, label=attributes_label(track))]
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    blows = [blow_line(index, blow, track, lang) for index, blow in enumerate(infliction.blows, 1)]
+    lines.append(join_lines(blows, 3000, more))
+    if not infliction.results:
+        lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
+    if character.dead:
+        lines.insert(0, t_name(lang, "wound_dead", character.name, 400))
+    elif character.incoherent:
+        lines.insert(0, t_name(lang, "wound_incoherent", character.name, 400))
+    if infliction.not_applied:
+        suffix = "" if track is Track.PHYSICAL else "_mental"
+        lines.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
+    if note.strip():
+        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
+    if infliction.results and not character.out_of_play:
+        lines.append(t(lang, "wound_rest_reset"))
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    embed = discord.Embed(
+        title=t_name(lang, key, character.name, limits.TITLE),
+        description="\n".join(lines),
+        colour=_colour(infliction),
+    )
+    embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
+    return fit_total(embed, RESULT_BUDGET)
+
+
+def percent(chance: Fraction, lang: Lang) -> str:
+    """``23.5 %`` (``23,5 %`` in French); never a misleading ``0.0 %`` or ``100.0 %``."""
+
+    def shown(value: str) -> str:
+        return value.replace(".", ",") if lang == "fr" else value
+
+    if 0 < chance < Fraction(1, 1000):
+        return t(lang, "percent_below", value=shown("0.1"))
+    if Fraction(999, 1000) < chance < 1:
+        return t(lang, "percent_above", value=shown("99.9"))
+    value = f"{float(chance * 100):.1f}".removesuffix(".0")
+    return t(lang, "percent", value=shown(value))
+
+
+def preview_embed(
+    character: Character,
+    ruleset: Ruleset,
+    track: Track,
+    damage: int,
+    odds: list[HarmOdds],
+    lang: Lang,
+    *,
+    count: int = 1,
+    dice: Dice | None = None,
+) -> discord.Embed:
+    """The odds of each outcome of the next blow, for the GM alone, before they confirm."""
+    attributes, penalty = resistance(character, track), total_penalty(character, ruleset)
+    lines = [
+        t(
+            lang,
+            "preview_roll",
+            label=attributes_label(track),
+            attributes=signed(attributes),
+            penalty=signed(penalty),
+        )
+    ]
+    if dice is not None:
+        lines.append(t(lang, "preview_known_dice", dice=dice_text(dice, lang)))
+    lines += [
+        t(
+            lang,
+            "preview_line",
+            outcome=outcome_text(track, o.harm, o.becomes, lang),
+            chance=percent(o.chance, lang),
+        )
+        for o in odds
+    ]
+    if count > 1:
+        lines.append(t(lang, "preview_batch", count=count))
+    lines.append(t(lang, "preview_confirm"))
+    embed = discord.Embed(
+        title=t_name(lang, "preview_title", character.name, limits.TITLE, damage=damage),
+        description="\n".join(lines),
+        colour=discord.Colour(PREVIEW_COLOUR),
+    )
+    embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
+    return fit_total(embed)
