@@ -99,6 +99,8 @@ class Wounded:
     became: tuple[Severity | None, ...] = ()
     """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
     not_applied: int = 0
+    maxima: tuple[int, int, int] | None = None
+    """The track's maxima then, which say why a wound escalated (older events have none)."""
 
     @property
     def kind(self) -> EventKind:
@@ -149,6 +151,8 @@ class HealRolled:
     track: Track
     severity: Severity
     rolls: tuple[HealRollStep, ...] = ()
+    maxima: tuple[int, int, int] | None = None
+    """The track's maxima then, which say why a worsened wound went further up."""
     kind = EventKind.HEAL_ROLL
 
     @property
@@ -182,6 +186,9 @@ class Configured:
     setting: str
     changes: dict[str, object] = field(default_factory=dict)
     """The settings changed, as JSON values."""
+    before: dict[str, object] | None = None
+    after: dict[str, object] | None = None
+    """The whole settings before and after, as JSON (older events have neither)."""
     kind = EventKind.CONFIG
 
 
@@ -198,6 +205,8 @@ class Undid:
     """What the reverted change was, when known."""
     character_name: str | None = None
     """The reverted change's character."""
+    restored: tuple[int, ...] = ()
+    """The characters the undo set back (ids)."""
     kind = EventKind.UNDO
 
 
@@ -258,6 +267,7 @@ def details_of(record: Record) -> dict[str, object]:
                 "note": record.note,
                 "became": [_name(track, b) for b in record.became],
                 "not_applied": record.not_applied,
+                **_maxima_json(record.maxima),
             }
         case DamageRolled(track=track):
             return {
@@ -286,17 +296,23 @@ def details_of(record: Record) -> dict[str, object]:
                 }
                 for step in record.rolls
             ]
-            return {"track": track.value, "severity": severity_name(track, record.severity), "rolls": rolls}
+            severity = severity_name(track, record.severity)
+            return {"track": track.value, "severity": severity, "rolls": rolls, **_maxima_json(record.maxima)}
         case Lowered(track=track):
             return {"severity": severity_name(track, record.severity), "became": _name(track, record.became)}
         case Rested():
             return {"days": record.days, "characters": record.characters}
         case Configured():
-            return {"setting": record.setting, **record.changes}
+            whole = {} if record.before is None else {"before": record.before, "after": record.after}
+            return {"setting": record.setting, **record.changes, **whole}
         case Imported():
             return dict(record.counts)
         case Deleted() | Selected() | Undid() | Unreadable():
             return {}
+
+
+def _maxima_json(maxima: tuple[int, int, int] | None) -> dict[str, object]:
+    return {} if maxima is None else {"maxima": list(maxima)}
 
 
 def _name(track: Track, severity: Severity | None) -> str | None:
@@ -356,6 +372,7 @@ def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -
                 note=_get(data, "note", str, ""),
                 became=tuple(_severity_or_none(track, b) for b in _get(data, "became", list, [])),
                 not_applied=_get(data, "not_applied", int, 0),
+                maxima=_maxima(data),
             )
         case EventKind.HEAL_ROLL:
             track = _track(_get(data, "track", str, Track.PHYSICAL.value))
@@ -363,6 +380,7 @@ def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -
                 track,
                 _severity(track, data.get("severity")),
                 tuple(_step(track, step) for step in _get(data, "rolls", list, [])),
+                maxima=_maxima(data),
             )
         case EventKind.HEAL_WOUND | EventKind.HEAL_MENTAL:
             track = Track.PHYSICAL if kind == EventKind.HEAL_WOUND else Track.MENTAL
@@ -372,8 +390,12 @@ def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -
         case EventKind.REST:
             return Rested(_get(data, "days", int, 0), _get(data, "characters", int, 0))
         case EventKind.CONFIG:
-            changes = {key: value for key, value in data.items() if key != "setting"}
-            return Configured(_get(data, "setting", str, "?"), changes)
+            changes = {key: value for key, value in data.items() if key not in ("setting", "before", "after")}
+            before, after = _optional(data, "before", dict), _optional(data, "after", dict)
+            whole = before is not None and after is not None
+            return Configured(
+                _get(data, "setting", str, "?"), changes, before if whole else None, after if whole else None
+            )
         case EventKind.IMPORT:
             return Imported({key: _get(data, key, int, 0) for key in data})
         case EventKind.UNDO:
@@ -392,7 +414,8 @@ def _undid(data: Mapping[str, object], undoes: int | None) -> Undid:
         reverted: Record = _read(kind, inner)
     except _Misfit:
         reverted = Unreadable(kind)
-    return Undid(event_id, reverted, _optional(data, "character_name", str))
+    restored = tuple(i for i in _get(data, "restored", list, []) if type(i) is int)
+    return Undid(event_id, reverted, _optional(data, "character_name", str), restored)
 
 
 def _damage_rolled(track: Track, data: Mapping[str, object]) -> DamageRolled:
@@ -439,6 +462,13 @@ def _optional(data: Mapping[str, object], key: str, kind: type[T]) -> T | None:
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise _Misfit(key)
     return value
+
+
+def _maxima(data: Mapping[str, object]) -> tuple[int, int, int] | None:
+    raw = _get(data, "maxima", list, [])
+    if len(raw) != 3 or not all(type(v) is int for v in raw):
+        return None
+    return raw[0], raw[1], raw[2]
 
 
 def _track(value: str) -> Track:

@@ -13,8 +13,8 @@ from bot.actions.actor import Actor
 from bot.actions.record import record
 from bot.actions.targets import GuildReader, by_ref
 from bot.errors import UserError
-from bot.history import Configured, Event
-from bot.rules import Preset, Ruleset, Track
+from bot.history import Configured, Event, Undid, record_of
+from bot.rules import Character, Preset, Ruleset, Track
 from bot.storage.store import Store
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
@@ -30,13 +30,25 @@ class HistoryPage:
     ruleset: Ruleset
 
 
+async def named_even_deleted(store: Store, guild_id: int, ref: str) -> tuple[int | None, str]:
+    """The character ``ref`` names, living or else deleted (its history stays readable, and undo can
+    bring it back): its id and name. Refuses like any character option when there is neither."""
+    try:
+        found = await by_ref(GuildReader(store, guild_id), ref)
+    except UserError:
+        gone = await store.deleted_characters(guild_id, ref.strip()[:100])
+        if not gone:
+            raise
+        return gone[0]
+    return found.id, found.name
+
+
 async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> HistoryPage:
     """One page of the server's history (of one character's), newest first."""
     character_id: int | None = None
     character_name: str | None = None
     if ref is not None:
-        found = await by_ref(GuildReader(store, actor.guild_id), ref)
-        character_id, character_name = found.id, found.name
+        character_id, character_name = await named_even_deleted(store, actor.guild_id, ref)
     events, total = await store.history(
         actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
     )
@@ -46,21 +58,40 @@ async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> 
     return HistoryPage(events, pages, character_name, await store.ruleset(actor.guild_id))
 
 
-async def undo(store: Store, actor: Actor, *, ref: str | None) -> Event:
+@dataclass(frozen=True)
+class Undone:
+    event: Event
+    """The ``undo`` event (its details name the reverted change)."""
+    restored: list[Character]
+    """The characters as the undo left them (those it brought back or set back)."""
+    ruleset: Ruleset
+
+
+async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
     async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         actor.require_gm(await tx.ruleset())
         character_id = None
         if ref is not None:
-            character_id = (await by_ref(tx, ref)).id
-        return await tx.undo(actor.user_id, character_id)
+            character_id = (await named_even_deleted(store, actor.guild_id, ref))[0]
+        event = await tx.undo(actor.user_id, character_id)
+        undid = record_of(event)
+        ids = undid.restored if isinstance(undid, Undid) else ()
+        restored = [await tx.character(i) for i in ids]
+        return Undone(event, restored, await tx.ruleset())
 
 
-def validation_text(error: ValidationError) -> str:
-    lines = []
+Issue = tuple[tuple[str | int, ...], str, object]
+"""One problem of a settings change: where (the path of the setting), what kind, and its limit."""
+
+
+def validation_issues(error: ValidationError) -> tuple[Issue, ...]:
+    """The problems of a settings change as data, put in words by the UI in the reader's language."""
+    issues: list[Issue] = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "settings"
-        lines.append(f"{where}: {item['msg']}")
-    return "\n".join(lines)
+        context = item.get("ctx") or {}
+        limit = context.get("le", context.get("ge", context.get("limit", context.get("name"))))
+        issues.append((tuple(item["loc"]), item["type"], limit))
+    return tuple(issues)
 
 
 Change = Callable[[Ruleset], dict[str, Any]]
@@ -126,8 +157,15 @@ def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -
     return change
 
 
-async def configure(store: Store, actor: Actor, setting: str, change: Change) -> Ruleset:
-    """Change part of the ruleset; the whole ruleset is validated again, and recorded."""
+@dataclass(frozen=True)
+class SettingsChange:
+    before: Ruleset
+    after: Ruleset
+
+
+async def configure(store: Store, actor: Actor, setting: str, change: Change) -> SettingsChange:
+    """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
+    settings before and after, so that history can say old → new)."""
     async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
         current = await tx.ruleset()
         actor.require_gm(current)
@@ -137,12 +175,13 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         try:
             updated = Ruleset.model_validate(merged)
         except ValidationError as error:
-            raise UserError("config_invalid", errors=validation_text(error)) from None
+            raise UserError("config_invalid", errors=validation_issues(error)) from None
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
         await tx.save_ruleset(updated)
-        await record(tx, actor, Configured(setting, _jsonable(changes)))
-    return updated
+        before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
+        await record(tx, actor, Configured(setting, _jsonable(changes), before, after))
+    return SettingsChange(current, updated)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:

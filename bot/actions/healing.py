@@ -14,19 +14,52 @@ from bot.rules import (
     DiceFeed,
     HealingSession,
     RandomSource,
-    RestStatus,
     Roll,
     Ruleset,
     Track,
     grant_rest,
     heal_session,
     parse_dice,
-    rest_status,
     total_penalty,
 )
+from bot.rules.healing import session_severity
+from bot.rules.odds import HealingOdds, healing_odds
+from bot.rules.wounds import ensure_in_play
 from bot.storage.store import Store, Transaction
 
 MODIFIER_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """A healing session about to start: the character, the server's rules, the first roll's odds."""
+
+    character: Character
+    ruleset: Ruleset
+    odds: HealingOdds
+
+
+async def _healer_target(
+    tx: targets.CharacterSource, actor: Actor, ref: str | None, character_id: int | None
+) -> Character:
+    if character_id is not None:
+        return await tx.character(character_id)
+    return await targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+
+
+async def heal_prospect(
+    store: Store, actor: Actor, *, ref: str | None, character_id: int | None = None, track: Track
+) -> Prospect:
+    """What a healing session would risk, read before asking the roller (nothing is changed). Refuses
+    as the session itself would (permission, rest not over, nothing to heal…)."""
+    reader = targets.GuildReader(store, actor.guild_id)
+    ruleset = await store.ruleset(actor.guild_id)
+    character = await _healer_target(reader, actor, ref, character_id)
+    actor.require_owner_or_gm_for_npc(character, ruleset)
+    session_severity(character, ruleset, track)
+    odds = healing_odds(character, ruleset, track)
+    assert odds is not None  # a session may start, so it has odds
+    return Prospect(character, ruleset, odds)
 
 
 @dataclass(frozen=True)
@@ -46,16 +79,17 @@ async def heal_roll(
     character_id: int | None = None,
     dice: str | None,
     track: Track = Track.PHYSICAL,
+    confirmed: HealingOdds | None = None,
 ) -> Healed:
-    """The owner (or a GM, for an NPC) runs one healing session."""
+    """The owner (or a GM, for an NPC) runs one healing session. ``confirmed``: the odds the roller
+    accepted; when the character or the rules changed since, nothing is rolled."""
 
     async def work(tx: Transaction) -> Healed:
         ruleset = await tx.ruleset()
-        if character_id is not None:
-            character = await tx.character(character_id)
-        else:
-            character = await targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+        character = await _healer_target(tx, actor, ref, character_id)
         actor.require_owner_or_gm_for_npc(character, ruleset)
+        if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
+            raise UserError("heal_odds_changed", name=character.name)
         manual = parse_dice(dice, ruleset.open_rolls) if dice else []
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
@@ -66,7 +100,8 @@ async def heal_roll(
             )
             for step in session.steps
         )
-        await record(tx, actor, history.HealRolled(track, session.severity, steps), character=saved)
+        maxima = saved.maxima(track)  # why a worsened wound went further up, for history
+        await record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
@@ -75,7 +110,7 @@ async def heal_roll(
 @dataclass(frozen=True)
 class Rested:
     days: int
-    entries: list[tuple[Character, RestStatus]]
+    characters: list[Character]
     ruleset: Ruleset
 
 
@@ -93,7 +128,7 @@ async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, 
         rested = [await tx.save_character(grant_rest(c, days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
         await record(tx, actor, history.Rested(days, len(rested)), character=single)
-    return Rested(days, [(c, rest_status(c, ruleset)) for c in rested], ruleset)
+    return Rested(days, rested, ruleset)
 
 
 @dataclass(frozen=True)
@@ -120,6 +155,7 @@ async def roll(
     ruleset = await store.ruleset(actor.guild_id)
     character = await targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
     actor.require_owner_or_gm(character, ruleset)
+    ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
     if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
         raise UserError("dice_invalid", text=dice)

@@ -8,6 +8,7 @@ from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
 from bot.actions.record import record
+from bot.errors import UserError
 from bot.rules import (
     Character,
     Dice,
@@ -52,7 +53,8 @@ async def wound(
         outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = await tx.save_character(outcome.character)
         became = tuple(r.became for r in outcome.results)
-        inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied)
+        maxima = saved.maxima(track)  # why a wound escalated, for history
+        inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied, maxima)
         await record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
@@ -100,7 +102,7 @@ async def damage(
         await record(tx, actor, rolled, character=saved)
         return Damaged(outcome, saved, ruleset, feed.unused_manual)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,8 @@ async def lower(
 
     async def work(tx: Transaction) -> Lowered:
         ruleset = await tx.ruleset()
-        actor.require_gm(ruleset)
+        if not actor.is_gm(ruleset):  # a player looking for healing: point to the roll
+            raise UserError("not_gm_lower" if track is Track.PHYSICAL else "not_gm_lower_mental")
         character = await targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
         saved = await tx.save_character(lowering.character)

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.ui import limits
+from bot.ui.i18n import lang_of, t
 from bot.ui.text import clip
 
 if TYPE_CHECKING:
@@ -39,3 +40,23 @@ async def own_characters(
 ) -> list[app_commands.Choice[str]]:
     """The caller's own characters in this server."""
     return await _choices(interaction, current, interaction.user.id)
+
+
+async def characters_even_deleted(
+    interaction: discord.Interaction[HarmoniesBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """Any character of this server, then deleted ones, marked so (for /history and /undo)."""
+    living = await _choices(interaction, current, None)
+    if interaction.guild_id is None or len(living) >= CHOICE_LIMIT:
+        return living
+    gone = await interaction.client.store.deleted_characters(
+        interaction.guild_id, current[:100], limit=CHOICE_LIMIT - len(living)
+    )
+    lang = lang_of(interaction.locale)
+    marked = [
+        app_commands.Choice(
+            name=clip(t(lang, "deleted_choice", name=name), limits.CHOICE_NAME), value=str(cid)
+        )
+        for cid, name in gone
+    ]
+    return living + marked

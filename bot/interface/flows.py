@@ -4,6 +4,7 @@ and the Confirm/Cancel of a deletion."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -14,12 +15,13 @@ from bot.actions import characters, healing, wounds
 from bot.errors import UserError
 from bot.interface.permissions import actor_of
 from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
-from bot.interface.views import Confirm
+from bot.interface.views import Ask, Confirm
 from bot.rules import Character, Ruleset, Track, can_roll_healing, parse_severity
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import Lang, t, tn
 from bot.ui.messages import character_deleted_embed, healing_embed, lowering_embed, wound_embed
+from bot.ui.odds import odds_embed, odds_question
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -61,9 +63,28 @@ async def heal_and_reply(
     dice: str | None = None,
     track: Track = Track.PHYSICAL,
 ) -> None:
+    """/heal roll and the Heal button: one healing session. When the bot rolls and the first roll may
+    worsen the wound, the roller confirms privately first (unless the server turned that off)."""
     bot = interaction.client
+    actor = actor_of(interaction)
+    confirmed = None
+    if not dice:
+        prospect = await healing.heal_prospect(
+            bot.store, actor, ref=ref, character_id=character_id, track=track
+        )
+        if prospect.odds.risky and prospect.ruleset.confirm_risky_healing:
+            if not await ask_before_healing(interaction, prospect):
+                return
+            confirmed, character_id, ref = prospect.odds, prospect.character.id, None
     healed = await healing.heal_roll(
-        bot.store, actor_of(interaction), bot.rng, ref=ref, character_id=character_id, dice=dice, track=track
+        bot.store,
+        actor,
+        bot.rng,
+        ref=ref,
+        character_id=character_id,
+        dice=dice,
+        track=track,
+        confirmed=confirmed,
     )
     lang = public_lang(interaction, healed.ruleset)
     result = healing_embed(healed.session, healed.ruleset, lang)
@@ -72,6 +93,31 @@ async def heal_and_reply(
         result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
     embed, view = card(healed.character, healed.ruleset, lang)
     await send_public(interaction, embeds=[result, embed], view=view)
+
+
+async def ask_before_healing(
+    interaction: discord.Interaction[HarmoniesBot], prospect: healing.Prospect
+) -> bool:
+    """Ask the roller, privately, whether to go on with a risky session: the odds, then Roll / Cancel.
+    True when they said go on; False after a cancel or when nobody answered in time (then the question
+    says so, and nothing changed). The result is then posted as a follow-up of ``interaction``."""
+    lang = caller_lang(interaction)
+    view = Ask(
+        interaction.user.id, lang, go="button_heal_go", going="heal_going", run=interaction.client.run_id
+    )
+    await interaction.response.send_message(
+        odds_question(prospect.character, prospect.odds, lang),
+        embed=odds_embed(prospect.character, prospect.odds, lang),
+        view=view,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    if await view.wait():  # timed out
+        view.disable()
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(content=t(lang, "expired"), view=view)
+        return False
+    return bool(view.value)
 
 
 async def wound_and_reply(

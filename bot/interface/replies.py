@@ -31,12 +31,13 @@ def public_lang(interaction: discord.Interaction, ruleset: Ruleset) -> Lang:
     return lang_of(interaction.guild_locale)
 
 
-def mentions_for(user_id: int | None) -> discord.AllowedMentions:
-    """Nothing may ping but the one player a message is about."""
-    if user_id is None:
+def mentions_for(user_id: int | None, *others: int) -> discord.AllowedMentions:
+    """Nothing may ping but the players a message is about."""
+    users = [u for u in (user_id, *others) if u is not None]
+    if not users:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in users]
     )
 
 
@@ -47,10 +48,12 @@ async def send_public(
     mention: int | None = None,
     view: discord.ui.View | None = None,
     file: discord.File | None = None,
+    mentions: Sequence[int] = (),
 ) -> None:
-    """Post a result in the channel; ``mention`` pings that player (and nobody else)."""
-    content = f"<@{mention}>" if mention is not None else MISSING
-    allowed = mentions_for(mention)
+    """Post a result in the channel; ``mention`` (or ``mentions``) pings those players, nobody else."""
+    users = ([mention] if mention is not None else []) + [m for m in mentions if m != mention]
+    content = " ".join(f"<@{user}>" for user in users) or MISSING
+    allowed = mentions_for(None, *users)
     files = [file] if file is not None else []
     if interaction.response.is_done():
         await interaction.followup.send(

@@ -1,5 +1,6 @@
-"""Views: a confirmation kept in memory (and the answer to its buttons after a restart), and list
-paging (the persistent buttons, Heal and the deletion's, live with their flows, in flows.py)."""
+"""Views: questions kept in memory (a damage roll's confirmation, a risky healing session; and the
+answer to their buttons after a restart), and list paging (the persistent buttons, Heal and the
+deletion's, live with their flows, in flows.py)."""
 
 from __future__ import annotations
 
@@ -78,12 +79,62 @@ class Confirm(discord.ui.View):
         await answer_error(interaction, error)
 
 
+class Ask(discord.ui.View):
+    """An awaited question with two answers (discord.py ``examples/views/confirm.py``): ``await
+    view.wait()``, then ``value`` is True (go on), False (cancel) or None (no answer in time). The
+    answer's click is acknowledged by editing the question. Only ``author_id`` may answer."""
+
+    def __init__(self, author_id: int, lang: Lang, *, go: str, going: str, run: str) -> None:
+        super().__init__(timeout=CONFIRM_TIMEOUT)
+        self.author_id = author_id
+        self.lang = lang
+        self.going = going
+        self.value: bool | None = None
+        self.go.label = t(lang, go)
+        self.cancel.label = t(lang, "button_cancel")
+        # Like Confirm's: named after this run of the bot, answered by ExpiredQuestion after a restart.
+        question = secrets.token_hex(4)
+        self.go.custom_id = f"ask:{run}:{question}:y"
+        self.cancel.custom_id = f"ask:{run}:{question}:n"
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.author_id:
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            return False
+        return True
+
+    def disable(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button):
+                item.disabled = True
+
+    async def _answer(self, interaction: discord.Interaction[Any], value: bool, text: str) -> None:
+        if self.is_finished():  # a second click that raced the first one
+            await interaction.response.defer()
+            return
+        self.value = value
+        self.disable()
+        self.stop()
+        await interaction.response.edit_message(content=text, view=self)
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
+    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, True, t(self.lang, self.going))
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
+    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, False, t(self.lang, "cancelled"))
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)
+
+
 class ExpiredQuestion(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]"
 ):
-    """Any click on a :class:`Confirm` button. When it was asked by an earlier run of the bot (before
-    a restart), nothing in memory waits for it any more: say so privately. (In the run that asked,
-    the live view answers, and this does nothing.)"""
+    """Any click on a :class:`Confirm` or :class:`Ask` button. When it was asked by an earlier run of
+    the bot (before a restart), nothing in memory waits for it any more: say so privately. (In the
+    run that asked, the live view answers, and this does nothing.)"""
 
     def __init__(self, custom_id: str, run: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id))
@@ -126,3 +177,56 @@ class Pager(discord.ui.View):
         self.index = min(len(self.pages) - 1, self.index + 1)
         self._sync()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+
+class PageTurner(discord.ui.View):
+    """First / previous / next over pages read afresh at each click (``render(page)``, 1-based); only
+    ``author_id`` may turn them."""
+
+    def __init__(
+        self,
+        author_id: int,
+        page: int,
+        pages: int,
+        render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
+        lang: Lang = "en",
+    ) -> None:
+        super().__init__(timeout=PAGER_TIMEOUT)
+        self.first.label = t(lang, "button_first")
+        self.previous.label = t(lang, "button_previous")
+        self.next.label = t(lang, "button_next")
+        self.author_id = author_id
+        self.page, self.pages = page, pages
+        self.render = render
+        self._sync()
+
+    def _sync(self) -> None:
+        self.first.disabled = self.previous.disabled = self.page <= 1
+        self.next.disabled = self.page >= self.pages
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.author_id:
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            return False
+        return True
+
+    async def _turn(self, interaction: discord.Interaction[Any], page: int) -> None:
+        embed, self.pages = await self.render(max(1, min(page, self.pages)))
+        self.page = max(1, min(page, self.pages))
+        self._sync()
+        await interaction.response.edit_message(embed=embed, view=self)
+
+    @discord.ui.button(label="First", style=discord.ButtonStyle.secondary)
+    async def first(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, 1)
+
+    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, self.page - 1)
+
+    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._turn(interaction, self.page + 1)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)

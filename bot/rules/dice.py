@@ -79,6 +79,8 @@ def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
         if match is None:
             raise UserError("dice_invalid", text=text)
         luck, unluck = int(match.group(1)), int(match.group(2))
+        if not open_rolls and 10 < max(luck, unluck) <= MAX_MANUAL_TOTAL and min(luck, unluck) >= 1:
+            raise UserError("dice_open_rolls_off", text=text)  # the total of an open die: not here
         if not (1 <= luck <= top and 1 <= unluck <= top):
             raise UserError("dice_invalid", text=text)
         result.append(Dice((luck,), (unluck,), manual=True))

@@ -67,6 +67,14 @@ def healing_attributes(character: Character, track: Track) -> int:
     return first + character.resistance
 
 
+def worsened(character: Character, track: Track, severity: Severity) -> Severity | None:
+    """What a held wound of ``severity`` becomes when a healing roll worsens it: one rank up, through
+    the escalation rule (``None``: beyond the track, fatal or incoherent)."""
+    counts = list(character.counts(track))
+    counts[severity] -= 1
+    return escalate((counts[0], counts[1], counts[2]), character.maxima(track), severity.higher())
+
+
 @dataclass(frozen=True)
 class HealStep:
     """One healing roll: the wound as it was, the roll, and what the wound became."""
@@ -93,6 +101,29 @@ class HealingSession:
         return sum(1 for s in self.steps if s.roll.success)
 
 
+def session_severity(character: Character, ruleset: Ruleset, track: Track = Track.PHYSICAL) -> Severity:
+    """The severity a healing session on ``track`` would roll for now; refuses (``UserError``) when no
+    session may start: out of play, mental healing rolls off, nothing to heal, rest not over."""
+    ensure_in_play(character)
+    status = rest_status(character, ruleset, track)
+    if status.severity is None:
+        raise UserError(
+            "nothing_to_heal" if track is Track.PHYSICAL else "nothing_to_heal_mental", name=character.name
+        )
+    if track is Track.MENTAL and not ruleset.mental_healing_rolls:
+        raise UserError("mental_healing_off")
+    if not status.ready:
+        raise UserError(
+            "rest_not_over",
+            name=character.name,
+            rested=status.rested,
+            needed=status.needed,
+            severity=status.severity,
+            track=track,
+        )
+    return status.severity
+
+
 def heal_session(
     character: Character,
     ruleset: Ruleset,
@@ -105,22 +136,7 @@ def heal_session(
     penalty is recomputed before each roll; the first failure ends the session, and a failure by 10
     or more worsens that wound through the escalation rule (which may be fatal).
     """
-    ensure_in_play(character)
-    if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-        raise UserError("mental_healing_off")
-    status = rest_status(character, ruleset, track)
-    if status.severity is None:
-        raise UserError("nothing_to_heal", name=character.name)
-    if not status.ready:
-        raise UserError(
-            "rest_not_over",
-            name=character.name,
-            rested=status.rested,
-            needed=status.needed,
-            severity=status.severity,
-            track=track,
-        )
-    severity = status.severity
+    severity = session_severity(character, ruleset, track)
     numbers = ruleset.numbers(track)
     eligible = [w for w in character.wounds if w.track is track and w.current == severity]
     steps: list[HealStep] = []
@@ -140,9 +156,7 @@ def heal_session(
             steps.append(HealStep(severity, roll, after.current))
             continue
         if roll.failure_margin >= WORSEN_AT:
-            counts = list(current.counts(track))
-            counts[severity] -= 1
-            became = escalate((counts[0], counts[1], counts[2]), current.maxima(track), severity.higher())
+            became = worsened(current, track, severity)
             after = replace(wound, current=became, fatal=became is None)
             current = with_wound_replaced(current, wound, after)
             if became is None:

@@ -11,7 +11,8 @@ import re
 from itertools import pairwise
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from bot.rules.severity import Severity, Track
 
@@ -85,6 +86,8 @@ class Ruleset(BaseModel):
     open_rolls: bool = False
     tie_succeeds: bool = True
     mental_healing_rolls: bool = False
+    confirm_risky_healing: bool = True
+    """Ask the roller to confirm a healing session the bot rolls when its first roll may worsen."""
     players_create: bool = True
     language: Literal["en", "fr"] | None = None
     """Language of public messages; ``None`` follows the server's locale."""
@@ -94,26 +97,18 @@ class Ruleset(BaseModel):
     @classmethod
     def _presets_are_sane(cls, presets: dict[str, Preset]) -> dict[str, Preset]:
         if HUMANOID not in presets:
-            raise ValueError("the humanoid preset must always be present")
+            raise PydanticCustomError("humanoid_required", "the humanoid preset must always be present")
         if len(presets) > MAX_PRESETS:
-            raise ValueError(f"at most {MAX_PRESETS} presets")
+            raise PydanticCustomError("too_many_presets", "at most {limit} presets", {"limit": MAX_PRESETS})
         for name in presets:
             if not PRESET_NAME.match(name):
-                raise ValueError(
-                    f"preset name {name!r}: 1-32 lowercase letters, digits, '-' or '_', starting with a "
-                    "letter or digit"
+                raise PydanticCustomError(
+                    "preset_name",
+                    "preset name '{name}': 1-32 lowercase letters, digits, '-' or '_', starting with a "
+                    "letter or digit",
+                    {"name": name},
                 )
         return presets
-
-    @model_validator(mode="after")
-    def _penalties_grow_with_severity(self) -> Ruleset:
-        # Not a rule of the seed, but a table where a critical wound hurts less than a light one is
-        # almost surely a typing mistake; say so instead of storing it.
-        for track in (self.physical, self.mental):
-            low, mid, high = track.penalties
-            if not low >= mid >= high:
-                raise ValueError("penalties must not get milder as severity grows (low ≥ mid ≥ high)")
-        return self
 
     def numbers(self, track: Track) -> TrackNumbers:
         return self.physical if track is Track.PHYSICAL else self.mental

@@ -173,6 +173,22 @@ async def search(
     return found
 
 
+async def deleted(conn: Queryable, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
+    """(id, name) of deleted characters of the server named by ``ref`` (an id, or a name or the start
+    of one), most recently deleted first: their history stays readable and undo can bring them back."""
+    if limit <= 0:
+        return []
+    key = name_key(ref)
+    by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1
+    rows = await conn.execute_fetchall(
+        "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+        "AND (id = ? OR (name_key >= ? AND name_key < ?)) "
+        "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
+        (guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
+    )
+    return [(r[0], r[1]) for r in rows]
+
+
 # ---- writes ----------------------------------------------------------------------------------------
 
 

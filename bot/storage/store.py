@@ -104,6 +104,10 @@ class Store:
     ) -> list[tuple[int, str]]:
         return await characters.search(self._db.reader, guild_id, text, owner_id=owner_id, limit=limit)
 
+    async def deleted_characters(self, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
+        """(id, name) of deleted characters named by ``ref`` (id, or name or its start), latest first."""
+        return await characters.deleted(self._db.reader, guild_id, ref, limit=limit)
+
     async def history(
         self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10
     ) -> tuple[list[Event], int]:

@@ -90,6 +90,7 @@ async def undo(
             "event_details": target.event.details,
             "event_id": target.event.id,
             "event_at": target.event.at,
+            "restored": sorted(c.character.id for c in restored if c.character.id is not None),
         },
         snapshot=None,
         touches_ruleset=False,

@@ -8,12 +8,15 @@ import discord
 
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
+from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
 from bot.ui import limits
 from bot.ui.i18n import (
     Lang,
+    days_text,
+    preset_label,
     severity_label,
     severity_next,
     severity_short,
@@ -22,6 +25,7 @@ from bot.ui.i18n import (
     tn,
     track_label,
 )
+from bot.ui.odds import odds_line
 from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
 
 FULL, EMPTY, NO_ROOM = "■", "□", "—"
@@ -152,8 +156,7 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
                 lang,
                 "card_rest_line",
                 track=track_label(lang, track),
-                rested=status.rested,
-                needed=status.needed,
+                days=days_text(lang, status.rested, status.needed),
                 severity=severity_label(lang, track, status.severity),
             )
         )
@@ -161,6 +164,8 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
         lines.append(_heal_line(ready, status.remaining, lang, track))
+        if ready and (odds := healing_odds(character, ruleset, track)) is not None:
+            lines.append(odds_line(odds, lang))
     return lines
 
 
@@ -202,7 +207,7 @@ def card_description(character: Character, lang: Lang) -> str:
         corps=signed(character.corps),
         resistance=signed(character.resistance),
         intuition=signed(character.intuition),
-        preset=clip(escape(character.preset), 40),
+        preset=preset_label(lang, character.preset),
     )
     return f"{owner}\n{attributes}"
 
@@ -225,7 +230,10 @@ def character_card(
     )
     embed.add_field(name=t(lang, "card_physical"), value=track_rows(character, Track.PHYSICAL, lang))
     embed.add_field(name=t(lang, "card_mental"), value=track_rows(character, Track.MENTAL, lang))
-    embed.add_field(name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False)
+    if not character.out_of_play:  # the dead and the incoherent show their state, not figures
+        embed.add_field(
+            name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False
+        )
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     if found := warning_lines(character, lang):
         embed.add_field(

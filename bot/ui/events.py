@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 import discord
+from pydantic import ValidationError
 
 from bot.history import (
     Configured,
@@ -27,9 +28,15 @@ from bot.history import (
     Wounded,
     record_of,
 )
+from bot.rules.character import Character
 from bot.rules.damage import Harm
+from bot.rules.ruleset import Maxima, Ruleset
+from bot.rules.severity import Severity, Track
 from bot.ui import limits
+from bot.ui.card import state_text
+from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import CATALOGUE, Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.settings import ruleset_changes
 from bot.ui.text import clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
@@ -57,12 +64,36 @@ def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     return ", ".join(parts)
 
 
+def _why(
+    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
+) -> str:
+    """Which full ranks a wound went through, when the event recorded the maxima."""
+    return "" if maxima is None else cascade_reason(lang, track, start, became, maxima)
+
+
+def _settings_diff(record: Configured, lang: Lang) -> str | None:
+    """A settings change recorded with the settings before and after, as ``label: old → new; …``;
+    ``None`` for older events, which recorded only the new values."""
+    if record.before is None or record.after is None:
+        return None
+    try:
+        before, after = Ruleset.model_validate(record.before), Ruleset.model_validate(record.after)
+    except ValidationError:
+        return None
+    return "; ".join(ruleset_changes(before, after, lang, mentions=False)) or "—"
+
+
 def _wound(record: Wounded, lang: Lang, name: str) -> str:
     track = record.track
     outcome = ""
     if any(became != record.severity for became in record.became):
         labels = [
-            t(lang, f"event_beyond_{track.value}") if became is None else severity_label(lang, track, became)
+            (
+                t(lang, f"event_beyond_{track.value}")
+                if became is None
+                else severity_label(lang, track, became)
+            )
+            + _why(lang, track, record.severity, became, record.maxima)
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
@@ -115,10 +146,11 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     outcome = ""
     last = record.rolls[-1] if record.rolls else None
     if last is not None and last.worsened:
+        why = _why(lang, track, record.severity.higher(), last.became, record.maxima)
         if last.became is None:
-            outcome = " → " + t(lang, f"event_beyond_{track.value}")
+            outcome = " → " + t(lang, f"event_beyond_{track.value}") + why
         else:
-            outcome = t(lang, "event_worsened", severity=severity_label(lang, track, last.became))
+            outcome = t(lang, "event_worsened", severity=severity_label(lang, track, last.became)) + why
     return t(
         lang,
         "event_heal_roll",
@@ -164,6 +196,8 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
         case Rested(days=days, characters=count):
             who = name if character_name else t(lang, "event_rest_all", count=count)
             return tn(lang, "event_rest", days, who=who)
+        case Configured() if (diff := _settings_diff(record, lang)) is not None:
+            return t(lang, "event_config_diff", changes=diff)
         case Configured(setting=setting, changes=changes):
             shown = t(lang, "colon") + _changes(lang, changes) if changes else ""
             return t(lang, "event_config", setting=clip(escape(setting), 40), changes=shown)
@@ -228,9 +262,10 @@ def history_embed(
     return embed
 
 
-def undo_embed(event: Event, lang: Lang) -> discord.Embed:
+def undo_embed(event: Event, lang: Lang, restored: Sequence[Character] = ()) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted)."""
+    record says what it reverted); ``restored``: the characters as the undo left them, named with
+    their state."""
     record = record_of(event)
     if isinstance(record, Undid):
         reverted = record.event_id
@@ -247,5 +282,14 @@ def undo_embed(event: Event, lang: Lang) -> discord.Embed:
         description=t(lang, "undo_body", id=reverted, what=what),
         colour=discord.Colour(HISTORY_COLOUR),
     )
+    if restored:
+        lines = [
+            t(lang, "undo_restored_line", name=clip(escape(c.name), NAME_IN_EVENT), state=state_text(c, lang))
+            for c in restored
+        ]
+        more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+        embed.add_field(
+            name=t(lang, "undo_restored"), value=join_lines(lines, limits.FIELD_VALUE, more), inline=False
+        )
     embed.set_footer(text=t(lang, "undo_again"))
     return embed

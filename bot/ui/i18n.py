@@ -16,6 +16,7 @@ from bot.ui.strings_admin import ADMIN
 from bot.ui.strings_card import CARD
 from bot.ui.strings_damage import DAMAGE
 from bot.ui.strings_errors import ERRORS
+from bot.ui.strings_healing import HEALING
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
 from bot.ui.text import MINUS, clip, escape, mention
@@ -26,7 +27,15 @@ Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (LABELS, CARD, RESULTS, ADMIN, ERRORS, DAMAGE)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
+    LABELS,
+    CARD,
+    RESULTS,
+    ADMIN,
+    ERRORS,
+    DAMAGE,
+    HEALING,
+)
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 
@@ -76,6 +85,17 @@ def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
     return t(lang, f"{key}_{plural_form(lang, count)}", count=count, **params)
 
 
+def days_text(lang: Lang, rested: int, needed: int) -> str:
+    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7"."""
+    form = plural_form(lang, needed if lang == "en" else rested)
+    return t(lang, f"days_of_{form}", rested=number(rested), needed=number(needed))
+
+
+def preset_label(lang: Lang, name: str) -> str:
+    """A preset's name as shown: the built-in one in the reader's language, the others as typed."""
+    return t(lang, "preset_humanoid") if name == "humanoid" else clip(escape(name), 40)
+
+
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
     """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
     return t(lang, f"sev_{severity_name(track, severity)}" + ("_plural" if plural else ""))
@@ -110,7 +130,54 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+_SETTING_PARTS: Final = {
+    "physical": "track_physical",
+    "mental": "track_mental",
+    "penalties": "config_penalties",
+    "rest_days": "config_rest",
+    "difficulty": "config_difficulty",
+    "presets": "config_presets",
+    "language": "config_language",
+}
+
+
+def _setting_path(lang: Lang, where: tuple[object, ...]) -> str:
+    """``("physical", "penalties", 0)`` → "Physical, Penalty per wound, light"."""
+    parts: list[str] = []
+    track = Track.PHYSICAL
+    for part in where:
+        if part in (Track.PHYSICAL.value, Track.MENTAL.value):
+            track = Track(str(part))
+        if isinstance(part, int) and 0 <= part <= 2 and parts:
+            parts.append(severity_short(lang, track, Severity(part)))
+        elif isinstance(part, str) and part in _SETTING_PARTS:
+            parts.append(t(lang, _SETTING_PARTS[part]))
+        else:
+            parts.append(escape(str(part))[:40])
+    return ", ".join(parts) or t(lang, "config_title")
+
+
+def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
+    """The problems of a settings change (``bot.actions.admin.validation_issues``), one a line."""
+    lines = []
+    for issue in issues:
+        if not (isinstance(issue, tuple) and len(issue) == 3):
+            continue
+        where, kind, limit = issue
+        key = f"invalid_{kind}" if f"invalid_{kind}" in CATALOGUE else "invalid_value"
+        shown = (
+            number(limit)
+            if isinstance(limit, int) and not isinstance(limit, bool)
+            else escape(str(limit))[:40]
+        )
+        path = _setting_path(lang, where if isinstance(where, tuple) else ())
+        lines.append(t(lang, "invalid_line", where=path, problem=t(lang, key, limit=shown)))
+    return clip("\n".join(lines), LONG_PARAM_LIMIT)
+
+
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if key == "errors" and isinstance(value, tuple):
+        return _issues(lang, value)
     if isinstance(value, str) and key in KIND_PARAMS and f"kind_{value}" in CATALOGUE:
         return t(lang, f"kind_{value}")
     if isinstance(value, Severity):
@@ -141,6 +208,8 @@ def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     rested, needed = params.get("rested"), params.get("needed")
     if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
         out["remaining"] = str(max(0, needed - rested))
+    if "days" not in out and isinstance(rested, int) and isinstance(needed, int):
+        out["days"] = days_text(lang, rested, needed)
     return out
 
 

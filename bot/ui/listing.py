@@ -21,11 +21,13 @@ LIST_COLOUR = 0x5865F2
 
 
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
-    """``**Aria** — @player — serious wound · shock — −4``."""
+    """``**Aria** — @player — serious wound · shock — −4``; ``**Aria** — @player — dead`` without figures."""
     owner = t(lang, "npc") if character.owner_id is None else mention(character.owner_id)
+    name = clip(escape(character.name), NAME_IN_LIST)
+    if character.out_of_play:  # dead or incoherent: the state, no figures
+        return f"**{name}** — {owner} — {state_text(character, lang)}"
     penalty = total_penalty(character, ruleset)
     shown = signed(penalty) if penalty else "0"
-    name = clip(escape(character.name), NAME_IN_LIST)
     return f"**{name}** — {owner} — {state_text(character, lang)} — {shown}"
 
 

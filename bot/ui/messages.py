@@ -12,15 +12,18 @@ import discord
 
 from bot.rules.character import Character
 from bot.rules.dice import Roll
-from bot.rules.healing import HealingSession, HealStep, RestStatus
-from bot.rules.ruleset import Ruleset
+from bot.rules.healing import HealingSession, HealStep, can_roll_healing, rest_status
+from bot.rules.odds import HealingOdds, healing_odds
+from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
 from bot.ui.card import CARD_BUDGET, COLOURS, State, state_colour, state_of
+from bot.ui.cascade import cascade_reason
 from bot.ui.events import describe_event, history_embed, undo_embed
-from bot.ui.i18n import Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
+from bot.ui.odds import odds_line
 from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
@@ -37,6 +40,7 @@ __all__ = [
     "lowering_embed",
     "notice_embed",
     "rest_embed",
+    "rest_mentions",
     "roll_embed",
     "undo_embed",
     "wound_embed",
@@ -46,6 +50,8 @@ RESULT_BUDGET = limits.TOTAL - CARD_BUDGET - 100
 """A result leaves room for the character card sent with it (6000 characters across embeds)."""
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
+MAX_MENTIONS = 50
+"""Discord allows 100 mentioned users; 50 mentions keep the content well within 2000 characters."""
 NOTICE_COLOUR = 0x5865F2
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
@@ -71,18 +77,16 @@ def _result_colour(track: Track, results: Sequence[Inflicted]) -> discord.Colour
     return state_colour(State.UNHURT if worst is None else State(worst + 1))
 
 
-def _wound_line(track: Track, result: Inflicted, lang: Lang) -> str:
+def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> str:
+    """One wound as asked and as it ended; a cascade says which full ranks it went through."""
     inflicted = severity_label(lang, track, result.inflicted)
+    why = cascade_reason(lang, track, result.inflicted, result.became, maxima)
     if result.became is None:
         key = "wound_line_fatal" if track is Track.PHYSICAL else "wound_line_incoherent"
-        return t(lang, key, inflicted=inflicted)
+        return t(lang, key, inflicted=inflicted) + why
     if result.escalated:
-        return t(
-            lang,
-            "wound_line_escalated",
-            inflicted=inflicted,
-            became=severity_label(lang, track, result.became),
-        )
+        became = severity_label(lang, track, result.became)
+        return t(lang, "wound_line_escalated", inflicted=inflicted, became=became) + why
     return t(lang, "wound_line", inflicted=inflicted)
 
 
@@ -93,7 +97,8 @@ def wound_embed(
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    lines = [_wound_line(track, result, lang) for result in infliction.results]
+    maxima = character_after.maxima(track)
+    lines = [_wound_line(track, result, maxima, lang) for result in infliction.results]
     parts = [join_lines(lines, 2000, _more(lang))]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
@@ -132,18 +137,19 @@ def attributes_label(track: Track) -> str:
     return "Cp+Rs" if track is Track.PHYSICAL else "It+Rs"
 
 
-def _step_outcome(step: HealStep, track: Track, lang: Lang) -> str:
+def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> str:
     if step.roll.success:
         if step.became is None:
             return t(lang, "heal_outcome_healed", healed=healed_word(lang, track))
         return t(lang, "heal_outcome_lowered", severity=severity_label(lang, track, step.became))
     margin = step.roll.failure_margin
+    why = cascade_reason(lang, track, step.severity.higher(), step.became, maxima)
     if step.beyond or (step.worsened and step.became is None):
         key = "heal_outcome_fatal" if track is Track.PHYSICAL else "heal_outcome_incoherent"
-        return t(lang, key, margin=margin)
+        return t(lang, key, margin=margin) + why
     if step.worsened and step.became is not None:
         severity = severity_label(lang, track, step.became)
-        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity)
+        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity) + why
     return t(lang, "heal_outcome_failed", margin=margin)
 
 
@@ -153,7 +159,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     steps = [
         t(lang, "heal_step", index=index, terms=roll_terms(step.roll, lang, label))
         + " — "
-        + _step_outcome(step, track, lang)
+        + _step_outcome(step, track, session.character.maxima(track), lang)
         for index, step in enumerate(session.steps, 1)
     ]
     severity = severity_label(lang, track, session.severity)
@@ -200,33 +206,65 @@ def roll_embed(
     return embed
 
 
-def _rest_line(character: Character, status: RestStatus, lang: Lang) -> str:
+def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
+    """One line per track the character can heal by rolling and holds wounds on: rest and readiness."""
     name = clip(escape(character.name), NAME_IN_LINE)
-    if status.severity is None:
-        return t(lang, "rest_line_unhurt", name=name)
-    key = "rest_line_ready" if status.ready and not character.out_of_play else "rest_line_wait"
-    severity = severity_label(lang, status.track, status.severity)
-    return t(lang, key, name=name, rested=status.rested, needed=status.needed, severity=severity)
+    if not character.is_wounded():
+        return [t(lang, "rest_line_unhurt", name=name)]
+    lines = []
+    for track in Track:
+        status = rest_status(character, ruleset, track)
+        if status.severity is None:
+            continue
+        if track is Track.MENTAL and not ruleset.mental_healing_rolls:
+            lines.append(t(lang, "rest_line_mental_by_gm", name=name))
+            continue
+        key = "rest_line_ready" if can_roll_healing(character, ruleset, track) else "rest_line_wait"
+        severity = severity_label(lang, track, status.severity)
+        lines.append(
+            t(lang, key, name=name, days=days_text(lang, status.rested, status.needed), severity=severity)
+        )
+    return lines
 
 
-def rest_embed(entries: Sequence[tuple[Character, RestStatus]], days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character's rest, and who can now roll healing."""
-    ready = [
-        "• " + clip(escape(character.name), NAME_IN_LINE)
-        for character, status in entries
-        if status.ready and not character.out_of_play
-    ]
-    lines = [_rest_line(character, status, lang) for character, status in entries]
-    description = join_lines(lines, 3000, _more(lang)) if lines else t(lang, "rest_none")
-    if not ready:
+def ready_to_heal(
+    characters: Sequence[Character], ruleset: Ruleset, track: Track
+) -> list[tuple[Character, HealingOdds]]:
+    """The characters who may start a healing session on ``track`` now, with its first roll's odds."""
+    return [(c, odds) for c in characters if (odds := healing_odds(c, ruleset, track)) is not None]
+
+
+def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int]:
+    """The players whose characters can now heal (each once, at most ``MAX_MENTIONS``)."""
+    players: list[int] = []
+    for track in Track:
+        for character, _ in ready_to_heal(characters, ruleset, track):
+            if character.owner_id is not None and character.owner_id not in players:
+                players.append(character.owner_id)
+    return players[:MAX_MENTIONS]
+
+
+def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
+    """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
+    odds of their first roll."""
+    lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
+    description = join_lines(lines, 2500, _more(lang)) if lines else t(lang, "rest_none")
+    fields = []
+    for track in Track:
+        ready = [
+            "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
+            for character, odds in ready_to_heal(characters, ruleset, track)
+        ]
+        if ready:
+            name = t(lang, "rest_ready" if track is Track.PHYSICAL else "rest_ready_mental")
+            fields.append((name, join_lines(ready, limits.FIELD_VALUE, _more(lang))))
+    if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description
     embed = discord.Embed(
         title=tn(lang, "rest_title", days), description=description, colour=discord.Colour(NOTICE_COLOUR)
     )
-    if ready:
-        embed.add_field(
-            name=t(lang, "rest_ready"), value=join_lines(ready, limits.FIELD_VALUE, _more(lang)), inline=False
-        )
+    for name, value in fields:
+        embed.add_field(name=name, value=value, inline=False)
     return fit_total(embed)
 
 

@@ -10,7 +10,7 @@ from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.ui import limits
 from bot.ui.damage_table import damage_table_text
-from bot.ui.i18n import CATALOGUE, Lang, number, severity_short, t, track_label
+from bot.ui.i18n import CATALOGUE, Lang, number, preset_label, severity_short, t, track_label
 from bot.ui.text import clip, escape, join_lines, signed
 
 SETTINGS_COLOUR = 0x5865F2
@@ -79,6 +79,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     )
     embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
     embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
+    embed.add_field(name=t(lang, "config_confirm_risky"), value=_on(lang, ruleset.confirm_risky_healing))
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
     language = (
         t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
@@ -101,3 +102,78 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
         description=join_lines(lines, limits.DESCRIPTION, more),
         colour=discord.Colour(SETTINGS_COLOUR),
     )
+
+
+def _role(lang: Lang, role_id: int | None, mentions: bool = True) -> str:
+    if role_id is None:
+        return t(lang, "config_gm_role_none")
+    return f"<@&{role_id}>" if mentions else t(lang, "diff_role_id", id=role_id)
+
+
+def _language(lang: Lang, value: str | None) -> str:
+    return t(lang, "config_language_auto") if value is None else t(lang, f"lang_{value}")
+
+
+def _preset_value(lang: Lang, ruleset: Ruleset, name: str) -> str:
+    preset = ruleset.presets.get(name)
+    if preset is None:
+        return t(lang, "diff_none")
+    return t(lang, "diff_preset", physical=_maxima(preset.physical), mental=_maxima(preset.mental))
+
+
+def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bool = True) -> list[str]:
+    """Each setting that differs, as ``label: old → new`` in ``lang`` (no internal names, no JSON).
+    ``mentions``: show the GM role as a role mention (else by its id, as history does)."""
+    lines: list[str] = []
+
+    def change(label: str, old: str, new: str) -> None:
+        if old != new:
+            lines.append(t(lang, "diff_line", label=label, old=old, new=new))
+
+    old_role, new_role = _role(lang, before.gm_role_id, mentions), _role(lang, after.gm_role_id, mentions)
+    change(t(lang, "config_gm_role"), old_role, new_role)
+    for name in sorted(set(before.presets) | set(after.presets)):
+        label = t(lang, "diff_preset_label", name=preset_label(lang, name))
+        change(label, _preset_value(lang, before, name), _preset_value(lang, after, name))
+    fields: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
+        ("config_penalties", lambda n: n.penalties, signed),
+        ("config_rest", lambda n: n.rest_days, number),
+        ("config_difficulty", lambda n: n.difficulty, signed),
+    )
+    for key, pick, shown in fields:
+        for track in Track:
+            old, new = pick(before.numbers(track)), pick(after.numbers(track))
+            for severity in SEVERITIES:
+                label = t(
+                    lang,
+                    "diff_per_severity",
+                    what=t(lang, key),
+                    severity=severity_short(lang, track, severity),
+                )
+                change(label, shown(old[severity]), shown(new[severity]))
+    flags = (
+        ("diff_open_rolls", before.open_rolls, after.open_rolls),
+        ("diff_tie_succeeds", before.tie_succeeds, after.tie_succeeds),
+        ("config_mental_healing", before.mental_healing_rolls, after.mental_healing_rolls),
+        ("config_confirm_risky", before.confirm_risky_healing, after.confirm_risky_healing),
+        ("config_players_create", before.players_create, after.players_create),
+    )
+    for key, old_flag, new_flag in flags:
+        change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
+    change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
+    old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
+    change(t(lang, "config_damage"), old_table, new_table)
+    return lines
+
+
+def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> discord.Embed:
+    """The answer to a /config change: what changed, old → new (/config show has the whole card)."""
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    lines = ruleset_changes(before, after, lang) or [t(lang, "diff_nothing")]
+    embed = discord.Embed(
+        title=t(lang, "diff_title"),
+        description=join_lines(lines, limits.DESCRIPTION, more),
+        colour=discord.Colour(SETTINGS_COLOUR),
+    )
+    embed.set_footer(text=t(lang, "diff_footer"))
+    return embed

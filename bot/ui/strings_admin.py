@@ -28,7 +28,7 @@ ADMIN: dict[str, dict[str, str]] = {
         "fr": "**{name}** : {count} × {severity}{outcome}",
     },
     "event_beyond_physical": {"en": "☠️ FATAL", "fr": "☠️ MORTELLE"},
-    "event_beyond_mental": {"en": "🌀 INCOHERENT", "fr": "🌀 INCOHÉRENT"},
+    "event_beyond_mental": {"en": "🌀 INCOHERENT", "fr": "🌀 INCOHÉRENCE"},
     "event_not_applied_one": {"en": " ({count} not applied)", "fr": " ({count} non appliquée)"},
     "event_not_applied_other": {"en": " ({count} not applied)", "fr": " ({count} non appliquées)"},
     "event_worsened": {"en": " — worsened: {severity}", "fr": " — aggravation : {severity}"},

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 CARD: dict[str, dict[str, str]] = {
-    "card_title_dead": {"en": "† {name} — dead", "fr": "† {name} — mort"},
-    "card_title_incoherent": {"en": "🌀 {name} — incoherent", "fr": "🌀 {name} — incohérent"},
-    "card_played_by": {"en": "Played by {player}", "fr": "Joué par {player}"},
+    "card_title_dead": {"en": "† {name} — dead", "fr": "† {name} — a succombé"},
+    "card_title_incoherent": {
+        "en": "🌀 {name} — incoherent",
+        "fr": "🌀 {name} — a sombré dans l'incohérence",
+    },
+    "card_played_by": {"en": "Played by {player}", "fr": "Personnage de {player}"},
     "card_npc": {"en": "NPC, kept by the GMs", "fr": "PNJ, tenu par les MJ"},
     "card_attributes": {
         "en": "Cp {corps} · Rs {resistance} · It {intuition} · preset {preset}",
@@ -21,15 +24,15 @@ CARD: dict[str, dict[str, str]] = {
     "card_unhurt": {"en": "Unhurt: no rest needed.", "fr": "Indemne : aucun repos nécessaire."},
     "card_out_dead": {
         "en": "Dead: no rest and no healing. Only a GM can bring them back, with /undo.",
-        "fr": "Mort : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "fr": "Décès : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "card_out_incoherent": {
         "en": "Incoherent: no rest and no healing. Only a GM can bring them back, with /undo.",
-        "fr": "Incohérent : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "fr": "Incohérence : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "card_rest_line": {
-        "en": "{track}: rested {rested}/{needed} days (least severe: {severity})",
-        "fr": "{track} : {rested}/{needed} jours de repos (la moins grave : {severity})",
+        "en": "{track}: rested {days} (least severe: {severity})",
+        "fr": "{track} : {days} de repos (la moins grave : {severity})",
     },
     "card_heal_ready": {"en": "/heal roll is available now.", "fr": "/soin jet est disponible."},
     "card_heal_ready_mental": {
@@ -57,7 +60,7 @@ CARD: dict[str, dict[str, str]] = {
     },
     "warn_becomes": {"en": "{next} → {becomes}", "fr": "{next} → {becomes}"},
     "warn_fatal": {"en": "**{next} → FATAL**", "fr": "**{next} → MORTELLE**"},
-    "warn_incoherent": {"en": "**{next} → INCOHERENT**", "fr": "**{next} → INCOHÉRENT**"},
+    "warn_incoherent": {"en": "**{next} → INCOHERENT**", "fr": "**{next} → INCOHÉRENCE**"},
     "warn_fatal_any": {
         "en": "⚠️ **Any new wound is FATAL, even a light one**",
         "fr": "⚠️ **La moindre blessure est MORTELLE, même légère**",
@@ -76,7 +79,7 @@ CARD: dict[str, dict[str, str]] = {
         "en": "It is now the active character of {player}.",
         "fr": "C'est désormais le personnage actif de {player}.",
     },
-    "deleted_title": {"en": "Deleted: {name}", "fr": "Supprimé : {name}"},
+    "deleted_title": {"en": "Deleted: {name}", "fr": "Suppression : {name}"},
     "deleted_body": {
         "en": "The character and its wounds were deleted. A GM can bring it back with /undo.",
         "fr": "Le personnage et ses blessures ont été supprimés. Un MJ peut le faire revenir avec /annuler.",

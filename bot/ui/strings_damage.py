@@ -24,7 +24,7 @@ DAMAGE: dict[str, dict[str, str]] = {
     "damage_wound": {"en": "**{severity}**", "fr": "**{severity}**"},
     "damage_escalated": {
         "en": "{inflicted} → **{became}** (escalated)",
-        "fr": "{inflicted} → **{became}** (escalade)",
+        "fr": "{inflicted} → **{became}** (s'aggrave)",
     },
     "damage_fatal": {"en": "☠️ **FATAL**", "fr": "☠️ **MORTELLE**"},
     "damage_incoherent": {"en": "🌀 **INCOHERENT**", "fr": "🌀 **INCOHÉRENT**"},

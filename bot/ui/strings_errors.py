@@ -7,16 +7,15 @@ from __future__ import annotations
 
 ERRORS: dict[str, dict[str, str]] = {
     "character_dead": {
-        "en": "{name} is dead: no more wounds, rest or healing rolls. Only a GM can bring them back, "
-        "with /undo.",
-        "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets de guérison. "
+        "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
+        "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets. "
         "Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "character_incoherent": {
-        "en": "{name} is incoherent (unplayable): no more wounds, rest or healing rolls. Only a GM can "
-        "bring them back, with /undo.",
-        "fr": "Le personnage {name} est incohérent (injouable) : plus de blessures, de repos ni de jets "
-        "de guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "en": "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only a GM can bring "
+        "them back, with /undo.",
+        "fr": "Le personnage {name} est incohérent (injouable) : plus de blessures, de repos ni de jets. "
+        "Seul un MJ peut revenir en arrière, avec /annuler.",
     },
     "count_range": {
         "en": "The number of wounds must be between 1 and {max}. For more, run the command again.",
@@ -40,22 +39,50 @@ ERRORS: dict[str, dict[str, str]] = {
         "{below_plural}, et un soin n'aggrave jamais rien. Soignez d'abord une blessure plus légère "
         "({below}).",
     },
+    "nothing_to_heal_mental": {
+        "en": "{name} has no mental wound to heal: nothing to roll.",
+        "fr": "{name} n'a aucune blessure mentale à soigner : pas de jet à faire.",
+    },
+    "not_gm_lower": {
+        "en": "Only a GM lowers a wound without a roll (surgery, magic). To heal your character, roll "
+        "for it with /heal roll once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure sans jet (chirurgie, magie). Pour soigner votre personnage, "
+        "faites un jet de guérison avec /soin jet une fois la période de repos terminée.",
+    },
+    "not_gm_lower_mental": {
+        "en": "Only a GM lowers a mental wound by command. Ask a GM; when this server allows mental "
+        "healing rolls, roll with /heal roll track:mental once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure mentale par commande. Demandez à un MJ ; si ce serveur "
+        "autorise les jets de guérison mentale, lancez /soin jet piste:mentale une fois la période de "
+        "repos terminée.",
+    },
+    "dice_open_rolls_off": {
+        "en": "A die above 10 in {text}: open rolls are off on this server, so each die shows 1 to 10. "
+        "A GM can turn them on with /config dice open-rolls.",
+        "fr": "Un dé au-dessus de 10 dans {text} : les jets ouverts sont désactivés sur ce serveur, chaque "
+        "dé va donc de 1 à 10. Un MJ peut les activer avec /config dés jets-ouverts.",
+    },
     "mental_healing_off": {
         "en": "On this server a GM heals mental wounds (/heal mental): players do not roll for them. "
         "A GM can allow it with /config rest mental-healing-rolls.",
         "fr": "Sur ce serveur, un MJ soigne les blessures mentales (/soin mentale) : pas de jet de "
         "guérison pour elles. Un MJ peut les autoriser avec /config repos jets-soin-mental.",
     },
+    "heal_odds_changed": {
+        "en": "{name} changed since the question (a wound, a rest or another session): nothing was "
+        "rolled. Run /heal roll again to see the new odds.",
+        "fr": "{name} a changé depuis la question (une blessure, du repos ou une autre séance) : rien "
+        "n'a été lancé. Relancez /soin jet pour voir les nouvelles chances.",
+    },
     "nothing_to_heal": {
         "en": "{name} has no wound to heal: nothing to roll.",
         "fr": "{name} n'a aucune blessure à soigner : pas de jet à faire.",
     },
     "rest_not_over": {
-        "en": "No healing roll yet for {name}: {rested}/{needed} days of rest for the least severe "
-        "wound ({severity}), {remaining} to go. A GM grants in-game rest with /rest.",
-        "fr": "Pas encore de jet de guérison pour {name} : {rested}/{needed} jours de repos pour la "
-        "blessure la moins grave ({severity}), encore {remaining}. Un MJ accorde du repos en jeu avec "
-        "/repos.",
+        "en": "No healing roll yet for {name}: {days} of rest for the least severe wound ({severity}), "
+        "{remaining} to go. A GM grants in-game rest with /rest.",
+        "fr": "Pas encore de jet de guérison pour {name} : {days} de repos pour la blessure la moins "
+        "grave ({severity}), il en manque encore {remaining}. Un MJ accorde du repos en jeu avec /repos.",
     },
     "rest_range": {
         "en": "Rest must be between 1 and {max} days. For more, grant it in several steps.",

@@ -38,8 +38,8 @@ LABELS: dict[str, dict[str, str]] = {
     "track_physical": {"en": "Physical", "fr": "Physique"},
     "track_mental": {"en": "Mental", "fr": "Mental"},
     "state_unhurt": {"en": "unhurt", "fr": "indemne"},
-    "state_dead": {"en": "dead", "fr": "mort"},
-    "state_incoherent": {"en": "incoherent", "fr": "incohérent"},
+    "state_dead": {"en": "dead", "fr": "a succombé"},
+    "state_incoherent": {"en": "incoherent", "fr": "a sombré dans l'incohérence"},
     "npc": {"en": "NPC", "fr": "PNJ"},
     "on": {"en": "on", "fr": "oui"},
     "off": {"en": "off", "fr": "non"},
@@ -53,6 +53,7 @@ LABELS: dict[str, dict[str, str]] = {
     "button_delete": {"en": "Delete", "fr": "Supprimer"},
     "button_heal": {"en": "Heal", "fr": "Soigner"},
     "button_heal_mental": {"en": "Heal (mental)", "fr": "Soigner (mental)"},
+    "button_first": {"en": "First", "fr": "Début"},
     "button_previous": {"en": "Previous", "fr": "Précédent"},
     "button_next": {"en": "Next", "fr": "Suivant"},
     "not_your_button": {
@@ -72,7 +73,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "confirm_delete": {
         "en": "Delete {name}? Its wounds go with it; a GM can bring it back with /undo.",
-        "fr": "Supprimer {name} ? Ses blessures partent avec lui ; un MJ peut le faire revenir avec "
+        "fr": "Supprimer {name} ? Ses blessures partent aussi ; un MJ peut annuler la suppression avec "
         "/annuler.",
     },
     "dice_unused_one": {

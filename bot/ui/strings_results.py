@@ -7,13 +7,13 @@ RESULTS: dict[str, dict[str, str]] = {
     "wound_title_mental": {"en": "Mental wounds — {name}", "fr": "Blessures mentales — {name}"},
     "wound_line": {"en": "• {inflicted}", "fr": "• {inflicted}"},
     "wound_line_escalated": {
-        "en": "• {inflicted} → **{became}** (escalated)",
-        "fr": "• {inflicted} → **{became}** (escalade)",
+        "en": "• {inflicted} → **{became}**",
+        "fr": "• {inflicted} → **{became}**",
     },
     "wound_line_fatal": {"en": "• {inflicted} → ☠️ **FATAL**", "fr": "• {inflicted} → ☠️ **MORTELLE**"},
     "wound_line_incoherent": {
         "en": "• {inflicted} → 🌀 **INCOHERENT**",
-        "fr": "• {inflicted} → 🌀 **INCOHÉRENT**",
+        "fr": "• {inflicted} → 🌀 **INCOHÉRENCE**",
     },
     "wound_dead": {
         "en": "☠️ **{name} is DEAD.** Only a GM can bring them back, with /undo.",
@@ -69,16 +69,16 @@ RESULTS: dict[str, dict[str, str]] = {
         "fr": "❌ échec (marge d'échec {margin}) : sans changement, la séance s'arrête",
     },
     "heal_outcome_worsened": {
-        "en": "⚠️ failed by {margin} (10 or more): **worsened to {severity}**, the session ends",
-        "fr": "⚠️ échec de {margin} (10 ou plus) : **s'aggrave en {severity}**, la séance s'arrête",
+        "en": "⚠️ failed by {margin} (10 or more), the session ends: **worsened to {severity}**",
+        "fr": "⚠️ échec de {margin} (10 ou plus), la séance s'arrête : **s'aggrave en {severity}**",
     },
     "heal_outcome_fatal": {
         "en": "☠️ failed by {margin} (10 or more): **FATAL**",
-        "fr": "☠️ échec de {margin} (10 ou plus) : **MORTELLE**",
+        "fr": "☠️ échec de {margin} (10 ou plus) : **blessure MORTELLE**",
     },
     "heal_outcome_incoherent": {
         "en": "🌀 failed by {margin} (10 or more): **INCOHERENT**",
-        "fr": "🌀 échec de {margin} (10 ou plus) : **INCOHÉRENT**",
+        "fr": "🌀 échec de {margin} (10 ou plus) : **INCOHÉRENCE**",
     },
     "heal_not_rolled_one": {
         "en": "{count} wound not rolled in this session.",
@@ -127,12 +127,12 @@ RESULTS: dict[str, dict[str, str]] = {
     "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
     "rest_line_ready": {
-        "en": "{name}: {rested}/{needed} days ({severity}) — **can roll**",
-        "fr": "{name} : {rested}/{needed} jours ({severity}) — **jet possible**",
+        "en": "{name}: {days} ({severity}) — **can roll**",
+        "fr": "{name} : {days} ({severity}) — **jet possible**",
     },
     "rest_line_wait": {
-        "en": "{name}: {rested}/{needed} days ({severity})",
-        "fr": "{name} : {rested}/{needed} jours ({severity})",
+        "en": "{name}: {days} ({severity})",
+        "fr": "{name} : {days} ({severity})",
     },
     "rest_line_unhurt": {"en": "{name}: unhurt", "fr": "{name} : indemne"},
 }

@@ -75,6 +75,7 @@ PARAMETER_NAMES = {
     "open-rolls": "jets-ouverts",
     "tie-succeeds": "égalité-réussit",
     "mental-healing-rolls": "jets-soin-mental",
+    "confirm-risky-healing": "confirmer-soins-risqués",
     "allowed": "autorisé",
     "language": "langue",
     "file": "fichier",
@@ -234,6 +235,9 @@ DESCRIPTIONS = {
     "Remove this preset": "Supprimer ce gabarit",
     "A 10 on either die is rolled again and added": "Un 10 sur un dé est relancé et ajouté",
     "A margin of exactly 0 is a success": "Une marge de 0 exactement est une réussite",
+    "Ask before a healing session the bot rolls when it may worsen a wound": (
+        "Demander avant une séance de guérison lancée par le bot qui peut aggraver une blessure"
+    ),
     "Allowed or not": "Autorisé ou non",
     "auto follows the server's locale": "auto suit la langue du serveur",
     "A file made by /config export": "Un fichier produit par /config exporter",

@@ -3,10 +3,12 @@ discord.py's real dispatch with only the HTTP transport faked (tests/fakediscord
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import itertools
 import json
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +111,32 @@ class Table:
         self.replies.append(reply)
         return reply
 
+    async def asked(
+        self, action: Coroutine[Any, Any, harness.Reply]
+    ) -> tuple[asyncio.Task[harness.Reply], Any]:
+        """Start ``action`` (a command or a click that may ask a private question before it acts) and
+        return its task with the question's message, or ``None`` when it finished without asking."""
+        before = set(self.fake.messages)
+        task = asyncio.create_task(action)
+        while not task.done():
+            for message_id, message in list(self.fake.messages.items()):
+                if message_id not in before and message.get("components") and message.get("flags", 0) & 64:
+                    return task, copy.deepcopy(message)
+            await asyncio.sleep(0.001)
+        return task, None
+
+    async def answer(
+        self, action: Coroutine[Any, Any, harness.Reply], *, user: int, go: bool = True, locale: str = "en-US"
+    ) -> tuple[Any, harness.Reply, harness.Reply]:
+        """Run ``action``, which must ask a private question, and answer it (go on, or cancel) as
+        ``user``: returns the question as first sent, the reply to the answer, and the reply to
+        ``action`` (whose follow-ups carry any result)."""
+        task, question = await self.asked(action)
+        assert question is not None, f"no question was asked: {(await task).text}"
+        buttons = [b for row in question["components"] for b in row["components"]]
+        answered = await self.click(buttons[0 if go else 1]["custom_id"], question, user=user, locale=locale)
+        return question, answered, await task
+
     async def complete(
         self, command: str, options: Mapping[str, Any], focused: str, *, user: int = GM, guild: int = GUILD
     ) -> harness.Reply:
@@ -144,7 +172,7 @@ def assert_all_valid(requests: list[harness.RecordedRequest]) -> None:
 
 
 def assert_never_pings(requests: list[harness.RecordedRequest]) -> None:
-    """Nothing the bot sends may ping @everyone, @here or a role; at most the one player it is about."""
+    """Nothing the bot sends may ping @everyone, @here or a role; only the players its content names."""
     for request in requests:
         body = request.json
         if not isinstance(body, dict) or not request.path.startswith(("/interactions/", "/webhooks/")):
@@ -155,7 +183,8 @@ def assert_never_pings(requests: list[harness.RecordedRequest]) -> None:
         allowed = message.get("allowed_mentions")
         assert isinstance(allowed, dict), f"{request}: no allowed_mentions"
         assert allowed.get("parse") == [] and not allowed.get("roles"), f"{request}: {allowed}"
-        assert len(allowed.get("users", [])) <= 1, f"{request}: {allowed}"
+        content = str(message.get("content") or "")
+        assert all(f"<@{user}>" in content for user in allowed.get("users", [])), f"{request}: {allowed}"
 
 
 def check_requests(requests: list[harness.RecordedRequest]) -> None:

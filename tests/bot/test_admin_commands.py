@@ -50,7 +50,7 @@ async def test_history_of_the_server_and_of_one_character_newest_first(table: Ta
     assert "**Brann**: 1 × shock" in lines[0]
     assert "**Aria**: 1 × light wound" in lines[1] and "arrow" in lines[1]
     assert "character **Brann** created" in lines[2]
-    assert "setting **gm-role** changed" in lines[-1]
+    assert "settings changed: GM role: none" in lines[-1]
     assert reply.embeds[0]["footer"]["text"] == "page 1/1"
     assert reply.allowed_mentions == {"parse": []}  # the actors are shown, never pinged
     own = await table.run("history", {"character": "Aria"}, user=BOB)
@@ -70,7 +70,7 @@ async def test_history_pages_and_a_page_out_of_range_is_refused(table: Table) ->
     public(third)
     assert third.embeds[0]["footer"]["text"] == "page 3/3"
     lines = third.embeds[0]["description"].splitlines()
-    assert len(lines) == 6 and "gm-role" in lines[-1]
+    assert len(lines) == 6 and "GM role" in lines[-1]
     assert "(undone)" in "\n".join(lines[:-2])
     text = refused(await table.run("history", {"page": 4}))
     assert "1 to 3" in text
@@ -79,6 +79,24 @@ async def test_history_pages_and_a_page_out_of_range_is_refused(table: Table) ->
     character = await table.run("history", {"character": "Goblin", "page": 3})
     assert character.embeds[0]["footer"]["text"] == "page 3/3"
     refused(await table.run("history", {"character": "Nobody"}))
+
+
+async def test_history_pages_turn_with_buttons_only_for_the_caller(table: Table) -> None:
+    for number in range(12):  # 1 setting + 12 creations: two pages
+        await table.create(f"Goblin {number}")
+    first = await table.run("history", user=ALICE, guild_locale="fr")
+    assert first.embeds[0]["footer"]["text"] == "page 1/2"
+    first_id, previous_id, next_id = [b["custom_id"] for row in first.components for b in row["components"]]
+    assert [b["disabled"] for row in first.components for b in row["components"]] == [True, True, False]
+    intruder = await table.click(next_id, first, user=BOB)
+    assert "Only the person who ran the command" in refused(intruder)
+    turned = await table.click(next_id, first, user=ALICE)
+    assert turned.errors == [] and turned.embeds[0]["footer"]["text"] == "page 2/2"
+    assert "réglages modifiés : Rôle MJ" in turned.embeds[0]["description"]  # the oldest event, in French
+    assert [b["disabled"] for row in turned.components for b in row["components"]] == [False, False, True]
+    back = await table.click(first_id, turned, user=ALICE)
+    assert back.embeds[0]["footer"]["text"] == "page 1/2"
+    assert previous_id
 
 
 # ---- /undo ---------------------------------------------------------------------------------------
@@ -162,7 +180,7 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
 async def test_nothing_left_to_undo(table: Table) -> None:
     # The owner undoes the one change of the table (naming the GM role), then there is nothing left.
     text = public(await table.run("undo", user=OWNER))
-    assert "gm-role" in text
+    assert "GM role" in text
     assert (await table.store.ruleset(GUILD)).gm_role_id is None
     text = refused(await table.run("undo", user=OWNER))
     assert "nothing left to undo" in text and "/history" in text
@@ -210,7 +228,8 @@ async def test_config_penalties_change_the_card(table: Table) -> None:
     await table.create("Aria", ALICE)
     await table.run("wound", {"severity": "serious", "character": "Aria"})
     text = public(await table.run("config penalties", {"track": "physical", "serious": -4, "critical": -8}))
-    assert f"Physical: light {MINUS}1 · serious {MINUS}4 · critical {MINUS}8" in text
+    assert f"Penalty per wound, serious: {MINUS}3 → **{MINUS}4**" in text
+    assert f"Penalty per wound, critical: {MINUS}5 → **{MINUS}8**" in text and "light" not in text
     ruleset = await table.store.ruleset(GUILD)
     assert ruleset.physical.penalties == (-1, -4, -8) and ruleset.mental.penalties == (-1, -3, -5)
     card = await table.run("character show", {"character": "Aria"})
@@ -222,9 +241,8 @@ async def test_config_penalties_change_the_card(table: Table) -> None:
 @pytest.mark.parametrize(
     ("options", "explained"),
     [
-        ({"track": "physical", "light": 2}, "less than or equal to 0"),
-        ({"track": "physical", "light": -5, "serious": -1}, "milder"),
-        ({"track": "mental", "critical": -2}, "milder"),
+        ({"track": "physical", "light": 2}, "Physical, Penalty per wound, light: at most 0"),
+        ({"track": "mental", "critical": 1}, "Mental, Penalty per wound, psychosis: at most 0"),
     ],
 )
 async def test_invalid_penalties_are_refused_with_an_explanation(
@@ -235,7 +253,8 @@ async def test_invalid_penalties_are_refused_with_an_explanation(
     assert explained in text and "Nothing was changed" in text
     assert await snapshot(table) == before
     text = refused(await table.run("config penalties", options, locale="fr"))
-    assert "Rien n'a été modifié" in text
+    assert "Rien n'a été modifié" in text and "Pénalité par blessure" in text and ": au plus 0" in text
+    assert "less than" not in text and "Input" not in text
 
 
 async def test_config_rest_and_difficulty(table: Table) -> None:
@@ -267,7 +286,7 @@ async def test_config_rest_allows_mental_healing_rolls(table: Table) -> None:
 
 async def test_config_presets_added_changed_and_removed(table: Table) -> None:
     text = public(await table.run("config preset", {"name": "troll", "light": 6, "psychosis": 2}))
-    assert "troll: physical 6/2/1 · mental 4/2/2" in text
+    assert "Preset troll: none → **physical 6/2/1 · mental 4/2/2**" in text
     public(await table.run("config preset", {"name": "troll", "serious": 4}))
     assert (await table.store.ruleset(GUILD)).presets["troll"].physical == (6, 4, 1)
     public(await table.run("config preset", {"name": "troll", "remove": True}))
@@ -284,7 +303,7 @@ async def test_config_presets_added_changed_and_removed(table: Table) -> None:
 
 async def test_config_dice_and_players_create(table: Table) -> None:
     text = public(await table.run("config dice", {"open-rolls": True, "tie-succeeds": False}))
-    assert "open rolls: on · a tie (margin 0) succeeds: off" in text
+    assert "Open rolls: off → **on**" in text and "A tie (margin 0) succeeds: on → **off**" in text
     ruleset = await table.store.ruleset(GUILD)
     assert ruleset.open_rolls and not ruleset.tie_succeeds
     await table.create("Aria", ALICE)
@@ -301,7 +320,7 @@ async def test_config_dice_and_players_create(table: Table) -> None:
 async def test_config_language_switches_the_public_language_not_refusals(table: Table) -> None:
     await table.create("Aria", ALICE)
     text = public(await table.run("config language", {"language": "fr"}))
-    assert "Réglages du serveur" in text and "français" in text
+    assert "Langue : celle du serveur → **français**" in text
     assert (await table.store.ruleset(GUILD)).language == "fr"
     text = public(await table.run("wound", {"severity": "light", "character": "Aria"}))
     assert "blessure légère" in text
@@ -322,7 +341,10 @@ async def test_config_language_switches_the_public_language_not_refusals(table: 
 async def test_every_config_change_is_recorded_and_undoable(table: Table) -> None:
     public(await table.run("config dice", {"open-rolls": True}))
     history = await table.run("history")
-    assert "setting **dice** changed" in history.embeds[0]["description"].splitlines()[0]
+    assert "settings changed: Open rolls: off → **on**" in history.embeds[0]["description"].splitlines()[0]
+    french = await table.run("history", guild_locale="fr")
+    assert "réglages modifiés : Jets ouverts : non → **oui**" in french.embeds[0]["description"]
+    assert "open_rolls" not in history.text and "True" not in history.text and "{" not in history.text
     public(await table.run("undo"))
     assert not (await table.store.ruleset(GUILD)).open_rolls
 
@@ -545,7 +567,7 @@ async def test_a_french_server_gets_french_results_whatever_the_callers_locale(t
         guild=OTHER_GUILD,
         guild_locale="fr",
     )
-    assert "Joué par" in public(reply)
+    assert "Personnage de" in public(reply)
     reply = await table.run(
         "wound", {"severity": "light", "character": "Aria"}, user=OWNER, guild=OTHER_GUILD, guild_locale="fr"
     )
@@ -617,3 +639,50 @@ async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
     assert physical.penalties == (-2, -3, -5)
     assert physical.difficulty == (0, 0, 3)
     assert physical.rest_days == (1, 5, 30)
+
+
+async def test_undo_shows_what_came_back_and_mentions_the_player(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})
+    assert (await table.character("Aria")).dead
+    reply = await table.run("undo", guild_locale="fr")
+    (message,) = shown(reply)
+    assert not message.ephemeral
+    assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
+    undo, card = message.embeds
+    assert undo["fields"][0] == {"name": "Désormais", "value": "Aria : indemne", "inline": False}
+    assert card["title"] == "Aria" and not (await table.character("Aria")).dead
+
+
+async def test_undoing_a_server_wide_rest_names_everyone_without_cards(table: Table) -> None:
+    for name, player in (("Aria", ALICE), ("Brann", BOB), ("Nyx", None)):
+        await table.create(name, player)
+        await table.run("wound", {"severity": "light", "character": name})
+    await table.run("rest", {"days": 1})
+    (message,) = shown(await table.run("undo"))
+    assert len(message.embeds) == 1
+    assert message.embeds[0]["fields"][0]["value"].splitlines() == [
+        "Aria: light wound",
+        "Brann: light wound",
+        "Nyx: light wound",
+    ]
+    assert message.allowed_mentions == {"users": [ALICE, BOB], "parse": []}
+
+
+async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria"})
+    ask = await table.run("character delete", {"character": "Aria"}, user=ALICE)
+    buttons = [b["custom_id"] for row in ask.components for b in row["components"]]
+    await table.click(buttons[0], ask, user=ALICE)
+    assert await table.store.characters(GUILD) == []
+    choices = (await table.complete("history", {"character": "Ar"}, "character")).choices or []
+    assert [c["name"] for c in choices] == ["Aria — deleted character"]
+    history = public(await table.run("history", {"character": "Aria"}))
+    assert "light wound" in history and "deleted" in history
+    by_id = public(await table.run("history", {"character": choices[0]["value"]}))
+    assert "light wound" in by_id
+    undone = await table.run("undo", {"character": "Aria"})
+    assert "Aria" in public(undone)
+    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    refused(await table.run("history", {"character": "Nobody"}))

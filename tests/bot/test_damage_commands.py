@@ -128,7 +128,11 @@ async def test_a_killing_blow_stops_the_batch_and_undo_brings_the_character_back
         ({}, "Give either severity", "Donnez soit gravité"),
         ({"severity": "light", "dice": "7-3"}, "only go with damage", "ne vont qu'avec dommages"),
         ({"severity": "light", "preview": True}, "only go with damage", "ne vont qu'avec dommages"),
-        ({"damage": 20, "dice": "12-3"}, "I cannot read these dice", "Je ne peux pas lire ces dés"),
+        (
+            {"damage": 20, "dice": "12-3"},
+            "open rolls are off on this server",
+            "les jets ouverts sont désactivés",
+        ),
     ],
 )
 async def test_bad_combinations_are_refused_privately_in_the_callers_language(
@@ -213,7 +217,7 @@ async def test_a_french_gm_reads_the_odds_in_french_with_the_escalation_shown(ta
     ask = await table.run("wound", {"damage": 25, "character": "Aria", "preview": True}, locale="fr")
     text = ask.text
     assert ask.ephemeral and "Dommages 25 sur Aria : les chances" in text
-    assert "blessure légère → **blessure grave** (escalade)" in text
+    assert "blessure légère → **blessure grave** (s'aggrave)" in text
     assert f"Cp+Rs +10, pénalité {MINUS}4" in text
     assert "Rien n'est lancé avant votre confirmation" in text
 
@@ -251,7 +255,7 @@ async def test_the_damage_table_is_a_setting_shown_recorded_and_undone(table: Ta
     assert (await table.store.ruleset(GUILD)).damage == DamageTable(thresholds=(6, 21, 31, 60))
     shown_fr = public(await table.run("config show", guild_locale="fr"))
     assert "Jets de dommages" in shown_fr and "aucune ≤ 5 · légère 6–20" in shown_fr
-    assert "setting **damage** changed" in public(await table.run("history"))
+    assert "settings changed: Damage rolls (effective damage)" in public(await table.run("history"))
     await table.create("Aria", ALICE)
     await table.run("wound", {"damage": 8, "character": "Aria", "dice": "1-1"})
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 0, 0)  # 8 is light now

@@ -28,7 +28,7 @@ async def test_no_healing_roll_before_the_rest_is_over(table: Table) -> None:
     text = refused(await table.run("heal roll", user=ALICE))
     assert "0/1 days" in text and "1 to go" in text and "/rest" in text
     text = refused(await table.run("heal roll", user=ALICE, locale="fr"))
-    assert "Pas encore de jet de guérison" in text and "0/1" in text and "/repos" in text
+    assert "Pas encore de jet de guérison" in text and "0 jour sur 1" in text and "/repos" in text
     before = await table.character("Aria")
     public(await table.run("rest", {"days": 1, "character": "Aria"}))
     assert (await table.character("Aria")).rest_days == 1
@@ -39,8 +39,11 @@ async def test_a_successful_session_heals_the_least_severe_wounds_one_by_one(tab
     await wounded(table, "Aria", ALICE, ("light", 2), ("serious", 1), corps=1, resistance=1)
     await table.run("rest", {"days": 1})
     table.rng.queue[:] = [6, 2, 5, 3]
-    reply = await table.run("heal roll", user=ALICE)
-    text = public(reply)
+    # A roll of −9 would fail by 12 and worsen the wound: the bot asks first.
+    _, _, asked = await table.answer(table.run("heal roll", user=ALICE), user=ALICE)
+    reply = asked.followups[-1]
+    assert not reply.ephemeral
+    text = reply.text
     assert reply.embeds[0]["title"] == "Healing session — Aria"
     # Penalty recomputed before each roll: −1 −1 −3 = −5, then −1 −3 = −4.
     assert f"luck 6 {MINUS} unluck 2 = +4, Cp+Rs +2, difficulty +0, penalty {MINUS}5 → margin +1" in text
@@ -77,7 +80,8 @@ async def test_a_session_failing_by_ten_or_more_worsens_the_wound_with_the_bots_
     await wounded(table, "Aria", ALICE, ("light", 1))
     await table.run("rest", {"days": 3})
     table.rng.queue[:] = [1, 10]
-    text = public(await table.run("heal roll", {"character": "Aria"}, user=ALICE))
+    _, _, asked = await table.answer(table.run("heal roll", {"character": "Aria"}, user=ALICE), user=ALICE)
+    text = asked.followups[-1].text
     assert "(player's dice)" not in text and "failed by 10" in text
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 1, 0)
 
@@ -222,9 +226,13 @@ async def test_a_server_wide_rest_skips_the_dead_and_says_who_can_now_roll(table
     assert "Nyx: unhurt" in lines
     assert "Goblin" not in embed["description"]
     ready = embed["fields"]
-    assert len(ready) == 1 and ready[0]["value"] == "• Aria"
+    assert (
+        len(ready) == 1
+        and ready[0]["value"] == "• Aria — First roll (light wound): success 45% · worsening 1%"
+    )
     assert "/heal roll" in text
-    assert message.content == "" and message.allowed_mentions == {"parse": []}  # nobody pinged
+    # Alice, whose character can now heal, is mentioned; nobody else.
+    assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
     rested = {c.name: c.rest_days for c in await table.store.characters(GUILD)}
     assert rested == {"Aria": 1, "Brann": 1, "Goblin": 0, "Nyx": 1}
     history, _ = await table.store.history(GUILD)
@@ -289,7 +297,7 @@ async def test_a_roll_for_another_players_character_is_refused_but_a_gm_may(tabl
     assert "Jet — Aria" in text and "chance 5" in text and "Réussite" in text
 
 
-@pytest.mark.parametrize("dice", ["0-3", "11-2", "7", "5-5 6-6"])
+@pytest.mark.parametrize("dice", ["0-3", "7", "5-5 6-6"])
 async def test_impossible_dice_are_refused(table: Table, dice: str) -> None:
     await table.create("Aria", ALICE)
     text = refused(await table.run("roll", {"dice": dice}, user=ALICE))
@@ -310,3 +318,48 @@ async def test_with_no_rest_required_the_card_after_a_wound_offers_the_heal_butt
     reply = await table.run("wound", {"severity": "light", "character": "Aria"})
     buttons = [c["custom_id"] for row in reply.components for c in row["components"]]
     assert buttons and buttons[0].startswith("heal:")
+
+
+async def test_rest_says_who_can_heal_per_track_with_mental_healing_rolls_on(table: Table) -> None:
+    public(await table.run("config rest", {"track": "mental", "mental-healing-rolls": True}))
+    await wounded(table, "Aria", ALICE, ("shock", 1))
+    await wounded(table, "Brann", BOB, ("serious", 1))
+    reply = await table.run("rest", {"days": 1}, guild_locale="fr")
+    (message,) = shown(reply)
+    (field,) = message.embeds[0]["fields"]
+    assert field["name"] == "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)"
+    assert field["value"].startswith("• Aria — Premier jet (choc) : réussite 45\u202f%")
+    assert "Personne ne peut" not in message.text and "Brann : 1 jour sur 7 (blessure grave)" in message.text
+    assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
+    # What the summary promised, the next command does.
+    healed = await table.run("heal roll", {"dice": "6-2", "track": "mental"}, user=ALICE)
+    assert "Mental healing session — Aria" in public(healed)
+
+
+async def test_the_dead_make_no_roll(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("critical", 2))
+    text = refused(await table.run("roll", {"modifier": 2}, user=ALICE))
+    assert "Aria is dead" in text and "/undo" in text
+    text = refused(await table.run("roll", {"character": "Aria"}, locale="fr"))
+    assert "Le personnage Aria est mort" in text
+    listing = public(await table.run("character list"))
+    assert f"**Aria** — <@{ALICE}> — dead" in listing and MINUS not in listing
+
+
+async def test_refusals_point_to_the_right_door(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1))
+    # A player trying the GM's healing is told about the roll.
+    text = refused(await table.run("heal wound", {"severity": "light", "character": "Aria"}, user=ALICE))
+    assert "/heal roll" in text and "Only a GM lowers a wound" in text
+    text = refused(await table.run("heal mental", {"severity": "shock", "character": "Aria"}, user=ALICE))
+    assert "/heal roll track:mental" in text
+    # No mental wound: the refusal says so, not that the setting is off.
+    await table.run("rest", {"days": 1})
+    text = refused(await table.run("heal roll", {"track": "mental", "dice": "5-5"}, user=ALICE))
+    assert "no mental wound" in text and "/config" not in text
+    await table.run("mental", {"severity": "shock", "character": "Aria"})
+    text = refused(await table.run("heal roll", {"track": "mental", "dice": "5-5"}, user=ALICE))
+    assert "mental-healing-rolls" in text
+    # A die above 10 without open rolls: say that open rolls are off here.
+    text = refused(await table.run("roll", {"dice": "15-3"}, user=ALICE, locale="fr"))
+    assert "les jets ouverts sont désactivés sur ce serveur" in text

@@ -56,16 +56,16 @@ async def test_a_mental_heal_button_when_the_server_allows_mental_healing_rolls(
     card = await table.run("character show", user=ALICE)
     (button,) = heal_buttons(card.message)
     assert button["custom_id"].endswith(":m") and button["label"] == "Heal (mental)"
-    clicked = await table.click(button["custom_id"], card, user=ALICE)
-    assert "Mental healing session — Aria" in public(clicked)
+    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
+    assert "Mental healing session — Aria" in clicked.followups[-1].text
 
 
 async def test_clicking_heal_runs_the_session_for_the_owner(table: Table) -> None:
     card = await ready_to_heal(table, ("wound", "light", 2), ("wound", "serious", 1))
     (button,) = heal_buttons(card.message)
     table.rng.queue[:] = [8, 2, 9, 1]
-    clicked = await table.click(button["custom_id"], card, user=ALICE)
-    text = public(clicked)
+    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
+    text = clicked.followups[-1].text
     assert "Healing session — Aria" in text and "2/2 successful rolls" in text
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 1, 0)
     # The rest is used up: the same button now refuses, privately, and says why.
@@ -80,8 +80,8 @@ async def test_a_gm_clicks_heal_for_an_npc(table: Table) -> None:
     card = await table.run("character show", {"character": "Goblin"}, user=ALICE)
     (button,) = heal_buttons(card.message)
     refused(await table.click(button["custom_id"], card, user=ALICE))
-    clicked = await table.click(button["custom_id"], card, user=GM)
-    assert "Healing session — Goblin" in public(clicked)
+    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=GM), user=GM)
+    assert "Healing session — Goblin" in clicked.followups[-1].text
     assert (await table.character("Goblin")).rest_days == 0
 
 
@@ -104,8 +104,8 @@ async def test_the_heal_button_still_works_after_a_restart(tmp_path: Path) -> No
         check_requests(table.fake.requests)
     async with open_table(path) as table:
         table.rng.queue[:] = [7, 2]
-        clicked = await table.click(button["custom_id"], message, user=ALICE)
-        text = public(clicked)
+        _, _, clicked = await table.answer(table.click(button["custom_id"], message, user=ALICE), user=ALICE)
+        text = clicked.followups[-1].text
         assert "Healing session — Aria" in text and "1/1 successful rolls" in text
         assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
         refused(await table.click(button["custom_id"], message, user=BOB))

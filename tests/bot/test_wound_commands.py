@@ -112,10 +112,10 @@ async def test_a_wound_that_does_not_fit_escalates_and_says_so(table: Table) -> 
     await table.run("wound", {"severity": "serious", "character": "Aria"})
     reply = await table.run("wound", {"severity": "light", "character": "Aria"})
     text = public(reply)
-    assert "light wound → **serious wound** (escalated)" in text
+    assert "light wound → **serious wound** (light full 4/4)" in text
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (4, 2, 0)
     reply = await table.run("wound", {"severity": "light", "character": "Aria"})
-    assert "light wound → **critical wound**" in public(reply)
+    assert "light wound → **critical wound** (light full 4/4, serious full 2/2)" in public(reply)
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (4, 2, 1)
     assert not (await table.character("Aria")).dead
 
@@ -127,7 +127,7 @@ async def test_count_inflicts_several_wounds_each_escalating_on_its_own(table: T
     lines = [line for line in reply.embeds[0]["description"].splitlines() if line.startswith("•")]
     assert len(lines) == 6
     assert lines[:4] == ["• light wound"] * 4
-    assert all("serious wound" in line and "escalated" in line for line in lines[4:])
+    assert lines[4:] == ["• light wound → **serious wound** (light full 4/4)"] * 2
     assert "Light ■■■■ 4/4" in text and "Serious ■■ 2/2" in text
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (4, 2, 0)
@@ -275,3 +275,14 @@ async def test_wound_results_are_french_for_a_french_server(table: Table) -> Non
     )
     text = public(reply)
     assert "MORTELLE" in text and "2 blessures non appliquées" in text and "a succombé" in text
+
+
+async def test_history_explains_a_cascade_in_both_languages(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aria", "count": 4})
+    await table.run("wound", {"severity": "serious", "character": "Aria", "count": 2})
+    public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+    english = public(await table.run("history", {"character": "Aria"}))
+    assert "critical wound (light full 4/4, serious full 2/2)" in english
+    french = public(await table.run("history", {"character": "Aria"}, guild_locale="fr"))
+    assert "blessure critique (légères au complet 4/4, graves au complet 2/2)" in french

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import open_table
+from tests.bot.table import GUILD, OTHER_GUILD, OWNER, open_table
 from tests.hardening.support import Hardened
 
 
@@ -14,6 +14,10 @@ from tests.hardening.support import Hardened
 async def hard(tmp_path: Path) -> AsyncIterator[Hardened]:
     """The real bot on a temporary SQLite file, every interaction checked (support.Hardened)."""
     async with open_table(tmp_path / "harmonies.db") as table:
+        # The fuzz rolls healing with the bot's dice at any odds: both servers turn off the private
+        # question before a risky session (tests/bot/test_heal_confirmation.py covers the question).
+        for guild in (GUILD, OTHER_GUILD):
+            await table.run("config dice", {"confirm-risky-healing": False}, user=OWNER, guild=guild)
         yield Hardened(table)
         # Every request the bot made, whatever the test did, must be valid for Discord.
         harness.assert_valid(table.fake.requests, strict=True)

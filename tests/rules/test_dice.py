@@ -44,8 +44,6 @@ def test_parse_dice_accepts(text: str, pairs: list[tuple[int, int]]) -> None:
         pytest.param("-3", id="no-luck"),
         pytest.param("0-3", id="zero-luck"),
         pytest.param("3-0", id="zero-unluck"),
-        pytest.param("11-2", id="eleven-luck"),
-        pytest.param("7-11", id="eleven-unluck"),
         pytest.param("7-3-2", id="three-numbers"),
         pytest.param("7+3", id="plus"),
         pytest.param("7-3 x", id="trailing-garbage"),
@@ -60,6 +58,13 @@ def test_parse_dice_rejects(text: str) -> None:
         parse_dice(text)
     assert error.value.key == "dice_invalid"
     assert error.value.params == {"text": text}
+
+
+@pytest.mark.parametrize("text", ["11-2", "7-11", "5-5 23-4"])
+def test_a_die_above_10_without_open_rolls_says_open_rolls_are_off(text: str) -> None:
+    with pytest.raises(UserError) as error:
+        parse_dice(text)
+    assert error.value.key == "dice_open_rolls_off" and error.value.params == {"text": text}
 
 
 def test_open_rolls_accept_totals_above_10() -> None:

@@ -68,6 +68,7 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
         "event_details": {"name": "Arianne"},
         "event_id": events[4].id,
         "event_at": events[4].at,
+        "restored": [events[4].character_id],
     }
 
 

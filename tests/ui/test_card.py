@@ -96,7 +96,7 @@ def test_mental_healing_rolls_show_the_mental_rest() -> None:
         ((0, 0, 1), (0, 0, 0), "en", ["**next critical wound → FATAL**"]),
         ((0, 0, 1), (0, 0, 0), "fr", ["**prochaine blessure critique → MORTELLE**"]),
         ((0, 0, 0), (0, 0, 1), "en", ["**next psychosis → INCOHERENT**"]),
-        ((0, 0, 0), (0, 0, 1), "fr", ["**prochaine psychose → INCOHÉRENT**"]),
+        ((0, 0, 0), (0, 0, 1), "fr", ["**prochaine psychose → INCOHÉRENCE**"]),
         ((0, 0, 0), (4, 0, 0), "fr", ["prochain choc → traumatisme"]),
         (
             (0, 2, 1),
@@ -127,17 +127,17 @@ def test_a_fatal_light_wound_is_said_first_and_loudest() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_dead_card(lang: Lang) -> None:
     card = character_card(character((4, 2, 1), dead=True), RULES, lang)
-    assert card.title == ("† Aria — dead" if lang == "en" else "† Aria — mort")
+    assert card.title == ("† Aria — dead" if lang == "en" else "† Aria — a succombé")
     assert card.colour is not None and card.colour.value == COLOURS[State.OUT]
     rest = card.fields[-1].value or ""
-    assert rest.startswith("Dead:" if lang == "en" else "Mort :")
+    assert rest.startswith("Dead:" if lang == "en" else "Décès :")
     assert all(f.name not in ("Warnings", "Alertes") for f in card.fields)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_incoherent_card(lang: Lang) -> None:
     card = character_card(character(mental=(4, 2, 1), incoherent=True), RULES, lang)
-    assert card.title == ("🌀 Aria — incoherent" if lang == "en" else "🌀 Aria — incohérent")
+    assert card.title == ("🌀 Aria — incoherent" if lang == "en" else "🌀 Aria — a sombré dans l'incohérence")
     assert card.colour is not None and card.colour.value == COLOURS[State.OUT]
 
 
@@ -198,3 +198,17 @@ def test_worst_case_warnings_fit() -> None:
     hurt = character((20, 20, 0), (20, 20, 0), physical_max=(20, 20, 20), mental_max=(20, 20, 20))
     card = character_card(hurt, Ruleset(mental_healing_rolls=True), "fr")
     assert embed_within_limits(card) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dead_and_the_incoherent_show_their_state_not_figures(lang: Lang) -> None:
+    from bot.ui.listing import character_line
+
+    for out in (character((4, 2, 1), dead=True), character(mental=(4, 2, 1), incoherent=True)):
+        card = character_card(out, RULES, lang)
+        names = [f.name for f in card.fields]
+        assert ("Penalty" if lang == "en" else "Pénalité") not in names
+        rest = card.fields[-1].value or ""
+        assert "/" not in rest.split(".")[0] and "−" not in embed_text(card)
+        line = character_line(out, RULES, lang)
+        assert "−" not in line and not line.endswith(" 0")

@@ -18,7 +18,6 @@ from bot.rules import (
     gm_lower,
     heal_session,
     inflict,
-    rest_status,
 )
 from bot.rules.healing import HealingSession, HealStep
 from bot.ui.card import character_card
@@ -34,6 +33,7 @@ from bot.ui.messages import (
     lowering_embed,
     notice_embed,
     rest_embed,
+    rest_mentions,
     roll_embed,
     wound_embed,
 )
@@ -65,9 +65,9 @@ def test_escalations_are_highlighted() -> None:
     done = inflict(character((4, 1, 0)), Track.PHYSICAL, Severity.LOW, 2)
     en = wound_embed(done, done.character, RULES, "en").description or ""
     fr = wound_embed(done, done.character, RULES, "fr").description or ""
-    assert "light wound → **serious wound** (escalated)" in en
-    assert "light wound → **critical wound** (escalated)" in en
-    assert "blessure légère → **blessure grave** (escalade)" in fr
+    assert "light wound → **serious wound** (light full 4/4)" in en
+    assert "light wound → **critical wound** (light full 4/4, serious full 2/2)" in en
+    assert "blessure légère → **blessure grave** (légères au complet 4/4)" in fr
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -95,7 +95,7 @@ def test_incoherence_is_loud() -> None:
     assert en.title == "Mental wounds — Aria"
     assert "INCOHERENT" in (en.description or "")
     assert "became incoherent" in (en.description or "")
-    assert "INCOHÉRENT" in (wound_embed(done, done.character, RULES, "fr").description or "")
+    assert "INCOHÉRENCE" in (wound_embed(done, done.character, RULES, "fr").description or "")
 
 
 def test_notes_are_escaped_in_results() -> None:
@@ -154,7 +154,7 @@ def test_session_outcomes() -> None:
     assert "**worsened to critical wound**" in worse
     doomed = replace(character((0, 1, 1)), rest_days=7)
     fatal = healing_embed(session(doomed, 1, 10), RULES, "fr").description or ""
-    assert "**MORTELLE**" in fatal and "a succombé" in fatal
+    assert "**blessure MORTELLE**" in fatal and "a succombé" in fatal
     two = replace(character((2, 0, 0)), rest_days=1)
     stopped = healing_embed(session(two, 1, 9), RULES, "en").description or ""
     assert "1 wound not rolled in this session." in stopped
@@ -193,24 +193,40 @@ def test_roll_embed() -> None:
     assert embed_within_limits(roll_embed(roll, "fr", character_name=nasty(10_000))) == []
 
 
-def test_rest_embed_says_who_can_roll_healing() -> None:
+def test_rest_embed_says_who_can_roll_healing_per_track_with_the_odds() -> None:
     ready = character((1, 0, 0), name="Aria", rest_days=1)
     waiting = character((0, 1, 0), name="Bob", rest_days=3)
     fine = character(name="Cid")
-    entries = [(c, rest_status(c, RULES)) for c in (ready, waiting, fine)]
-    en = rest_embed(entries, 3, "en")
+    minded = character(mental=(1, 0, 0), name="Dee", rest_days=1)
+    entries = [ready, waiting, fine, minded]
+    en = rest_embed(entries, RULES, 3, "en")
     assert en.title == "Rest: 3 days"
-    assert en.fields[0].name == "Can roll healing now (/heal roll)" and en.fields[0].value == "• Aria"
+    assert en.fields[0].name == "Can roll healing now (/heal roll)"
+    assert en.fields[0].value == "• Aria — First roll (light wound): success 45% · worsening 1%"
+    assert len(en.fields) == 1  # mental healing rolls are off: Dee's shock is the GM's
     assert "Bob: 3/7 days (serious wound)" in (en.description or "")
     assert "Cid: unhurt" in (en.description or "")
-    fr = rest_embed(entries[1:], 1, "fr")
+    assert "Dee: mental wounds, healed by a GM (/heal mental)" in (en.description or "")
+    assert rest_mentions(entries, RULES) == [1234]  # Aria's player (Dee's shock is not rollable)
+    mental_on = RULES.model_copy(update={"mental_healing_rolls": True})
+    both = rest_embed(entries, mental_on, 3, "fr")
+    assert both.fields[1].name == "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)"
+    assert (both.fields[1].value or "").startswith("• Dee — Premier jet (choc) : réussite 45\u202f%")
+    fr = rest_embed(entries[1:3], RULES, 1, "fr")
     assert fr.title == "Repos : 1 jour"
     assert "Personne ne peut encore faire de jet de guérison." in (fr.description or "")
 
 
+def test_rest_mentions_the_players_who_can_heal_once_each() -> None:
+    ready = character((1, 0, 0), name="Aria", rest_days=1, owner_id=7)
+    other = character((1, 0, 0), name="Nyx", rest_days=1, owner_id=7)
+    waiting = character((0, 1, 0), name="Bob", rest_days=3, owner_id=8)
+    assert rest_mentions([ready, other, waiting], RULES) == [7]
+
+
 def test_a_server_wide_rest_of_many_long_names_fits() -> None:
     many = [character((1, 0, 0), name=nasty(64) + str(i), rest_days=1) for i in range(500)]
-    embed = rest_embed([(c, rest_status(c, RULES)) for c in many], 1, "fr")
+    embed = rest_embed(many, RULES, 1, "fr")
     assert embed_within_limits(embed) == []
     assert not PING.search(embed_text(embed))
 
@@ -225,7 +241,9 @@ def test_character_list_pages() -> None:
     assert lines[0] == "**C0** — <@7> — unhurt — 0"
     assert lines[1] == "**C1** — NPC — light wound — −1"
     fr = character_list_embeds([character(dead=True), character(mental=(0, 1, 0))], RULES, "fr")
-    assert "— mort —" in (fr[0].description or "") and "traumatisme" in (fr[0].description or "")
+    assert "<@1234> — a succombé\n" in (fr[0].description or "") and "traumatisme" in (
+        fr[0].description or ""
+    )
     assert "Aucun personnage" in (character_list_embeds([], RULES, "fr")[0].description or "")
 
 
@@ -257,7 +275,7 @@ def test_small_embeds() -> None:
         "✅ New character.\nIt is now the active character of <@1234>."
     )
     deleted = character_deleted_embed(character(name="@everyone"), "fr")
-    assert deleted.title == "Supprimé : @\u200beveryone"
+    assert deleted.title == "Suppression : @\u200beveryone"
     imported = import_embed({"characters": 3, "wounds": 12, "other": "x"}, "en")
     assert "characters: 3" in (imported.description or "") and "other: x" in (imported.description or "")
     assert "personnages : 3" in (import_embed({"characters": 3}, "fr").description or "")
@@ -288,3 +306,12 @@ def test_a_full_session_of_twenty_rolls_shows_every_roll(lang: Lang) -> None:
     embed = healing_embed(full, RULES, lang)
     assert sum(1 for line in (embed.description or "").split("\n") if line.startswith("**")) == 20
     assert message_within_limits("<@1234>", [embed, character_card(hurt, RULES, lang)]) == []
+
+
+def test_a_fatal_cascade_and_a_worsened_heal_say_which_ranks_were_full() -> None:
+    done = inflict(character((4, 2, 1)), Track.PHYSICAL, Severity.LOW)
+    en = wound_embed(done, done.character, RULES, "en").description or ""
+    assert "light wound → ☠️ **FATAL** (light full 4/4, serious full 2/2, critical full 1/1)" in en
+    mad = inflict(character(mental=(4, 0, 0)), Track.MENTAL, Severity.LOW)
+    fr = wound_embed(mad, mad.character, RULES, "fr").description or ""
+    assert "choc → **traumatisme** (chocs au complet 4/4)" in fr

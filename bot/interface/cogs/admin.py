@@ -15,13 +15,17 @@ from bot.interface import autocomplete
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
+from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
-from bot.ui.messages import config_embed, history_embed, import_embed, undo_embed
+from bot.ui.card import character_card
+from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
+from bot.ui.settings import settings_changed_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
+UNDO_CARDS = 2
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -38,29 +42,50 @@ class Admin(commands.Cog):
     @app_commands.command(name="history", description="Recorded changes, newest first")
     @app_commands.guild_only()
     @app_commands.describe(character="Only this character's events", page="Page number")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def history(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         character: str | None = None,
         page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
-        found = await admin.history(self.bot.store, actor_of(interaction), ref=character, page=page)
+        actor = actor_of(interaction)
+        found = await admin.history(self.bot.store, actor, ref=character, page=page)
         lang = public_lang(interaction, found.ruleset)
         embed = history_embed(found.events, page, found.pages, lang, character_name=found.character_name)
-        await send_public(interaction, embeds=[embed])
+
+        async def render(number: int) -> tuple[discord.Embed, int]:
+            # Read afresh: the log may have grown (or the last page gone) since the command.
+            fresh = await admin.history(self.bot.store, actor, ref=character, page=min(number, found.pages))
+            shown = history_embed(
+                fresh.events, number, fresh.pages, lang, character_name=fresh.character_name
+            )
+            return shown, fresh.pages
+
+        view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description="Revert the latest change (GM)")
     @app_commands.guild_only()
     @app_commands.describe(character="Revert the latest change touching this character")
-    @app_commands.autocomplete(character=autocomplete.characters)
+    @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
     ) -> None:
-        actor = actor_of(interaction)
-        event = await admin.undo(self.bot.store, actor, ref=character)
-        lang = public_lang(interaction, await self.bot.store.ruleset(actor.guild_id))
-        await send_public(interaction, embeds=[undo_embed(event, lang)])
+        undone = await admin.undo(self.bot.store, actor_of(interaction), ref=character)
+        lang = public_lang(interaction, undone.ruleset)
+        # What came back, with its card (two at most: a server-wide rest lists its names instead), and
+        # the players whose characters it changed.
+        restored = undone.restored
+        cards = (
+            [character_card(c, undone.ruleset, lang) for c in restored] if len(restored) <= UNDO_CARDS else []
+        )
+        owners = list(dict.fromkeys(c.owner_id for c in restored if c.owner_id is not None))
+        await send_public(
+            interaction,
+            embeds=[undo_embed(undone.event, lang, restored), *cards],
+            mentions=owners[:MAX_MENTIONS],
+        )
 
 
 @app_commands.guild_only()
@@ -71,8 +96,9 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     async def _change(
         self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        ruleset = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
-        await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
+        done = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
+        lang = public_lang(interaction, done.after)
+        await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
 
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
@@ -186,17 +212,24 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(
         open_rolls="A 10 on either die is rolled again and added",
         tie_succeeds="A margin of exactly 0 is a success",
+        confirm_risky_healing="Ask before a healing session the bot rolls when it may worsen a wound",
     )
-    @app_commands.rename(open_rolls="open-rolls", tie_succeeds="tie-succeeds")
+    @app_commands.rename(
+        open_rolls="open-rolls", tie_succeeds="tie-succeeds", confirm_risky_healing="confirm-risky-healing"
+    )
     async def dice(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         open_rolls: bool | None = None,
         tie_succeeds: bool | None = None,
+        confirm_risky_healing: bool | None = None,
     ) -> None:
-        changes = {
-            k: v for k, v in {"open_rolls": open_rolls, "tie_succeeds": tie_succeeds}.items() if v is not None
+        given = {
+            "open_rolls": open_rolls,
+            "tie_succeeds": tie_succeeds,
+            "confirm_risky_healing": confirm_risky_healing,
         }
+        changes = {k: v for k, v in given.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(

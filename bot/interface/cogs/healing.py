@@ -16,7 +16,7 @@ from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
 from bot.rules import Track
 from bot.rules.healing import MAX_REST_GRANT
-from bot.ui.messages import rest_embed, roll_embed
+from bot.ui.messages import rest_embed, rest_mentions, roll_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -104,10 +104,14 @@ class Resting(commands.Cog):
             ref=character,
         )
         lang = public_lang(interaction, rested.ruleset)
-        # Rest for one player's character mentions that player (a server-wide rest pings nobody).
-        owner = rested.entries[0][0].owner_id if (target or character) and rested.entries else None
+        # Rest for one player's character mentions that player; any rest mentions the players whose
+        # characters can now heal (and nobody else).
+        mentions = rest_mentions(rested.characters, rested.ruleset)
+        if (target or character) and rested.characters and (owner := rested.characters[0].owner_id):
+            mentions = [owner, *[m for m in mentions if m != owner]]
         await interaction.delete_original_response()
-        await send_public(interaction, embeds=[rest_embed(rested.entries, rested.days, lang)], mention=owner)
+        embed = rest_embed(rested.characters, rested.ruleset, rested.days, lang)
+        await send_public(interaction, embeds=[embed], mentions=mentions)
 
     @app_commands.command(name="roll", description="A ±d10 roll with your character's wound penalty applied")
     @app_commands.guild_only()

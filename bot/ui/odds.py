@@ -1,0 +1,63 @@
+"""The odds of a healing session's first roll, in words: shown wherever a session is offered."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import discord
+
+from bot.rules.character import Character
+from bot.rules.odds import HealingOdds
+from bot.rules.severity import Track
+from bot.ui import limits
+from bot.ui.i18n import Lang, severity_label, t, t_name
+from bot.ui.text import clip, escape
+
+NAME_IN_QUESTION = 80
+RISK_COLOUR = 0xE67E22
+DEATH_COLOUR = 0xE74C3C
+
+
+def percent(lang: Lang, chance: Fraction) -> str:
+    """A chance as a whole percentage that never reads 0 % or 100 % unless it is exactly so."""
+    value = round(chance * 100)
+    if chance > 0 and value == 0:
+        text = "< 1"
+    elif chance < 1 and value == 100:
+        text = "> 99"
+    else:
+        text = str(value)
+    return f"{text}\u202f%" if lang == "fr" else f"{text}%"
+
+
+def odds_line(odds: HealingOdds, lang: Lang) -> str:
+    """ "First roll (light wound): success 0% · worsening 64% · death 64%"."""
+    line = t(
+        lang,
+        "odds_line",
+        severity=severity_label(lang, odds.track, odds.severity),
+        success=percent(lang, odds.success),
+        worsening=percent(lang, odds.worsening),
+    )
+    if odds.death > 0:
+        key = "odds_death" if odds.track is Track.PHYSICAL else "odds_incoherent"
+        line += t(lang, key, death=percent(lang, odds.death))
+    return line
+
+
+def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
+    """The private question before a risky session the bot rolls."""
+    if not odds.beyond:
+        return t(lang, "confirm_heal")
+    key = "confirm_heal_fatal" if odds.track is Track.PHYSICAL else "confirm_heal_incoherent"
+    return t(lang, key, name=clip(escape(character.name), NAME_IN_QUESTION))
+
+
+def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
+    """The character's name and the odds of the first roll, for the question."""
+    key = "odds_title" if odds.track is Track.PHYSICAL else "odds_title_mental"
+    return discord.Embed(
+        title=t_name(lang, key, character.name, limits.TITLE),
+        description=odds_line(odds, lang),
+        colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
+    )
