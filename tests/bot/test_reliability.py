@@ -227,27 +227,37 @@ async def test_selecting_a_character_is_recorded_and_undone(table: Table) -> Non
     assert active is not None and active.id == aria.id
 
 
-async def test_a_full_disk_is_named_in_the_private_answer_and_nothing_is_half_saved(table: Table) -> None:
-    await table.create("Aria", ALICE)
-    writer = table.store.database.writer
-    [(pages,)] = list(await writer.execute_fetchall("PRAGMA page_count"))
-    await writer.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: a full disk
-    note = "n" * 200
-    for attempt in range(200):
-        reply = await table.run(
-            "wound", {"severity": "light", "character": "Aria", "note": f"{attempt}{note}"[:200]}
-        )
-        if reply.ephemeral:
-            break
-        public(await table.run("undo"))
-    assert "disk" in refused(reply) and "error id" not in reply.text
-    last = {"severity": "light", "character": "Aria", "note": f"{attempt}{note}"[:200]}
-    assert "disque" in refused(await table.run("wound", last, locale="fr"))
-    # Each wound that went through was undone; the refused ones left nothing behind.
-    events, total = await table.store.history(GUILD, per_page=100)
-    kinds = [e.kind for e in events]
-    assert total < 100 and kinds.count("wound") == kinds.count("undo") == attempt
-    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
+def sqlite_pragma(table: Table, pragma: str) -> Any:
+    """``pragma`` on the bot's SQLite writer connection."""
+    return table.store.database.writer.execute_fetchall(pragma)
+
+
+async def test_a_full_disk_is_named_in_the_private_answer_and_nothing_is_half_saved(tmp_path: Path) -> None:
+    async with open_table(tmp_path / "bot.db") as table:
+        await table.create("Aria", ALICE)
+
+        async def state() -> tuple[object, int]:
+            return await table.character("Aria"), (await table.store.history(GUILD))[1]
+
+        [(pages,)] = await sqlite_pragma(table, "PRAGMA page_count")
+        await sqlite_pragma(table, f"PRAGMA max_page_count = {pages}")  # the file may not grow: disk full
+        note = "n" * 200
+        # Wound and undo in turn (the database grows with its history) until the disk is full.
+        for attempt in range(400):
+            command: tuple[str, dict[str, Any]] = (
+                ("wound", {"severity": "light", "character": "Aria", "note": f"{attempt}{note}"[:200]})
+                if attempt % 2 == 0
+                else ("undo", {})
+            )
+            before = await state()
+            reply = await table.run(*command)
+            if reply.ephemeral:
+                break
+        assert "disk" in refused(reply) and "error id" not in reply.text
+        assert await state() == before  # the refused change left nothing behind
+        assert "disque" in refused(await table.run(*command, locale="fr"))
+        assert await state() == before
+        check_requests(table.fake.requests)
 
 
 async def test_a_read_only_database_is_named_in_the_private_answer(table: Table) -> None:
