@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.storage.codec import name_key
-from bot.storage.migrations import find_migrations
+from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
 
 GUILD_BASE = 800_000_000_000_000_000
 ROLE_BASE = 810_000_000_000_000_000
@@ -122,7 +122,7 @@ class Shape:
     def key(self) -> str:
         """A name for the cache: the shape and the schema it was written for."""
         schema = hashlib.sha256()
-        for migration in find_migrations():
+        for migration in find_migrations(MIGRATIONS_DIR / "sqlite"):
             schema.update(migration.path.read_bytes())
         schema.update(Path(__file__).read_bytes())
         return f"{self.servers}x{self.per_server}p{self.players}e{self.events}-{schema.hexdigest()[:12]}"
@@ -204,7 +204,7 @@ def generate(path: Path, shape: Shape) -> None:
         conn.execute("PRAGMA synchronous = OFF")
         conn.execute("PRAGMA cache_size = -400000")
         conn.execute("BEGIN")
-        migrations = find_migrations()
+        migrations = find_migrations(MIGRATIONS_DIR / "sqlite")
         for migration in migrations:
             for statement in migration.statements():
                 conn.execute(statement)

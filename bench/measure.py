@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import discord
 
@@ -44,6 +45,14 @@ def percentile(samples: Sequence[float], pct: float) -> float:
         return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
     rank = max(1, math.ceil(pct / 100 * len(ordered)))
     return ordered[rank - 1]
+
+
+class Floor(Protocol):
+    """One durable commit, sampled between the commands (SQLite's or PostgreSQL's)."""
+
+    series: Series
+
+    def sample(self) -> float: ...
 
 
 class CommitFloor:
@@ -93,7 +102,7 @@ class Latencies:
 
 
 async def latencies(
-    worlds: Sequence[World], commit: CommitFloor, *, samples: int, warmup: int, seed: int = 1
+    worlds: Sequence[World], commit: Floor, *, samples: int, warmup: int, seed: int = 1
 ) -> Latencies:
     """``samples`` rounds; in each, every world runs the floor and each command once (wound before
     heal roll, on the same character), with the commit floor sampled at a random point. Worlds

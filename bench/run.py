@@ -31,16 +31,19 @@ from typing import Any
 import discord
 
 from bench import data, measure
+from bench import postgres as pg
 from bench.data import Shape
 from bench.measure import CommitFloor, Series, Throughput
 from bench.probe import spread
 from bench.report import Row, ms, ratio, table
 from bench.world import COMMANDS, World, open_world
+from bot.storage.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 HARNESS_DIR = str(ROOT / "tests" / "fakediscord")
-TARGET_LATENCY = "median ≤ floor + 3 × commit"
+TARGET_LATENCY = "median ≤ floor + 2 × commit"
 TARGET_RATE = 500.0
+TARGET_CAPACITY = 0.6
 TARGET_P99 = 0.050
 TARGET_SCALE = 1.2
 TARGET_STARTUP = 1.0
@@ -171,9 +174,29 @@ async def in_process(config: Config, small_db: Path, big_db: Path, workdir: Path
     return {"latency": lat.by_world, "commit": commit.series, "harness_share": shares, **runs}
 
 
-async def throughputs(world: World, config: Config) -> dict[str, Throughput]:
-    """Warm up; capacity (closed loop) of the floor and of the mix in alternating halves (so both
-    see the same noise); then the sustained rate, floor and mix."""
+async def on_postgres(config: Config, small_db: Path) -> dict[str, Any]:
+    """The small data set on PostgreSQL: latencies against one durable PostgreSQL commit, and the
+    capacity with ``in_flight`` commands in flight against the trivial command's."""
+    with pg.server() as server_url:
+        url = pg.fresh_database(server_url)
+        store = await Store.open(url)  # the schema
+        await store.close()
+        pg.copy_from_sqlite(small_db, url)
+        commit = pg.PostgresCommitFloor(url)
+        try:
+            servers = range(config.small.servers)
+            async with open_world(url, config.small, servers, label="postgres") as world:
+                log(f"PostgreSQL: {config.samples} rounds of floor + {', '.join(COMMANDS)}")
+                lat = await measure.latencies([world], commit, samples=config.samples, warmup=config.warmup)
+                log(f"PostgreSQL: capacity with {config.in_flight} in flight")
+                capacity = await capacities(world, config)
+        finally:
+            commit.close()
+    return {"latency": lat.by_world["postgres"], "commit": commit.series, **capacity}
+
+
+async def capacities(world: World, config: Config) -> dict[str, Throughput]:
+    """Capacity (closed loop) of the floor and of the mix, in alternating halves."""
     mixed = measure.mixed(world)
     floor = measure.floor_only(world)
     warm = await measure.throughput(
@@ -189,18 +212,23 @@ async def throughputs(world: World, config: Config) -> dict[str, Throughput]:
         run = await measure.throughput(world, mixed, in_flight=config.in_flight, seconds=half, start=index)
         index = run.next_index
         capacity["mixed"].append(run)
+    return {"capacity_floor": combine(capacity["floor"]), "capacity": combine(capacity["mixed"])}
+
+
+async def throughputs(world: World, config: Config) -> dict[str, Throughput]:
+    """Warm up; capacity (closed loop) of the floor and of the mix in alternating halves (so both
+    see the same noise); then the sustained rate, floor and mix."""
+    mixed = measure.mixed(world)
+    floor = measure.floor_only(world)
+    capacity = await capacities(world, config)
+    index = capacity["capacity"].next_index
     paced_floor = await measure.paced(
         world, floor, rate=config.rate, seconds=config.seconds / 2, cap=config.in_flight
     )
     paced = await measure.paced(
         world, mixed, rate=config.rate, seconds=config.seconds, cap=config.in_flight, start=index
     )
-    return {
-        "capacity_floor": combine(capacity["floor"]),
-        "capacity": combine(capacity["mixed"]),
-        "paced_floor": paced_floor,
-        "paced": paced,
-    }
+    return {**capacity, "paced_floor": paced_floor, "paced": paced}
 
 
 def combine(runs: Sequence[Throughput]) -> Throughput:
@@ -290,14 +318,14 @@ def latency_rows(config: Config, lat: dict[str, dict[str, Series]], commit: Seri
     out: list[Row] = []
     for label, shape in (("small", small), ("big", big)):
         floor = lat[label]["floor"].median
-        bound = floor + 3 * commit.median
+        bound = floor + 2 * commit.median
         for command in COMMANDS:
             series = lat[label][command]
             out.append(
                 Row(
                     f"{LABELS[command]} median, {shape.characters:,} characters / {shape.events:,} events",
                     f"{ms(series.median)} (p99 {ms(series.p99)})",
-                    f"{ms(floor)} + 3 × {ms(commit.median)} = {ms(bound)}",
+                    f"{ms(floor)} + 2 × {ms(commit.median)} = {ms(bound)}",
                     ratio(series.median, floor),
                     TARGET_LATENCY,
                     series.median <= bound,
@@ -332,8 +360,8 @@ def throughput_rows(config: Config, results: dict[str, Any]) -> list[Row]:
             f"{capacity.unanswered} of {capacity.commands:,} not answered",
             f"trivial command: {capacity_floor.rate:,.0f} commands/s (p99 {ms(capacity_floor.latency.p99)})",
             ratio(capacity.rate, capacity_floor.rate),
-            f"≥ {TARGET_RATE:.0f} commands/s, every one answered",
-            capacity.rate >= TARGET_RATE and capacity.unanswered == 0,
+            f"≥ {TARGET_CAPACITY}× the trivial command's, every one answered",
+            capacity.rate >= TARGET_CAPACITY * capacity_floor.rate and capacity.unanswered == 0,
         ),
         Row(
             f"sustained {config.rate:g} commands/s: {config.throughput_servers} servers, Poisson "
@@ -348,6 +376,50 @@ def throughput_rows(config: Config, results: dict[str, Any]) -> list[Row]:
             and paced.max_in_flight <= config.in_flight,
         ),
     ]
+
+
+def postgres_rows(config: Config, results: dict[str, Any]) -> list[Row]:
+    commit: Series = results["commit"]
+    lat: dict[str, Series] = results["latency"]
+    floor = lat["floor"].median
+    bound = floor + 2 * commit.median
+    out = [
+        Row(
+            "PostgreSQL floor: one durable commit (an autocommit INSERT, fsync on)",
+            f"{ms(commit.median)} (p99 {ms(commit.p99)})",
+            "—",
+            "—",
+            "—",
+            None,
+        )
+    ]
+    for command in ("wound", "heal roll", "character show", "autocomplete"):
+        series = lat[command]
+        out.append(
+            Row(
+                f"PostgreSQL: {LABELS[command]} median, {config.small.characters:,} characters",
+                f"{ms(series.median)} (p99 {ms(series.p99)})",
+                f"{ms(floor)} + 2 × {ms(commit.median)} = {ms(bound)}",
+                ratio(series.median, floor),
+                "median ≤ floor + 2 × PostgreSQL commit",
+                series.median <= bound,
+            )
+        )
+    capacity: Throughput = results["capacity"]
+    capacity_floor: Throughput = results["capacity_floor"]
+    out.append(
+        Row(
+            f"PostgreSQL capacity: {config.small.servers} servers, {config.in_flight} in flight, "
+            "mixed commands",
+            f"{capacity.rate:,.0f} commands/s (p99 {ms(capacity.latency.p99)}); "
+            f"{capacity.unanswered} of {capacity.commands:,} not answered",
+            f"trivial command: {capacity_floor.rate:,.0f} commands/s",
+            ratio(capacity.rate, capacity_floor.rate),
+            "reported, every one answered",
+            capacity.unanswered == 0,
+        )
+    )
+    return out
 
 
 def rows(config: Config, results: dict[str, Any]) -> list[Row]:
@@ -391,6 +463,7 @@ def rows(config: Config, results: dict[str, Any]) -> list[Row]:
         )
     out += latency_rows(config, lat, commit)
     out += throughput_rows(config, results)
+    out += postgres_rows(config, results["postgres"])
     starts = results["startup"]
     big_runs = [run["seconds"] for run in starts["big"]]
     small_runs = [run["seconds"] for run in starts["small"]]
@@ -512,6 +585,8 @@ def run(config: Config) -> str:
         big_db = data.dataset(config.big, workdir, config.cache)
         log(f"data sets ready in {time.perf_counter() - began:.1f} s (not a figure)")
         results = asyncio.run(in_process(config, small_db, big_db, workdir))
+        log("PostgreSQL: the small data set copied into a throwaway durable cluster")
+        results["postgres"] = asyncio.run(on_postgres(config, small_db))
         log(f"start-up: {config.startup_runs} runs of each (subprocesses)")
         results["startup"] = startups(config, small_db, big_db)
         log(f"memory: {config.servers:,} servers (subprocess)")

@@ -84,8 +84,10 @@ def guild_payloads(servers: Sequence[int]) -> list[Payload]:
     ]
 
 
-def settings_for(db: Path) -> Settings:
-    return Settings(discord_token=SecretStr("bench-token"), database_url=f"sqlite:///{db}")
+def settings_for(db: Path | str) -> Settings:
+    """``db``: an SQLite file, or a ``postgresql://`` URL."""
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    return Settings(discord_token=SecretStr("bench-token"), database_url=url)
 
 
 @dataclass
@@ -207,7 +209,7 @@ def answer_problem(command: str, reply: Reply) -> str | None:
 
 @asynccontextmanager
 async def open_world(
-    db: Path, shape: Shape, servers: Sequence[int], *, label: str = "", seed: int = 7
+    db: Path | str, shape: Shape, servers: Sequence[int], *, label: str = "", seed: int = 7
 ) -> AsyncIterator[World]:
     """The bot on ``db``, connected to a fake Discord with ``servers`` (indexes into ``shape``)."""
     settings = settings_for(db)

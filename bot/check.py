@@ -1,5 +1,7 @@
 """``python -m bot check``: would the bot start on this database? Asked without touching it or Discord.
 
+On PostgreSQL: a connection, and the schema version read (a start applies the rest under its lock).
+
 The database is copied (SQLite's online backup, safe while the bot runs), the copy is checked
 (``PRAGMA quick_check``) and migrated exactly as a start would, then thrown away. The database itself
 is only read.
@@ -13,15 +15,18 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from bot.storage.database import database_path
+from bot.storage.database import database_path, is_postgres, open_database
 from bot.storage.errors import StorageError
-from bot.storage.migrations import find_migrations
+from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
+from bot.storage.sql import Sql
 from bot.storage.store import Store, backup
 
 
 async def check_database(url: str) -> str:
     """One line saying what a start would do with the database of ``url``; :class:`StorageError`
     with a one-line reason when the bot could not start on it."""
+    if is_postgres(url):
+        return await _check_postgres(url)
     path = database_path(url)
     migrations = find_migrations()
     latest = migrations[-1].version if migrations else 0
@@ -58,6 +63,32 @@ async def check_database(url: str) -> str:
         f"database {path} at schema version {version}: the next start applies "
         f"{', '.join(pending)} (tried on a copy: it works)"
     )
+
+
+async def _check_postgres(url: str) -> str:
+    """PostgreSQL: can the bot connect, and which migrations would a start apply (only read)."""
+    migrations = find_migrations(MIGRATIONS_DIR / "postgres")
+    latest = migrations[-1].version if migrations else 0
+
+    def version(sql: Sql) -> int:
+        if not sql.rows("SELECT 1 FROM pg_tables WHERE tablename = 'schema_version'"):
+            return 0
+        found = sql.row("SELECT MAX(version) FROM schema_version")
+        return int(found[0] or 0) if found else 0
+
+    db = await open_database(url)  # a one-line StorageError when it cannot connect
+    try:
+        current = await db.read(version)
+    finally:
+        await db.close()
+    if current > latest:
+        raise StorageError(
+            f"the PostgreSQL database is at schema version {current}, newer than this bot knows"
+        )
+    pending = [m.path.name for m in migrations[current:]]
+    if not pending:
+        return f"PostgreSQL database at schema version {current}, up to date"
+    return f"PostgreSQL database at schema version {current}: the next start applies {', '.join(pending)}"
 
 
 def _nearest_existing(folder: Path) -> Path:

@@ -11,11 +11,11 @@ from pydantic import ValidationError
 
 from bot.actions.actor import Actor
 from bot.actions.record import record
-from bot.actions.targets import GuildReader, by_ref
+from bot.actions.targets import by_ref
 from bot.errors import UserError
 from bot.history import Configured, Event, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
-from bot.storage.store import Store
+from bot.storage.store import Reader, Store, Transaction
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
 HISTORY_PAGE = 10
@@ -30,13 +30,13 @@ class HistoryPage:
     ruleset: Ruleset
 
 
-async def named_even_deleted(store: Store, guild_id: int, ref: str) -> tuple[int | None, str]:
+def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
     """The character ``ref`` names, living or else deleted (its history stays readable, and undo can
     bring it back): its id and name. Refuses like any character option when there is neither."""
     try:
-        found = await by_ref(GuildReader(store, guild_id), ref)
+        found = by_ref(reader, ref)
     except UserError:
-        gone = await store.deleted_characters(guild_id, ref.strip()[:100])
+        gone = reader.deleted_characters(ref.strip()[:100])
         if not gone:
             raise
         return gone[0]
@@ -48,7 +48,9 @@ async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> 
     character_id: int | None = None
     character_name: str | None = None
     if ref is not None:
-        character_id, character_name = await named_even_deleted(store, actor.guild_id, ref)
+        character_id, character_name = await store.read(
+            actor.guild_id, lambda reader: named_even_deleted(reader, ref)
+        )
     events, total = await store.history(
         actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
     )
@@ -68,16 +70,19 @@ class Undone:
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        actor.require_gm(await tx.ruleset())
+
+    def work(tx: Transaction) -> Undone:
+        actor.require_gm(tx.ruleset())
         character_id = None
         if ref is not None:
-            character_id = (await named_even_deleted(store, actor.guild_id, ref))[0]
-        event = await tx.undo(actor.user_id, character_id)
+            character_id = named_even_deleted(tx, ref)[0]
+        event = tx.undo(actor.user_id, character_id)
         undid = record_of(event)
         ids = undid.restored if isinstance(undid, Undid) else ()
-        restored = [await tx.character(i) for i in ids]
-        return Undone(event, restored, await tx.ruleset())
+        restored = [tx.character(i) for i in ids]
+        return Undone(event, restored, tx.ruleset())
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 Issue = tuple[tuple[str | int, ...], str, object]
@@ -166,8 +171,9 @@ class SettingsChange:
 async def configure(store: Store, actor: Actor, setting: str, change: Change) -> SettingsChange:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
     settings before and after, so that history can say old → new)."""
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        current = await tx.ruleset()
+
+    def work(tx: Transaction) -> SettingsChange:
+        current = tx.ruleset()
         actor.require_gm(current)
         changes = change(current)
         merged = current.model_dump()
@@ -178,10 +184,12 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
             raise UserError("config_invalid", errors=validation_issues(error)) from None
         if updated == current:  # a change that changes nothing would only clutter history and /undo
             raise UserError("config_unchanged")
-        await tx.save_ruleset(updated)
+        tx.save_ruleset(updated)
         before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
-        await record(tx, actor, Configured(setting, _jsonable(changes), before, after))
-    return SettingsChange(current, updated)
+        record(tx, actor, Configured(setting, _jsonable(changes), before, after))
+        return SettingsChange(current, updated)
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
@@ -204,6 +212,9 @@ async def export(store: Store, actor: Actor) -> bytes:
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
     if len(data) > IMPORT_MAX_BYTES:
         raise UserError("import_invalid", errors=f"file larger than {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        actor.require_gm(await tx.ruleset())
-        return await tx.import_guild(data, actor.user_id)
+
+    def work(tx: Transaction) -> dict[str, int]:
+        actor.require_gm(tx.ruleset())
+        return tx.import_guild(data, actor.user_id)
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

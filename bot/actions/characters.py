@@ -12,7 +12,7 @@ from bot.errors import UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
-from bot.storage.store import Store
+from bot.storage.store import Store, Transaction
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,9 @@ async def create(
     preset: str,
 ) -> Created:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        ruleset = await tx.ruleset()
+
+    def work(tx: Transaction) -> Created:
+        ruleset = tx.ruleset()
         if actor.is_gm(ruleset):
             owner = player_id
         else:
@@ -55,44 +56,52 @@ async def create(
             guild_id=actor.guild_id,
             created_at=tx.now,
         )
-        saved = await tx.save_character(fresh)
+        saved = tx.save_character(fresh)
         became_active = False
-        if owner is not None and await tx.active_character(owner) is None:
-            await tx.set_active(owner, _id(saved))
+        if owner is not None and tx.active_character(owner) is None:
+            tx.set_active(owner, _id(saved))
             became_active = True
-        await record(tx, actor, history.Created(owner), character=saved)
-    return Created(saved, ruleset, became_active)
+        record(tx, actor, history.Created(owner), character=saved)
+        return Created(saved, ruleset, became_active)
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def select(store: Store, actor: Actor, ref: str) -> Character:
     """The owner makes a character their active one; recorded (undo brings the previous one back).
     Choosing the one already active changes nothing and records nothing."""
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        character = await targets.by_ref(tx, ref)
+
+    def work(tx: Transaction) -> Character:
+        character = targets.by_ref(tx, ref)
         if not actor.owns(character):
             raise UserError("not_owner", name=character.name)
-        current = await tx.active_character(actor.user_id)
+        current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
-            await tx.set_active(actor.user_id, _id(character))
-            await record(tx, actor, history.Selected(), character=character)
-    return character
+            tx.set_active(actor.user_id, _id(character))
+            record(tx, actor, history.Selected(), character=character)
+        return character
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Character, Ruleset]:
     """A GM changes anything; the owner may rename their character. ``edits`` is also what is recorded."""
     if not edits.changes():
         raise UserError("edit_nothing")
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        ruleset = await tx.ruleset()
-        character = await targets.by_ref(tx, ref)
+
+    def work(tx: Transaction) -> tuple[Character, Ruleset]:
+        ruleset = tx.ruleset()
+        character = targets.by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
             raise UserError("not_gm")
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("edit_unchanged", name=character.name)
-        saved = await tx.save_character(changed)
-        await record(tx, actor, edits, character=saved)
-    return saved, ruleset
+        saved = tx.save_character(changed)
+        record(tx, actor, edits, character=saved)
+        return saved, ruleset
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
@@ -118,19 +127,22 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
 
 async def delete(store: Store, actor: Actor, character_id: int) -> Character:
     """Delete after the confirmation button (recorded; /undo brings it back)."""
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        ruleset = await tx.ruleset()
-        character = await tx.character(character_id)
+
+    def work(tx: Transaction) -> Character:
+        ruleset = tx.ruleset()
+        character = tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)
-        await tx.delete_character(character)
-        await record(tx, actor, history.Deleted(), character=character)
-    return character
+        tx.delete_character(character)
+        record(tx, actor, history.Deleted(), character=character)
+        return character
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
     """The refusals of a deletion, before the confirmation is even asked."""
     ruleset = await store.ruleset(actor.guild_id)
-    character = await targets.by_ref(targets.GuildReader(store, actor.guild_id), ref)
+    character = await store.read(actor.guild_id, lambda reader: targets.by_ref(reader, ref))
     actor.require_owner_or_gm(character, ruleset)
     return character
 

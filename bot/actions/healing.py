@@ -39,12 +39,12 @@ class Prospect:
     odds: HealingOdds
 
 
-async def _healer_target(
+def _healer_target(
     tx: targets.CharacterSource, actor: Actor, ref: str | None, character_id: int | None
 ) -> Character:
     if character_id is not None:
-        return await tx.character(character_id)
-    return await targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+        return tx.character(character_id)
+    return targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
 
 
 async def heal_prospect(
@@ -52,9 +52,10 @@ async def heal_prospect(
 ) -> Prospect:
     """What a healing session would risk, read before asking the roller (nothing is changed). Refuses
     as the session itself would (permission, rest not over, nothing to heal…)."""
-    reader = targets.GuildReader(store, actor.guild_id)
     ruleset = await store.ruleset(actor.guild_id)
-    character = await _healer_target(reader, actor, ref, character_id)
+    character = await store.read(
+        actor.guild_id, lambda reader: _healer_target(reader, actor, ref, character_id)
+    )
     actor.require_owner_or_gm_for_npc(character, ruleset)
     session_severity(character, ruleset, track)
     odds = healing_odds(character, ruleset, track)
@@ -84,16 +85,16 @@ async def heal_roll(
     """The owner (or a GM, for an NPC) runs one healing session. ``confirmed``: the odds the roller
     accepted; when the character or the rules changed since, nothing is rolled."""
 
-    async def work(tx: Transaction) -> Healed:
-        ruleset = await tx.ruleset()
-        character = await _healer_target(tx, actor, ref, character_id)
+    def work(tx: Transaction) -> Healed:
+        ruleset = tx.ruleset()
+        character = _healer_target(tx, actor, ref, character_id)
         actor.require_owner_or_gm_for_npc(character, ruleset)
         if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
             raise UserError("heal_odds_changed", name=character.name)
         manual = parse_dice(dice, ruleset.open_rolls) if dice else []
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
-        saved = await tx.save_character(session.character)
+        saved = tx.save_character(session.character)
         steps = tuple(
             history.HealRollStep(
                 success=step.roll.success, worsened=step.worsened, became=step.became, margin=step.roll.margin
@@ -101,7 +102,7 @@ async def heal_roll(
             for step in session.steps
         )
         maxima = saved.maxima(track)  # why a worsened wound went further up, for history
-        await record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
+        record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
@@ -116,19 +117,22 @@ class Rested:
 
 async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, ref: str | None) -> Rested:
     """The GM grants in-game rest to one character, or to every living character of the server."""
-    async with store.transaction(actor.guild_id, interaction=actor.interaction_id) as tx:
-        ruleset = await tx.ruleset()
+
+    def work(tx: Transaction) -> Rested:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
         if player_id is None and ref is None:
-            chosen = [c for c in await tx.characters() if not c.out_of_play]
+            chosen = [c for c in tx.characters() if not c.out_of_play]
         else:
-            chosen = [await targets.target(tx, player_id=player_id, ref=ref)]
+            chosen = [targets.target(tx, player_id=player_id, ref=ref)]
         if not chosen:
             raise UserError("rest_nobody")
-        rested = [await tx.save_character(grant_rest(c, days)) for c in chosen]
+        rested = [tx.save_character(grant_rest(c, days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
-        await record(tx, actor, history.Rested(days, len(rested)), character=single)
-    return Rested(days, rested, ruleset)
+        record(tx, actor, history.Rested(days, len(rested)), character=single)
+        return Rested(days, rested, ruleset)
+
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -151,9 +155,10 @@ async def roll(
     """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
     if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
         raise UserError("modifier_range", max=MODIFIER_LIMIT)
-    reader = targets.GuildReader(store, actor.guild_id)
     ruleset = await store.ruleset(actor.guild_id)
-    character = await targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    character = await store.read(
+        actor.guild_id, lambda reader: targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    )
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []

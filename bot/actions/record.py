@@ -8,8 +8,6 @@ from bot.rules import Character
 from bot.storage.store import Transaction
 
 
-async def record(
-    tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None
-) -> None:
+def record(tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None) -> None:
     """Record ``change``, made by ``actor`` (to ``character``), with the before-state undo needs."""
-    await tx.record(change.kind, actor.user_id, character=character, details=details_of(change))
+    tx.record(change.kind, actor.user_id, character=character, details=details_of(change))

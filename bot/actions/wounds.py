@@ -46,16 +46,16 @@ async def wound(
     note: str,
 ) -> Wounded:
 
-    async def work(tx: Transaction) -> Wounded:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Wounded:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = await targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=player_id, ref=ref)
         outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
-        saved = await tx.save_character(outcome.character)
+        saved = tx.save_character(outcome.character)
         became = tuple(r.became for r in outcome.results)
         maxima = saved.maxima(track)  # why a wound escalated, for history
         inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied, maxima)
-        await record(tx, actor, inflicted, character=saved)
+        record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
@@ -84,22 +84,22 @@ async def damage(
 ) -> Damaged:
     """A GM states a damage level; the target rolls against each blow (rules.md §8)."""
 
-    async def work(tx: Transaction) -> Damaged:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Damaged:
+        ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = await targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=player_id, ref=ref)
         feed = DiceFeed(rng, ruleset.open_rolls, parse_dice(dice, ruleset.open_rolls) if dice else [])
         outcome = inflict_damage(
             character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=tx.now
         )
-        saved = await tx.save_character(outcome.character)
+        saved = tx.save_character(outcome.character)
         blows = tuple(
             history.Blow(blow.harm, blow.effective, blow.roll.margin, blow.roll.success)
             for blow in outcome.blows
         )
         became = tuple(r.became for r in outcome.results)
         rolled = history.DamageRolled(track, level, count, note, blows, became, outcome.not_applied)
-        await record(tx, actor, rolled, character=saved)
+        record(tx, actor, rolled, character=saved)
         return Damaged(outcome, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
@@ -128,7 +128,9 @@ async def preview_damage(
     ruleset = await store.ruleset(actor.guild_id)
     actor.require_gm(ruleset)
     check_damage(level)
-    character = await targets.target(targets.GuildReader(store, actor.guild_id), player_id=player_id, ref=ref)
+    character = await store.read(
+        actor.guild_id, lambda reader: targets.target(reader, player_id=player_id, ref=ref)
+    )
     first = parse_dice(dice, ruleset.open_rolls)[0] if dice else None
     return DamagePreview(character, ruleset, damage_odds(character, ruleset, track, level, first), first)
 
@@ -144,15 +146,15 @@ async def lower(
     store: Store, actor: Actor, *, track: Track, severity: Severity, player_id: int | None, ref: str | None
 ) -> Lowered:
 
-    async def work(tx: Transaction) -> Lowered:
-        ruleset = await tx.ruleset()
+    def work(tx: Transaction) -> Lowered:
+        ruleset = tx.ruleset()
         if not actor.is_gm(ruleset):  # a player looking for healing: point to the roll
             raise UserError("not_gm_lower" if track is Track.PHYSICAL else "not_gm_lower_mental")
-        character = await targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=player_id, ref=ref)
         lowering = gm_lower(character, track, severity)
-        saved = await tx.save_character(lowering.character)
+        saved = tx.save_character(lowering.character)
         lowered = history.Lowered(track, severity, lowering.after.current)
-        await record(tx, actor, lowered, character=saved)
+        record(tx, actor, lowered, character=saved)
         return Lowered(lowering, saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

@@ -94,6 +94,8 @@ def inflict(
         raise UserError("count_range", max=MAX_COUNT)
     if len(note) > NOTE_MAX:
         raise UserError("note_length", max=NOTE_MAX)
+    if "\x00" in note:  # a NUL character: no database stores it as text (PostgreSQL refuses it)
+        raise UserError("note_nul")
     results: list[Inflicted] = []
     wounds = list(character.wounds)
     current = character

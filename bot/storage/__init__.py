@@ -1,9 +1,10 @@
-"""All SQL of the bot: the database, its migrations, and the :class:`Store` the cogs call."""
+"""All SQL of the bot: the database (SQLite or PostgreSQL), its migrations, and the :class:`Store`
+the actions call."""
 
 from __future__ import annotations
 
-from bot.storage.database import Database
+from bot.storage.database import Database, open_database
 from bot.storage.errors import StorageError
-from bot.storage.store import Store, Transaction, backup
+from bot.storage.store import Reader, Store, Transaction, backup
 
-__all__ = ["Database", "StorageError", "Store", "Transaction", "backup"]
+__all__ = ["Database", "Reader", "StorageError", "Store", "Transaction", "backup", "open_database"]

@@ -1,12 +1,17 @@
-"""The SQLite database: one writer connection behind a lock, one reader connection.
+"""The two backends, chosen by the database URL: SQLite (a file, the default) or PostgreSQL.
 
-Every unit of work is one ``BEGIN IMMEDIATE … COMMIT`` on the writer, under an :class:`asyncio.Lock`
-(two coroutines on one aiosqlite connection would otherwise share one transaction). Reads that need
-no lock go through the reader; in WAL mode they see the last committed state and never block writes.
+Both run a unit of work the same way: a plain synchronous function of an :class:`~bot.storage.sql.Sql`
+connection, run whole, in one hop, on the thread that holds that connection, inside one transaction
+(committed when it returns, rolled back when it raises). Nothing can ``await`` inside it, so nothing
+else runs in the middle of it, and nothing is ever retried.
 
-Each aiosqlite call is a round trip to the connection's thread, and while a unit of work holds the
-lock, every round trip also waits for its turn on a busy event loop: :func:`on_thread` runs several
-statements in one trip (see ``bot/storage/unit.py``).
+* **SQLite**: one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``: one unit at a
+  time, in arrival order) and one reader connection on another (WAL: reads see the last commit and
+  never wait for the writer). This thread per connection is what aiosqlite does; aiosqlite offers no
+  public way to run a whole function there, so the storage does it itself with the standard library.
+* **PostgreSQL** (psycopg 3 and psycopg-pool): a pool of connections, one worker thread per
+  connection; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED),
+  so the units of one server run one at a time across every process sharing the database.
 """
 
 from __future__ import annotations
@@ -14,19 +19,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import aiosqlite
-
+from bot.storage import file_guard
 from bot.storage.errors import StorageError
+from bot.storage.sql import Dialect, Sql
+
+if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
+    import psycopg_pool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Work = Callable[[Sql], T]
 
 BUSY_TIMEOUT_MS = 5000
+POOL_SIZE = 8
+CONNECT_TIMEOUT_S = 10
 _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
@@ -34,6 +47,15 @@ _PRAGMAS = (
     # Checkpoint whenever the WAL passes 100 pages (default 1000): the main file stays close behind.
     "PRAGMA wal_autocheckpoint = 100",
 )
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(text.split())
+
+
+def is_postgres(url: str) -> bool:
+    return url.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in url
 
 
 def database_path(url: str) -> Path:
@@ -46,7 +68,8 @@ def database_path(url: str) -> Path:
     if scheme.lower() != "sqlite":
         # Only the scheme is echoed: the rest of a URL may hold a password.
         raise StorageError(
-            f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db or a file path"
+            f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db, a file path "
+            "or postgresql://user:password@host:port/dbname"
         )
     if not rest.startswith("/") or rest == "/":
         raise StorageError("unsupported database URL: use sqlite:///relative.db or sqlite:////absolute.db")
@@ -56,133 +79,239 @@ def database_path(url: str) -> Path:
     return Path(path).expanduser()
 
 
-async def _connect(path: Path, *, wal: bool) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
+class Database:
+    """An open database of either backend. Build it with :func:`open_database`; always :meth:`close`."""
+
+    dialect: Dialect
+    url: str
+
+    async def write(self, lock: int | None, work: Work[T]) -> T:
+        """Run ``work`` in one transaction (first taking the advisory lock ``lock`` on PostgreSQL)."""
+        raise NotImplementedError
+
+    async def read(self, work: Work[T]) -> T:
+        """Run ``work`` (reads only) on a connection that sees the last commit."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+async def open_database(url: str) -> Database:
+    if is_postgres(url):
+        return await PostgresDatabase.open(url)
+    return await SqliteDatabase.open(url)
+
+
+# ---- SQLite ------------------------------------------------------------------------------------------
+
+
+def _sqlite_connect(path: Path, *, wal: bool) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         for pragma in _PRAGMAS:
-            await conn.execute(pragma)
+            conn.execute(pragma)
         if wal:
-            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-            if not rows or str(rows[0][0]).lower() != "wal":
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
                 raise StorageError(f"cannot open database {path}: WAL journal mode refused")
         # Touch the schema: an unreadable or non-database file fails here, not at the first command.
-        await conn.execute_fetchall("SELECT COUNT(*) FROM sqlite_master")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
     except BaseException:
-        await conn.close()
+        conn.close()
         raise
     return conn
 
 
-class Queryable(Protocol):
-    """What the read functions of the storage modules need: an aiosqlite connection, or a
-    :class:`~bot.storage.unit.Unit` (which reads inside its transaction)."""
-
-    def execute_fetchall(self, sql: str, parameters: Iterable[Any] = ..., /) -> Awaitable[Iterable[Any]]: ...
+Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
 
 
-async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run ``fn(sqlite3_connection)`` on the thread of ``conn``, in order with its other calls: any
-    number of statements for one round trip.
+def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
+    """On the writer's thread: the units waiting for the writer, in one transaction (group commit):
+    ``BEGIN IMMEDIATE``, each unit in its own ``SAVEPOINT`` (a failing one rolls back alone), one
+    ``COMMIT`` for all. Should the commit fail, every unit fails with it."""
+    outcomes: list[Outcome] = []
+    try:
+        # Inside the try: a BEGIN that fails (a read-only file, a lock held too long by another
+        # process) fails the group's units, and the writer's thread goes on with the next group.
+        conn.execute("BEGIN IMMEDIATE")
+        for work in works:
+            conn.execute("SAVEPOINT unit")
+            try:
+                outcomes.append((True, work(Sql(conn, "sqlite"))))
+            except BaseException as exc:  # its caller gets it; the thread goes on with the others
+                conn.execute("ROLLBACK TO unit")
+                outcomes.append((False, exc))
+            conn.execute("RELEASE unit")
+        conn.execute("COMMIT")
+    except BaseException as exc:  # the begin, the commit or a savepoint failed: nothing is kept
+        if conn.in_transaction:
+            conn.rollback()
+        return [(False, exc)] * len(works)
+    return outcomes
 
-    aiosqlite runs every call of a connection on that connection's own thread, in order;
-    ``Connection._execute`` is how its own methods queue theirs (aiosqlite is pinned to 0.22.x in
-    pyproject.toml; ``tests/storage`` exercises this on every write).
-    """
-    raw = conn._conn  # ValueError once the connection is closed, as with aiosqlite's own methods
-    return cast(T, await conn._execute(fn, raw))  # type: ignore[no-untyped-call]
+
+def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
+    if future.cancelled():
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
-def begin(conn: sqlite3.Connection) -> None:
-    """``BEGIN IMMEDIATE`` on the writer's thread (after rolling back a transaction a cancelled task
-    may have left open: asked there, it comes after everything queued before)."""
-    if conn.in_transaction:
-        log.warning("rolling back a transaction left open on the writer connection")
+def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
+    """On the reader's thread: ``work`` in one read transaction (one consistent snapshot)."""
+    conn.execute("BEGIN")
+    try:
+        return work(Sql(conn, "sqlite"))
+    finally:
         conn.rollback()
-    conn.execute("BEGIN IMMEDIATE")
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(text.split())
+class SqliteDatabase(Database):
+    dialect: Dialect = "sqlite"
 
-
-class Database:
-    """An open SQLite database. Build it with :meth:`open`; always :meth:`close` it."""
-
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, writer: sqlite3.Connection, reader: sqlite3.Connection) -> None:
         self.path = path
+        self.url = f"sqlite:///{path}"
         self._writer = writer
         self._reader = reader
-        self._lock = asyncio.Lock()
+        # One thread per connection: the writer's runs the units one after the other.
+        self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._reader_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-reader")
+        # Units waiting for the writer; whether a flush of them is queued on its thread.
+        self._waiting: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        self._flushing = False
+        self._guard = threading.Lock()
 
     @classmethod
-    async def open(cls, url: str) -> Database:
+    async def open(cls, url: str) -> SqliteDatabase:
         path = database_path(url)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"cannot create the database folder {path.parent}: {_one_line(exc)}") from None
+            raise StorageError(f"cannot create the database folder {path.parent}: {one_line(exc)}") from None
         if path.is_dir():
             raise StorageError(f"cannot open database {path}: it is a folder")
-        writer: aiosqlite.Connection | None = None
         try:
-            writer = await _connect(path, wal=True)
-            reader = await _connect(path, wal=False)
+            writer = await asyncio.to_thread(_sqlite_connect, path, wal=True)
         except (sqlite3.Error, OSError, ValueError) as exc:
-            if writer is not None:
-                await writer.close()
-            raise StorageError(f"cannot open database {path}: {_one_line(exc)}") from None
-        except BaseException:
-            if writer is not None:
-                await writer.close()
+            raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
+        try:
+            reader = await asyncio.to_thread(_sqlite_connect, path, wal=False)
+        except BaseException as exc:
+            writer.close()
+            if isinstance(exc, sqlite3.Error | OSError | ValueError):
+                raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
             raise
         return cls(path, writer, reader)
 
-    @property
-    def reader(self) -> aiosqlite.Connection:
-        """For single-statement reads outside any transaction (each is its own consistent snapshot)."""
-        return self._reader
+    async def write(self, lock: int | None, work: Work[T]) -> T:
+        """Queued for the writer's thread, which runs what waits there as one group (see
+        :func:`_sqlite_group`); answered once that group is committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        with self._guard:
+            self._waiting.append((work, future))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            self._writer_thread.submit(self._flush, loop)
+        return await future
 
-    @property
-    def writer(self) -> aiosqlite.Connection:
-        """The writer connection, for the migration runner only; use :meth:`write` for everything else."""
-        return self._writer
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the writer's thread: run the waiting units, group after group, until none waits."""
+        while True:
+            with self._guard:
+                group, self._waiting = self._waiting, []
+                if not group:
+                    self._flushing = False
+                    return
+            outcomes = _sqlite_group(self._writer, [work for work, _ in group])
+            for (_, future), outcome in zip(group, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, future, outcome)
 
-    @asynccontextmanager
-    async def locked(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The writer connection for this task alone, outside any transaction: the caller begins,
-        commits or rolls back (``Store.transaction`` does, through a :class:`~bot.storage.unit.Unit`)."""
-        async with self._lock:
-            yield self._writer
+    async def read(self, work: Work[T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader_thread, _sqlite_read, self._reader, work)
 
-    async def run_unlocked(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn``, a whole ``BEGIN IMMEDIATE … COMMIT`` (or ``ROLLBACK``), on the writer's thread:
-        queued at once, before this coroutine first waits, when no unit of work holds the lock (its
-        statements cannot interleave with ``fn``'s then), else once it is done."""
-        if self._lock.locked():
-            async with self._lock:
-                return await on_thread(self._writer, fn)
-        return await on_thread(self._writer, fn)
-
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One unit of work: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception
-        (cancellation included)."""
-        async with self.locked() as conn:
-            try:
-                await on_thread(conn, begin)
-                yield conn
-                await conn.execute("COMMIT")
-            except BaseException:
-                await asyncio.shield(self._rollback())
-                raise
-
-    async def _rollback(self) -> None:
-        await self._writer.rollback()  # a no-op when no transaction is open
+    async def checkpoint(self, *, truncate: bool = False) -> None:
+        """A WAL checkpoint on the writer's thread, between two groups of units (see
+        :func:`bot.storage.file_guard.checkpoint`)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self._writer_thread, partial(file_guard.checkpoint, self._writer, truncate=truncate)
+        )
 
     async def close(self) -> None:
-        """Close both connections, even when the first close fails."""
+        """Close both connections once what was queued is done, even when the first close fails."""
+        loop = asyncio.get_running_loop()
         try:
-            await self._writer.close()
+            await loop.run_in_executor(self._writer_thread, self._writer.close)
         finally:
-            await self._reader.close()
+            try:
+                await loop.run_in_executor(self._reader_thread, self._reader.close)
+            finally:
+                self._writer_thread.shutdown(wait=False)
+                self._reader_thread.shutdown(wait=False)
+
+
+# ---- PostgreSQL --------------------------------------------------------------------------------------
+
+
+def _postgres_unit(pool: psycopg_pool.ConnectionPool[Any], lock: int | None, work: Work[T]) -> T:
+    """On a worker thread: one transaction on a pooled connection, the server's lock first."""
+    with pool.connection() as conn, conn.transaction():
+        if lock is not None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
+        return work(Sql(conn, "postgres"))
+
+
+def _postgres_read(pool: psycopg_pool.ConnectionPool[Any], work: Work[T]) -> T:
+    with pool.connection() as conn, conn.transaction():
+        return work(Sql(conn, "postgres"))
+
+
+class PostgresDatabase(Database):
+    dialect: Dialect = "postgres"
+
+    def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any], size: int) -> None:
+        self.url = url
+        self._pool = pool
+        self._threads = ThreadPoolExecutor(size, thread_name_prefix="postgres")
+
+    @classmethod
+    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
+        import psycopg
+        import psycopg_pool
+
+        def connect() -> psycopg_pool.ConnectionPool[Any]:
+            try:  # one plain connection first: its error says what is wrong (the pool's would not)
+                psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+            except psycopg.Error as exc:
+                raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
+            pool = psycopg_pool.ConnectionPool(
+                url, min_size=1, max_size=size, open=False, kwargs={"autocommit": False}
+            )
+            try:
+                pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+            except psycopg_pool.PoolTimeout:
+                pool.close()
+                raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
+            return pool
+
+        return cls(url, await asyncio.to_thread(connect), size)
+
+    async def write(self, lock: int | None, work: Work[T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
+
+    async def read(self, work: Work[T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, _postgres_read, self._pool, work)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._pool.close)
+        self._threads.shutdown(wait=False)

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from bot.history import Event
 from bot.storage.codec import Row, dumps
-from bot.storage.database import on_thread
+from bot.storage.sql import Sql
 
 UNDO = "undo"
 _COLUMNS = (
@@ -42,76 +39,14 @@ def _event(row: Row) -> Event:
 
 
 _INSERT = (
-    "INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
-    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+    "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
+    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
 )
 _LINK = "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)"
 
 
-@dataclass(frozen=True)
-class Pending:
-    """An event ready to be written by :func:`write` (on the writer's thread)."""
-
-    event_id: int | None
-    """Its id when already chosen (a Unit's :meth:`~bot.storage.unit.Unit.allocate`), else SQLite's."""
-    row: tuple[object, ...]
-    links: tuple[int, ...]
-    event: Event
-    """The event as recorded (its id is ``event_id``, or 0 until written)."""
-
-
-def prepare(
-    *,
-    event_id: int | None,
-    guild_id: int,
-    kind: str,
-    actor_id: int | None,
-    at: str,
-    character_id: int | None,
-    character_name: str | None,
-    details: dict[str, object],
-    snapshot: dict[str, Any] | None,
-    touches_ruleset: bool,
-    links: Iterable[int],
-    undoes: int | None = None,
-) -> Pending:
-    row = (
-        guild_id,
-        kind,
-        actor_id,
-        at,
-        character_id,
-        character_name,
-        dumps(details),
-        int(touches_ruleset),
-        undoes,
-        None if snapshot is None else dumps(snapshot),
-    )
-    event = Event(
-        id=event_id or 0,
-        guild_id=guild_id,
-        kind=kind,
-        actor_id=actor_id,
-        at=at,
-        character_id=character_id,
-        character_name=character_name,
-        details=dict(details),
-        undoes=undoes,
-    )
-    return Pending(event_id, row, tuple(sorted(set(links))), event)
-
-
-def write(conn: sqlite3.Connection, pending: Pending) -> int:
-    """On the writer's thread: the event row and its links to characters; returns the event's id."""
-    event_id = conn.execute(_INSERT, (pending.event_id, *pending.row)).lastrowid
-    assert event_id is not None
-    if pending.links:
-        conn.executemany(_LINK, [(event_id, cid) for cid in pending.links])
-    return event_id
-
-
-async def insert(
-    conn: aiosqlite.Connection,
+def insert(
+    sql: Sql,
     *,
     guild_id: int,
     kind: str,
@@ -125,36 +60,47 @@ async def insert(
     links: Iterable[int],
     undoes: int | None = None,
 ) -> Event:
-    """Write an event now, in one round trip."""
-    pending = prepare(
-        event_id=None,
+    """Write an event and its links to the characters it touched; it comes back with its id."""
+    found = sql.row(
+        _INSERT,
+        (
+            guild_id,
+            kind,
+            actor_id,
+            at,
+            character_id,
+            character_name,
+            dumps(details),
+            int(touches_ruleset),
+            undoes,
+            None if snapshot is None else dumps(snapshot),
+        ),
+    )
+    assert found is not None
+    event_id = int(found[0])
+    sql.run_many(_LINK, [(event_id, cid) for cid in sorted(set(links))])
+    return Event(
+        id=event_id,
         guild_id=guild_id,
         kind=kind,
         actor_id=actor_id,
         at=at,
         character_id=character_id,
         character_name=character_name,
-        details=details,
-        snapshot=snapshot,
-        touches_ruleset=touches_ruleset,
-        links=links,
+        details=dict(details),
         undoes=undoes,
     )
-    event_id = await on_thread(conn, lambda raw: write(raw, pending))
-    return replace(pending.event, id=event_id)
 
 
-async def page(
-    conn: aiosqlite.Connection, guild_id: int, character_id: int | None, *, limit: int, offset: int
-) -> list[Event]:
+def page(sql: Sql, guild_id: int, character_id: int | None, *, limit: int, offset: int) -> list[Event]:
     """Events of the server (touching one character), newest first."""
     if character_id is None:
-        rows = await conn.execute_fetchall(
+        rows = sql.rows(
             f"SELECT {_COLUMNS} FROM events e WHERE e.guild_id = ? ORDER BY e.id DESC LIMIT ? OFFSET ?",
             (guild_id, limit, offset),
         )
     else:
-        rows = await conn.execute_fetchall(
+        rows = sql.rows(
             f"SELECT {_COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
             "WHERE l.character_id = ? AND e.guild_id = ? ORDER BY l.event_id DESC LIMIT ? OFFSET ?",
             (character_id, guild_id, limit, offset),
@@ -162,11 +108,11 @@ async def page(
     return [_event(r) for r in rows]
 
 
-async def count(conn: aiosqlite.Connection, guild_id: int, character_id: int | None) -> int:
+def count(sql: Sql, guild_id: int, character_id: int | None) -> int:
     if character_id is None:
-        rows = await conn.execute_fetchall("SELECT COUNT(*) FROM events WHERE guild_id = ?", (guild_id,))
+        rows = sql.rows("SELECT COUNT(*) FROM events WHERE guild_id = ?", (guild_id,))
     else:
-        rows = await conn.execute_fetchall(
+        rows = sql.rows(
             "SELECT COUNT(*) FROM event_characters l JOIN events e ON e.id = l.event_id "
             "WHERE l.character_id = ? AND e.guild_id = ?",
             (character_id, guild_id),
@@ -183,17 +129,15 @@ class Undoable:
     touches_ruleset: bool
 
 
-async def latest_undoable(
-    conn: aiosqlite.Connection, guild_id: int, character_id: int | None
-) -> Undoable | None:
+def latest_undoable(sql: Sql, guild_id: int, character_id: int | None) -> Undoable | None:
     if character_id is None:
-        rows = await conn.execute_fetchall(
+        rows = sql.rows(
             f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM events e "
             f"WHERE e.guild_id = ? AND {_UNDOABLE} ORDER BY e.id DESC LIMIT 1",
             (guild_id,),
         )
     else:
-        rows = await conn.execute_fetchall(
+        rows = sql.rows(
             f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM event_characters l "
             "JOIN events e ON e.id = l.event_id "
             f"WHERE l.character_id = ? AND e.guild_id = ? AND {_UNDOABLE} ORDER BY l.event_id DESC LIMIT 1",
@@ -207,9 +151,7 @@ async def latest_undoable(
     return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[11]))
 
 
-async def blocker(
-    conn: aiosqlite.Connection, guild_id: int, target: Undoable, character_ids: Collection[int]
-) -> Event | None:
+def blocker(sql: Sql, guild_id: int, target: Undoable, character_ids: Collection[int]) -> Event | None:
     """The latest later event, not undone, that touched a character (or the ruleset) ``target`` did."""
     after = target.event.id
     if len(character_ids) <= _FEW:
@@ -217,7 +159,7 @@ async def blocker(
         found: list[Row] = []
         for character_id in character_ids:
             found.extend(
-                await conn.execute_fetchall(
+                sql.rows(
                     f"SELECT {_COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
                     f"WHERE l.character_id = ? AND l.event_id > ? AND e.guild_id = ? AND {_UNDOABLE} "
                     "ORDER BY l.event_id DESC LIMIT 1",
@@ -226,7 +168,7 @@ async def blocker(
             )
     else:
         found = list(
-            await conn.execute_fetchall(
+            sql.rows(
                 f"SELECT {_COLUMNS} FROM event_characters mine "
                 "JOIN event_characters later ON later.character_id = mine.character_id "
                 "JOIN events e ON e.id = later.event_id "
@@ -237,7 +179,7 @@ async def blocker(
         )
     if not found and target.touches_ruleset:
         found = list(
-            await conn.execute_fetchall(
+            sql.rows(
                 f"SELECT {_COLUMNS} FROM events e WHERE e.guild_id = ? AND e.id > ? "
                 f"AND e.touches_ruleset = 1 AND {_UNDOABLE} ORDER BY e.id DESC LIMIT 1",
                 (guild_id, after),
@@ -246,5 +188,5 @@ async def blocker(
     return _event(max(found, key=lambda row: int(row[0]))) if found else None
 
 
-async def mark_undone(conn: aiosqlite.Connection, event_id: int) -> None:
-    await conn.execute("UPDATE events SET undone = 1 WHERE id = ?", (event_id,))
+def mark_undone(sql: Sql, event_id: int) -> None:
+    sql.run("UPDATE events SET undone = 1 WHERE id = ?", (event_id,))

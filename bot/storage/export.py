@@ -57,8 +57,14 @@ def _clean_name(value: str) -> str:
     return value
 
 
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("a NUL character (U+0000) is not allowed")
+    return value
+
+
 Snowflake = Annotated[int, Field(gt=0, lt=2**63)]
-Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_timestamp)]
+Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_no_nul), AfterValidator(_timestamp)]
 Attribute = Annotated[int, Field(ge=ATTRIBUTE_MIN, le=ATTRIBUTE_MAX)]
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_clean_name)]
 
@@ -72,7 +78,7 @@ class ExportWound(_Model):
     inflicted: Severity
     current: Severity | None
     fatal: bool = False
-    note: Annotated[str, Field(max_length=NOTE_MAX)] = ""
+    note: Annotated[str, Field(max_length=NOTE_MAX), AfterValidator(_no_nul)] = ""
     inflicted_by: Snowflake | None = None
     at: Timestamp = ""
 
@@ -219,7 +225,7 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
             problems.append(f"active.{index}.character: no character of that name in the file")
         elif document.characters[found].owner_id != choice.user_id:
             problems.append(f"active.{index}.character: that character is not this player's")
-    for index, state in enumerate(imported_characters(document, guild_id, 1, "")):
+    for index, state in enumerate(imported_characters(document, guild_id, "")):
         problems += [f"characters.{index}: {_unreachable_text(u)}" for u in unreachable(state)]
     if problems:
         raise _refuse(problems)
@@ -245,8 +251,8 @@ def _unreachable_text(problem: Unreachable) -> str:
             return "both dead and incoherent"
 
 
-def imported_characters(document: GuildExport, guild_id: int, first_id: int, now: str) -> list[Character]:
-    """The file's characters as rules objects with ids ``first_id``, ``first_id + 1``…"""
+def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[Character]:
+    """The file's characters as new rules objects (no ids yet) of server ``guild_id``."""
     return [
         Character(
             name=c.name,
@@ -264,9 +270,8 @@ def imported_characters(document: GuildExport, guild_id: int, first_id: int, now
             dead=c.dead,
             incoherent=c.incoherent,
             owner_id=c.owner_id,
-            id=first_id + index,
             guild_id=guild_id,
             created_at=c.created_at or now,
         )
-        for index, c in enumerate(document.characters)
+        for c in document.characters
     ]

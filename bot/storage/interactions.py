@@ -10,9 +10,8 @@ than any replay) are dropped by the next claim, without any clock.
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.storage.errors import AlreadyHandled
+from bot.storage.sql import Sql
 
 KEEP_MS = 24 * 3600 * 1000
 _SNOWFLAKE_TIME_SHIFT = 22
@@ -23,9 +22,10 @@ _CLAIM = (
 )
 
 
-def claim(conn: sqlite3.Connection, interaction_id: int) -> None:
+def claim(sql: Sql, interaction_id: int) -> None:
     """Inside the transaction of the change: record ``interaction_id``, or raise
-    :class:`AlreadyHandled` when a committed change already did."""
-    conn.execute(_FORGET, (interaction_id - (KEEP_MS << _SNOWFLAKE_TIME_SHIFT),))
-    if conn.execute(_CLAIM, (interaction_id,)).rowcount == 0:
+    :class:`AlreadyHandled` when a committed change already did. (On PostgreSQL, a concurrent claim
+    of the same id waits for the other transaction, then finds it.)"""
+    sql.run(_FORGET, (interaction_id - (KEEP_MS << _SNOWFLAKE_TIME_SHIFT),))
+    if sql.run(_CLAIM, (interaction_id,)) == 0:
         raise AlreadyHandled(interaction_id)

@@ -1,12 +1,13 @@
-"""Schema migrations: ``bot/migrations/NNNN_name.sql`` applied in order against ``PRAGMA user_version``.
+"""Schema migrations: ``bot/migrations/<dialect>/NNNN_name.sql``, applied in order at start-up.
 
-Each file is atomic: its statements and the new ``user_version`` are in one explicit transaction
-(``executescript()`` would commit first, so it is not used). A failing file leaves the schema and the
-version untouched. A database newer than the code is refused.
+Each file is atomic: its statements and the new version are one transaction, so a failing file
+leaves the schema and the version untouched. SQLite records the version in ``PRAGMA user_version``
+(``executescript()`` would commit first, so it is not used); PostgreSQL in the one-row table
+``schema_version``, under an advisory lock (:data:`MIGRATION_LOCK`): two processes starting at once
+apply each file once, and both end on the current schema. A database newer than the code is refused.
 
-A migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: a future
-migration that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``) so the
-references stay valid.
+A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: a
+future migration that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
 """
 
 from __future__ import annotations
@@ -14,19 +15,23 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import aiosqlite
-
+from bot.storage.database import Database, one_line
 from bot.storage.errors import StorageError
+from bot.storage.sql import Sql
 
 log = logging.getLogger(__name__)
 
 # Package data, wherever the package is (a checkout, an editable install, a wheel installed in any venv).
 # Installers unpack wheels, so this is a real folder; a zipped package would be reported as not found.
 MIGRATIONS_DIR = Path(str(resources.files("bot") / "migrations"))
+#: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
+SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"
+MIGRATION_LOCK = -0x4861726D6F6E  # an advisory lock key no server id can be (they are positive)
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
 
@@ -40,7 +45,7 @@ class Migration:
         return split_statements(self.path.read_text(encoding="utf-8"))
 
 
-def find_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+def find_migrations(directory: Path = SQLITE_MIGRATIONS) -> list[Migration]:
     """The migrations of ``directory``, numbered 1, 2, 3… without gaps."""
     if not directory.is_dir():
         raise StorageError(f"migrations folder not found: {directory}")
@@ -57,7 +62,7 @@ def find_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
-def latest_version(directory: Path = MIGRATIONS_DIR) -> int:
+def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:
     migrations = find_migrations(directory)
     return migrations[-1].version if migrations else 0
 
@@ -73,7 +78,7 @@ def split_statements(script: str) -> list[str]:
                 statements.append(buffer.strip())
             buffer = ""
     if _first_keyword(buffer):
-        statements.append(buffer.strip())  # a last statement without ';': let SQLite judge it
+        statements.append(buffer.strip())  # a last statement without ';': let the database judge it
     return statements
 
 
@@ -92,47 +97,69 @@ def _first_keyword(statement: str) -> str:
     return match.group(0).upper() if match else ("" if not text.strip(" ;\n\t") else "?")
 
 
-async def schema_version(conn: aiosqlite.Connection) -> int:
-    rows = list(await conn.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
+def schema_version(sql: Sql) -> int:
+    if sql.dialect == "sqlite":
+        found = sql.row("PRAGMA user_version")
+    else:
+        sql.run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        found = sql.row("SELECT MAX(version) FROM schema_version")
+    return int(found[0] or 0) if found else 0
 
 
-async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> int:
-    """Bring the database of ``conn`` (an autocommit connection) to the latest version; return it."""
-    migrations = find_migrations(directory)
+def _set_version(sql: Sql, version: int) -> None:
+    if sql.dialect == "sqlite":
+        # user_version lives in the database header: it is part of the transaction.
+        sql.run(f"PRAGMA user_version = {version:d}")
+    else:
+        sql.run("DELETE FROM schema_version")
+        sql.run("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+
+async def migrate(db: Database, directory: Path | None = None) -> int:
+    """Bring ``db`` to the latest version of its dialect's migrations; return that version."""
+    migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
     latest = migrations[-1].version if migrations else 0
-    current = await schema_version(conn)
-    if current > latest:
-        raise StorageError(
-            f"the database schema is version {current}, newer than this bot knows ({latest}): "
-            "upgrade the bot, or restore a backup"
-        )
-    for migration in migrations[current:]:
-        await _apply(conn, migration)
-        log.info("database migrated to version %d (%s)", migration.version, migration.path.name)
-    return max(current, latest)
+    for migration in migrations:
+        for statement in _statements(migration):
+            if _first_keyword(statement) in _TRANSACTION_CONTROL:
+                raise StorageError(
+                    f"migration {migration.path.name}: transaction control is not allowed in a migration file"
+                )
+
+    def step(sql: Sql) -> int | None:
+        """Apply the first missing migration; the version reached, or None when up to date."""
+        current = schema_version(sql)
+        if current > latest:
+            raise StorageError(
+                f"the database schema is version {current}, newer than this bot knows ({latest}): "
+                "upgrade the bot, or restore a backup"
+            )
+        if current == latest:
+            return None
+        migration = migrations[current]
+        try:
+            for statement in _statements(migration):
+                sql.run(statement)
+        except _database_errors() as exc:
+            raise StorageError(
+                f"migration {migration.path.name} failed, nothing applied: {one_line(exc)}"
+            ) from None
+        _set_version(sql, migration.version)
+        return migration.version
+
+    while (reached := await db.write(MIGRATION_LOCK, step)) is not None:
+        log.info("database migrated to version %d (%s)", reached, migrations[reached - 1].path.name)
+    return latest
 
 
-async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
-    name = migration.path.name
+def _database_errors() -> tuple[type[Exception], ...]:
+    """SQLite's base error, and psycopg's when a PostgreSQL database loaded it."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
+
+
+def _statements(migration: Migration) -> list[str]:
     try:
-        statements = migration.statements()
+        return migration.statements()
     except (OSError, UnicodeDecodeError) as exc:
-        raise StorageError(f"migration {name} cannot be read: {exc}") from None
-    for statement in statements:
-        if _first_keyword(statement) in _TRANSACTION_CONTROL:
-            raise StorageError(f"migration {name}: transaction control is not allowed in a migration file")
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in statements:
-            await conn.execute(statement)
-        # user_version lives in the database header: it is part of this transaction.
-        await conn.execute(f"PRAGMA user_version = {migration.version:d}")
-        await conn.execute("COMMIT")
-    except sqlite3.Error as exc:
-        await conn.rollback()
-        message = " ".join(str(exc).split())
-        raise StorageError(f"migration {name} failed, nothing applied: {message}") from None
-    except BaseException:
-        await conn.rollback()
-        raise
+        raise StorageError(f"migration {migration.path.name} cannot be read: {exc}") from None

@@ -1,14 +1,17 @@
-"""The storage API the cogs call. Every method is scoped by server: an id of another server's
-character is "not found", exactly like an unknown id."""
+"""The storage API the actions call. Every method is scoped by server: an id of another server's
+character is "not found", exactly like an unknown id.
+
+Writes: ``await store.run(guild_id, work)``, where ``work(tx)`` is a plain function (check -> load ->
+rules -> save -> record) run whole in one transaction (see :mod:`bot.storage.database`); its result
+comes back once committed. Reads: ``await store.read(guild_id, look)``, or the shortcuts below.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from functools import partial
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -17,13 +20,20 @@ from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, file_guard, interactions, settings
-from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path, on_thread
+from bot.storage.database import (
+    BUSY_TIMEOUT_MS,
+    Database,
+    SqliteDatabase,
+    database_path,
+    is_postgres,
+    open_database,
+)
 from bot.storage.errors import StorageError
-from bot.storage.migrations import MIGRATIONS_DIR, migrate
-from bot.storage.transaction import Transaction
-from bot.storage.unit import Conflict, IdAllocator, Unit
+from bot.storage.migrations import migrate
+from bot.storage.sql import Sql
+from bot.storage.transaction import Reader, Transaction
 
-__all__ = ["Store", "Transaction", "backup"]
+__all__ = ["Reader", "Store", "Transaction", "backup"]
 
 MAX_PER_PAGE = 100
 T = TypeVar("T")
@@ -34,36 +44,25 @@ class Store:
         self._db = db
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
-        self._rulesets = settings.RulesetCache()
-        self._ids = IdAllocator()
-        self.retried = 0
-        """How many times :meth:`run` had to do its work again under the lock."""
 
     @classmethod
-    async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path = MIGRATIONS_DIR) -> Store:
-        """Open the database of ``url`` and bring its schema up to date (checkpointed into the main
-        file, and marked: see :mod:`bot.storage.file_guard`). A database that lost its data is refused."""
-        path = database_path(url)
-        await asyncio.to_thread(file_guard.refuse_lost_data, path)
-        db = await Database.open(url)
+    async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
+        """Open the database of ``url`` and bring its schema up to date (``migrations``: the folder
+        of numbered files, by default the package's own for the URL's backend). A SQLite database
+        that lost its data is refused; once migrated, it is checkpointed into its main file and
+        marked (:mod:`bot.storage.file_guard`)."""
+        if not is_postgres(url):
+            await asyncio.to_thread(file_guard.refuse_lost_data, database_path(url))
+        db = await open_database(url)
         try:
-            await migrate(db.writer, migrations)
-            async with db.locked() as conn:
-                await on_thread(conn, partial(file_guard.checkpoint, truncate=True))
-            await asyncio.to_thread(file_guard.mark, path)
+            await migrate(db, migrations)
+            if isinstance(db, SqliteDatabase):
+                await db.checkpoint(truncate=True)
+                await asyncio.to_thread(file_guard.mark, db.path)
         except BaseException:
             await db.close()
             raise
         return cls(db, clock=clock)
-
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the main file, without waiting for readers (run every minute)."""
-        async with self._db.locked() as conn:
-            await on_thread(conn, file_guard.checkpoint)
-
-    async def quick_check(self) -> str | None:
-        """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
-        return await asyncio.to_thread(file_guard.damage, self._db.path)
 
     @property
     def database(self) -> Database:
@@ -72,141 +71,140 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
-    # ---- reads (the reader connection: no lock, last committed state) ------------------------------
+    # ---- writes ----------------------------------------------------------------------------------
+
+    async def run(
+        self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
+    ) -> T:
+        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
+        everything back and is raised here. ``work`` runs once: it is never retried. ``interaction``,
+        the id of the interaction asking, is recorded in the same transaction: a second delivery of it
+        raises :class:`~bot.storage.errors.AlreadyHandled` and changes nothing."""
+
+        now = self.clock()
+
+        def unit(sql: Sql) -> T:
+            tx = Transaction(sql, guild_id, now)
+            try:
+                result = work(tx)
+            finally:
+                tx.end()
+            if interaction is not None:
+                interactions.claim(sql, interaction)
+            return result
+
+        return await asyncio.shield(self._db.write(guild_id, unit))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._db.write(None, lambda sql: settings.set_meta(sql, key, value))
+
+    # ---- reads (last committed state) -------------------------------------------------------------
+
+    async def read(self, guild_id: int, look: Callable[[Reader], T]) -> T:
+        """``look(reader)``, reads only, in one read transaction."""
+
+        def reads(sql: Sql) -> T:
+            reader = Reader(sql, guild_id)
+            try:
+                return look(reader)
+            finally:
+                reader.end()
+
+        return await self._db.read(reads)
 
     async def ruleset(self, guild_id: int) -> Ruleset:
-        """The server's settings as stored now: read every time, since another process sharing the
-        database may have changed them (what is read also refreshes the cache of the writes, whose
-        commit checks it again)."""
-        generation = self._rulesets.generation
-        stored = await settings.load_ruleset(self._db.reader, guild_id)
-        ruleset = Ruleset() if stored is None else stored
-        self._rulesets.offer(guild_id, ruleset, generation)
-        return ruleset
+        """The server's settings as stored now: read every time (no cache), since another process
+        sharing the database may have changed them."""
+        return await self.read(guild_id, Reader.ruleset)
+
+    # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the main file, without waiting for readers (run every minute)."""
+        if isinstance(self._db, SqliteDatabase):
+            await self._db.checkpoint()
+
+    async def quick_check(self) -> str | None:
+        """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
+        if isinstance(self._db, SqliteDatabase):
+            return await asyncio.to_thread(file_guard.damage, self._db.path)
+        return None
 
     async def character(self, guild_id: int, character_id: int) -> Character:
-        return await characters.load(self._db.reader, guild_id, character_id)
+        return await self.read(guild_id, lambda r: r.character(character_id))
 
     async def character_by_name(self, guild_id: int, name: str) -> Character:
-        return await characters.load_by_name(self._db.reader, guild_id, name)
+        return await self.read(guild_id, lambda r: r.character_by_name(name))
 
     async def active_character(self, guild_id: int, user_id: int) -> Character | None:
-        return await characters.load_active(self._db.reader, guild_id, user_id)
+        return await self.read(guild_id, lambda r: r.active_character(user_id))
 
     async def characters(self, guild_id: int) -> list[Character]:
-        return await characters.load_all(self._db.reader, guild_id)
+        return await self.read(guild_id, Reader.characters)
 
     async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
-        return await characters.load_all(self._db.reader, guild_id, owner_id=user_id)
+        return await self._db.read(lambda sql: characters.load_all(sql, guild_id, owner_id=user_id))
 
     async def search_characters(
         self, guild_id: int, text: str, *, owner_id: int | None = None, limit: int = 25
     ) -> list[tuple[int, str]]:
-        return await characters.search(self._db.reader, guild_id, text, owner_id=owner_id, limit=limit)
+        return await self._db.read(
+            lambda sql: characters.search(sql, guild_id, text, owner_id=owner_id, limit=limit)
+        )
 
     async def deleted_characters(self, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
         """(id, name) of deleted characters named by ``ref`` (id, or name or its start), latest first."""
-        return await characters.deleted(self._db.reader, guild_id, ref, limit=limit)
+        return await self._db.read(lambda sql: characters.deleted(sql, guild_id, ref, limit=limit))
 
     async def history(
         self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10
     ) -> tuple[list[Event], int]:
         """One page of events, newest first, and how many there are in all. A deleted character's
         history stays readable."""
-        reader = self._db.reader
-        if character_id is not None and not await characters.exists(
-            reader, guild_id, character_id, deleted_too=True
-        ):
-            raise characters.not_found(id=character_id)
         per_page = max(1, min(per_page, MAX_PER_PAGE))
         offset = (max(page, 1) - 1) * per_page
-        found = await events.page(reader, guild_id, character_id, limit=per_page, offset=offset)
-        return found, await events.count(reader, guild_id, character_id)
+
+        def look(sql: Sql) -> tuple[list[Event], int]:
+            if character_id is not None and not characters.exists(
+                sql, guild_id, character_id, deleted_too=True
+            ):
+                raise characters.not_found(id=character_id)
+            found = events.page(sql, guild_id, character_id, limit=per_page, offset=offset)
+            return found, events.count(sql, guild_id, character_id)
+
+        return await self._db.read(look)
 
     async def get_meta(self, key: str) -> str | None:
-        return await settings.get_meta(self._db.reader, key)
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self._db.write() as conn:
-            await settings.set_meta(conn, key, value)
+        return await self._db.read(lambda sql: settings.get_meta(sql, key))
 
     async def export_guild(self, guild_id: int) -> bytes:
         """The server's characters, active characters and ruleset as a JSON file (export.py)."""
-        # Several queries that must agree with each other: read them in one transaction.
-        async with self._db.write() as conn:
-            stored = await settings.load_ruleset(conn, guild_id)
-            living = await characters.load_all(conn, guild_id)
-            chosen = await active.all_active(conn, guild_id)
+
+        def look(sql: Sql) -> tuple[Ruleset | None, list[Character], dict[int, int]]:
+            return (
+                settings.load_ruleset(sql, guild_id),
+                characters.load_all(sql, guild_id),
+                active.all_active(sql, guild_id),
+            )
+
+        # Under the server's lock: queries that must agree with each other, on either backend.
+        stored, living, chosen = await self._db.write(guild_id, look)
         ruleset = Ruleset() if stored is None else stored
         return export.build_export(guild_id, ruleset, living, chosen, self.clock())
 
-    # ---- writes --------------------------------------------------------------------------------
 
-    def transaction(
-        self, guild_id: int, *, interaction: int | None = None
-    ) -> AbstractAsyncContextManager[Transaction]:
-        """``async with store.transaction(guild_id) as tx:`` one ``BEGIN IMMEDIATE … COMMIT``; any
-        exception rolls everything back."""
-        return self._transaction(guild_id, interaction)
-
-    @asynccontextmanager
-    async def _transaction(self, guild_id: int, interaction: int | None) -> AsyncIterator[Transaction]:
-        tx: Transaction | None = None
-        try:
-            async with self._db.locked() as conn:
-                unit = Unit(conn, self._ids)
-                tx = Transaction(unit, guild_id, self._rulesets, self.clock())
-                try:
-                    yield tx
-                    _claim(unit, interaction)
-                    await unit.commit()
-                except BaseException:
-                    await asyncio.shield(unit.rollback())
-                    raise
-        finally:
-            if tx is not None:
-                tx.end()
-                if tx.ruleset_changed:  # after the commit (harmless after a rollback)
-                    self._rulesets.invalidate(guild_id)
-
-    async def run(
-        self, guild_id: int, work: Callable[[Transaction], Awaitable[T]], *, interaction: int | None = None
-    ) -> T:
-        """``await work(tx)`` and commit, like ``async with store.transaction(guild_id) as tx``, but
-        optimistically: ``work`` reads without the write lock, and its writes go in one round trip
-        that first checks that nothing it read has changed. Should something have changed (or should
-        ``work`` need the lock: a read after a write, undo, import, delete), ``work`` runs again in an
-        ordinary transaction, so it must do nothing but through ``tx`` (its result is discarded).
-
-        Under load this is what keeps writes from queueing: a transaction holds the lock across
-        several turns of a busy event loop, this holds the database only on its thread, briefly."""
-        unit = Unit(self._db.writer, self._ids, db=self._db)
-        tx = Transaction(unit, guild_id, self._rulesets, self.clock())
-        try:
-            result = await work(tx)
-            _claim(unit, interaction)
-            await unit.commit()
-            return result
-        except Conflict:
-            self.retried += 1
-        finally:
-            tx.end()
-            if tx.ruleset_changed:
-                self._rulesets.invalidate(guild_id)
-        async with self.transaction(guild_id, interaction=interaction) as again:
-            return await work(again)
-
-
-def _claim(unit: Unit, interaction: int | None) -> None:
-    """With the change, just before its commit: the interaction that asked for it (none is applied
-    twice, :mod:`bot.storage.interactions`)."""
-    if interaction is not None:
-        unit.defer(partial(interactions.claim, interaction_id=interaction))
+PG_DUMP_HINT = (
+    "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
+    '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
+)
 
 
 async def backup(url: str, destination: str) -> None:
-    """Copy the database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's online
-    backup API: a consistent copy while the bot keeps running. Written beside, then renamed."""
+    """Copy the SQLite database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's
+    online backup API: a consistent copy while the bot keeps running. Written beside, then renamed.
+    On PostgreSQL, says to use ``pg_dump``."""
+    if is_postgres(url):
+        raise StorageError(PG_DUMP_HINT)
     source = database_path(url)
     target = database_path(destination)
     if not source.is_file():
@@ -218,12 +216,12 @@ async def backup(url: str, destination: str) -> None:
 
 def _backup(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    partial_file = target.with_name(target.name + ".partial")
+    partial_file.unlink(missing_ok=True)
     try:
         src = sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
-            dst = sqlite3.connect(partial)
+            dst = sqlite3.connect(partial_file)
             try:
                 src.backup(dst)  # all pages in one step: one consistent read snapshot
                 dst.execute("PRAGMA journal_mode = DELETE")
@@ -231,7 +229,7 @@ def _backup(source: Path, target: Path) -> None:
                 dst.close()
         finally:
             src.close()
-        os.replace(partial, target)
+        os.replace(partial_file, target)
     except (sqlite3.Error, OSError) as exc:
-        partial.unlink(missing_ok=True)
+        partial_file.unlink(missing_ok=True)
         raise StorageError(f"backup to {target} failed: {' '.join(str(exc).split())}") from None

@@ -1,22 +1,18 @@
-"""A unit of work in one server: everything between ``BEGIN IMMEDIATE`` and ``COMMIT``.
+"""A unit of work in one server: check -> load -> rules -> save -> record, in one transaction.
+
+A :class:`Transaction` is handed to the work function of :meth:`bot.storage.Store.run`, which runs it
+whole on the thread that holds the connection: every method is a plain call, every statement goes to
+the database at once, ids come back from it (``RETURNING``).
 
 The transaction remembers, for the next :meth:`Transaction.record`, the state before the change of
-everything it touched: a character the first time it is loaded, saved or deleted (``None`` when created
-here), the ruleset when saved, the active character of a player when changed. The event stores that
-snapshot, and ``/undo`` puts it back. Record once the change is made (the usual order is
-check -> load -> rules -> save -> record).
-
-It works through a :class:`~bot.storage.unit.Unit`: reads go to the database at once (``BEGIN
-IMMEDIATE`` with the first), writes (characters saved, active characters, ruleset, the event) are
-queued and sent with the next read or with ``COMMIT``; the ids of new rows are chosen here, under the
-write lock. A write that fails (a name taken) raises from that next read or from the commit, and
-rolls everything back. Undo, import and delete run their own statements on the connection.
+everything it touched: a character the first time it is loaded, saved or deleted (``None`` when
+created here), the ruleset when saved, the active character of a player when changed. The event
+stores that snapshot, and ``/undo`` puts it back.
 """
 
 from __future__ import annotations
 
-import logging
-from functools import partial
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -27,9 +23,46 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, export, settings, undo
 from bot.storage.codec import CharacterSnapshot, name_key
-from bot.storage.unit import Unit
+from bot.storage.sql import Sql
 
-log = logging.getLogger(__name__)
+
+class Reader:
+    """What can be looked up in one server, inside a unit of work or in a plain read."""
+
+    def __init__(self, sql: Sql, guild_id: int) -> None:
+        self._current: Sql | None = sql
+        self.guild_id = guild_id
+
+    @property
+    def sql(self) -> Sql:
+        if self._current is None:
+            raise RuntimeError("this transaction is over: use it inside its work function")
+        return self._current
+
+    def end(self) -> None:
+        """Called by the store when the work is done: the transaction can no longer be used."""
+        self._current = None
+
+    def ruleset(self) -> Ruleset:
+        stored = settings.load_ruleset(self.sql, self.guild_id)
+        return Ruleset() if stored is None else stored
+
+    def character(self, character_id: int) -> Character:
+        return characters.load(self.sql, self.guild_id, character_id)
+
+    def character_by_name(self, name: str) -> Character:
+        return characters.load_by_name(self.sql, self.guild_id, name)
+
+    def active_character(self, user_id: int) -> Character | None:
+        return characters.load_active(self.sql, self.guild_id, user_id)
+
+    def characters(self) -> list[Character]:
+        """Every living character of the server, by name."""
+        return characters.load_all(self.sql, self.guild_id)
+
+    def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
+        """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
+        return characters.deleted(self.sql, self.guild_id, ref, limit=limit)
 
 
 class _Unknown:
@@ -39,11 +72,9 @@ class _Unknown:
 _UNKNOWN = _Unknown()
 
 
-class Transaction:
-    def __init__(self, unit: Unit, guild_id: int, cache: settings.RulesetCache, now: str) -> None:
-        self._current: Unit | None = unit
-        self.guild_id = guild_id
-        self._cache = cache
+class Transaction(Reader):
+    def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
+        super().__init__(sql, guild_id)
         self.now = now
         """The time of this unit of work (the store's clock): every time it writes."""
         self.ruleset_changed = False
@@ -56,58 +87,27 @@ class Transaction:
         self._ruleset_before: Ruleset | _Unknown | None = _UNKNOWN
         self._active_before: dict[int, int | None] = {}
 
-    @property
-    def _unit(self) -> Unit:
-        if self._current is None:
-            raise RuntimeError("this transaction is over: use it inside its 'async with' block")
-        return self._current
-
-    def end(self) -> None:
-        """Called by the store when the block exits: the transaction can no longer be used."""
-        self._current = None
-
     # ---- ruleset ---------------------------------------------------------------------------------
 
-    async def _stored_ruleset(self) -> Ruleset | None:
+    def _stored_ruleset(self) -> Ruleset | None:
         if isinstance(self._ruleset, _Unknown):
-            generation = self._cache.generation
-            stored = await settings.load_ruleset(self._unit, self.guild_id)
-            self._ruleset = stored
-            if not self.ruleset_changed:
-                # The committed ruleset (nobody else writes while this transaction runs): the next
-                # command of this server needs no query for it.
-                self._cache.offer(self.guild_id, Ruleset() if stored is None else stored, generation)
+            self._ruleset = settings.load_ruleset(self.sql, self.guild_id)
         return self._ruleset
 
-    async def ruleset(self) -> Ruleset:
-        if isinstance(self._ruleset, _Unknown) and self._unit.optimistic:
-            cached = self._cache.get(self.guild_id)
-            if cached is not None:
-                # An optimistic unit checks at its commit that it is still the stored one. A locked
-                # unit reads it: another process may have changed it (a cached ruleset never
-                # authorises a write unchecked).
-                self._unit.check(partial(settings.ruleset_is, guild_id=self.guild_id, ruleset=cached))
-                return cached
-        stored = await self._stored_ruleset()
+    def ruleset(self) -> Ruleset:
+        stored = self._stored_ruleset()
         return Ruleset() if stored is None else stored
 
-    async def save_ruleset(self, ruleset: Ruleset) -> None:
+    def save_ruleset(self, ruleset: Ruleset) -> None:
         try:  # model_copy(update=...) skips validation: check again what is stored
             checked = Ruleset.model_validate_json(ruleset.model_dump_json())
         except ValidationError as exc:
             lines = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)]
             raise UserError("ruleset_invalid", errors="\n".join(lines)[:1500]) from None
-        stored = await self._stored_ruleset()
+        stored = self._stored_ruleset()
         if isinstance(self._ruleset_before, _Unknown):
             self._ruleset_before = stored
-        self._unit.defer(
-            partial(
-                settings.write_ruleset,
-                guild_id=self.guild_id,
-                ruleset_json=checked.model_dump_json(),
-                now=self.now,
-            )
-        )
+        settings.save_ruleset(self.sql, self.guild_id, checked, self.now)
         self._ruleset = checked
         self.ruleset_changed = True
 
@@ -120,67 +120,57 @@ class Transaction:
             self._before[character.id] = CharacterSnapshot.of(character)
         return character
 
-    async def character(self, character_id: int) -> Character:
+    def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
-        if known is None:
-            known = await characters.load(self._unit, self.guild_id, character_id)
-        return self._touch(known)
+        return self._touch(known if known is not None else super().character(character_id))
 
-    async def character_by_name(self, name: str) -> Character:
-        found = await characters.load_by_name(self._unit, self.guild_id, name)
+    def character_by_name(self, name: str) -> Character:
+        found = super().character_by_name(name)
         assert found.id is not None
         return self._touch(self._known.get(found.id, found))
 
-    async def active_character(self, user_id: int) -> Character | None:
-        found = await characters.load_active(self._unit, self.guild_id, user_id)
+    def active_character(self, user_id: int) -> Character | None:
+        found = super().active_character(user_id)
         if found is None:
             return None
         assert found.id is not None
         return self._touch(self._known.get(found.id, found))
 
-    async def characters(self) -> list[Character]:
+    def characters(self) -> list[Character]:
         """Every character of the server, by name. Only those saved afterwards count as touched."""
-        found = await characters.load_all(self._unit, self.guild_id)
         # Remembered (not snapshotted): saving one later needs no second load.
-        return [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
+        return [self._known.setdefault(c.id, c) if c.id is not None else c for c in super().characters()]
 
-    async def save_character(self, character: Character) -> Character:
-        """Save (written with the next statement or the commit); returns it with its ids."""
-        unit, guild_id = self._unit, self.guild_id
+    def save_character(self, character: Character) -> Character:
+        """Save; returns it with the ids the database gave (its own, its new wounds')."""
         if character.id is None:
-            character_id = await unit.allocate("characters")
-            first = await unit.allocate("wounds", characters.fresh_wounds(character))
-            saved = characters.prepare_insert(guild_id, character, self.now, character_id, first)
-            unit.defer(partial(characters.write_insert, character=saved))
-            self._before.setdefault(character_id, None)
+            fresh = replace(character, guild_id=self.guild_id, created_at=character.created_at or self.now)
+            saved = characters.insert(self.sql, fresh)
+            assert saved.id is not None
+            self._before.setdefault(saved.id, None)
         else:
-            known = await self.character(character.id)
-            saved = characters.prepare_update(guild_id, character, known)
-            fresh = characters.fresh_wounds(saved)
-            if fresh:
-                saved = characters.with_wound_ids(saved, await unit.allocate("wounds", fresh))
-            unit.defer(partial(characters.write_update, guild_id=guild_id, saved=saved, known=known))
+            known = self.character(character.id)
+            saved = characters.update(self.sql, self.guild_id, character, known)
         assert saved.id is not None
         self._known[saved.id] = saved
         return saved
 
-    async def delete_character(self, character: Character) -> None:
+    def delete_character(self, character: Character) -> None:
         """Delete (recoverable by undo); if it was its owner's active character, the owner's most
         recently created remaining character becomes active."""
         if character.id is None:
             raise characters.not_found()
-        known = await self.character(character.id)
+        known = self.character(character.id)
         assert known.id is not None
-        conn = await self._unit.connection()
-        players = await active.users_of(conn, self.guild_id, known.id)
-        await characters.soft_delete(conn, self.guild_id, [known.id], self.now)
+        players = active.users_of(self.sql, self.guild_id, known.id)
+        characters.soft_delete(self.sql, self.guild_id, [known.id], self.now)
         del self._known[known.id]
         for user_id in players:
             self._note_active(user_id, known.id)
             successor = None
             if user_id == known.owner_id:
-                successor = await active.most_recent(conn, self.guild_id, user_id)
-            await active.put(conn, self.guild_id, user_id, successor)
+                successor = active.most_recent(self.sql, self.guild_id, user_id)
+            active.put_many(self.sql, self.guild_id, {user_id: successor})
             self._active[user_id] = successor
 
     # ---- active character ------------------------------------------------------------------------
@@ -188,22 +178,20 @@ class Transaction:
     def _note_active(self, user_id: int, current: int | None) -> None:
         self._active_before.setdefault(user_id, current)
 
-    async def set_active(self, user_id: int, character_id: int) -> None:
-        if character_id not in self._known and not await characters.exists(
-            self._unit, self.guild_id, character_id, deleted_too=False
+    def set_active(self, user_id: int, character_id: int) -> None:
+        if character_id not in self._known and not characters.exists(
+            self.sql, self.guild_id, character_id, deleted_too=False
         ):
             raise characters.not_found(id=character_id)
         if user_id not in self._active:
-            self._active[user_id] = await active.active_id(self._unit, self.guild_id, user_id)
+            self._active[user_id] = active.active_id(self.sql, self.guild_id, user_id)
         self._note_active(user_id, self._active[user_id])
-        self._unit.defer(
-            partial(active.write_put, guild_id=self.guild_id, user_id=user_id, character_id=character_id)
-        )
+        active.put_many(self.sql, self.guild_id, {user_id: character_id})
         self._active[user_id] = character_id
 
     # ---- history ---------------------------------------------------------------------------------
 
-    async def record(
+    def record(
         self,
         kind: str,
         actor_id: int | None,
@@ -231,8 +219,8 @@ class Transaction:
         links = set(self._before)
         if character is not None and character.id is not None:
             links.add(character.id)
-        pending = events.prepare(
-            event_id=await self._unit.allocate("events"),
+        event = events.insert(
+            self.sql,
             guild_id=self.guild_id,
             kind=kind,
             actor_id=actor_id,
@@ -244,65 +232,59 @@ class Transaction:
             touches_ruleset=touches_ruleset,
             links=links,
         )
-        self._unit.defer(partial(events.write, pending=pending))
         self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
-        return pending.event
+        return event
 
     def _forget(self) -> None:
-        """Drop what this transaction knew: the database changed behind its back (undo, import)."""
+        """Drop what this transaction knew: the database changed behind its back (undo)."""
         self._known.clear()
         self._active.clear()
         self._ruleset = _UNKNOWN
         self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
 
-    async def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
-        conn = await self._unit.connection()
-        event, ruleset_changed = await undo.undo(conn, self.guild_id, actor_id, character_id, self.now)
+    def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
+        event, ruleset_changed = undo.undo(self.sql, self.guild_id, actor_id, character_id, self.now)
         self.ruleset_changed = self.ruleset_changed or ruleset_changed
         self._forget()
         return event
 
     # ---- import ----------------------------------------------------------------------------------
 
-    async def import_guild(self, data: bytes, actor_id: int | None) -> dict[str, int]:
+    def import_guild(self, data: bytes, actor_id: int | None) -> dict[str, int]:
         """Replace the server's characters, active characters and ruleset with an export's.
 
         All or nothing; recorded as one ``import`` event, which ``/undo`` reverts like any other
         (the replaced characters come back with their ids, wounds and history).
         """
         document = export.parse_import(data, self.guild_id)
-        conn, guild_id = await self._unit.connection(), self.guild_id
-        replaced = await characters.load_all(conn, guild_id)
+        sql, guild_id = self.sql, self.guild_id
+        replaced = characters.load_all(sql, guild_id)
         for old in replaced:
             self._touch(old)
-        previous = await active.all_active(conn, guild_id)
-        await characters.soft_delete(conn, guild_id, [c.id for c in replaced if c.id is not None], self.now)
-        await active.put_many(conn, guild_id, dict.fromkeys(previous))
+        previous = active.all_active(sql, guild_id)
+        characters.soft_delete(sql, guild_id, [c.id for c in replaced if c.id is not None], self.now)
+        active.put_many(sql, guild_id, dict.fromkeys(previous))
         for user_id, character_id in previous.items():
             self._note_active(user_id, character_id)
             self._active[user_id] = None
-        first_id = await characters.next_id(conn)
-        created = export.imported_characters(document, guild_id, first_id, self.now)
-        if created:
-            await characters.insert_many(conn, created)
-        ids = {c.name: c.id for c in created if c.id is not None}
-        by_key = {name_key(name): cid for name, cid in ids.items()}
+        created = characters.insert_many(sql, export.imported_characters(document, guild_id, self.now))
+        by_key = {name_key(c.name): c.id for c in created if c.id is not None}
         choices = {a.user_id: by_key[name_key(a.character)] for a in document.active}
-        await active.put_many(conn, guild_id, dict(choices))
+        active.put_many(sql, guild_id, dict(choices))
         for user_id, character_id in choices.items():
             self._note_active(user_id, None)
             self._active[user_id] = character_id
-        for cid in ids.values():
-            self._before[cid] = None
-            self._known.pop(cid, None)
+        for c in created:
+            if c.id is not None:
+                self._before[c.id] = None
         for old in replaced:
             if old.id is not None:
                 self._known.pop(old.id, None)
-        await self.save_ruleset(document.ruleset)
+        self.save_ruleset(document.ruleset)
         counts = {
             "characters": len(created),
             "wounds": sum(len(c.wounds) for c in created),
             "replaced": len(replaced),
         }
-        await self.record("import", actor_id, details=dict(counts))
+        self.record("import", actor_id, details=dict(counts))
         return counts

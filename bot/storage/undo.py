@@ -12,31 +12,28 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiosqlite
-
 from bot.errors import UserError
 from bot.history import Event
 from bot.rules.ruleset import Ruleset
 from bot.storage import active, characters, events, settings
 from bot.storage.codec import CharacterSnapshot
+from bot.storage.sql import Sql
 
 
-async def undo(
-    conn: aiosqlite.Connection, guild_id: int, actor_id: int | None, character_id: int | None, now: str
+def undo(
+    sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None, now: str
 ) -> tuple[Event, bool]:
     """Revert and record; return the ``undo`` event and whether the ruleset changed."""
-    if character_id is not None and not await characters.exists(
-        conn, guild_id, character_id, deleted_too=True
-    ):
+    if character_id is not None and not characters.exists(sql, guild_id, character_id, deleted_too=True):
         raise characters.not_found(id=character_id)
-    target = await events.latest_undoable(conn, guild_id, character_id)
+    target = events.latest_undoable(sql, guild_id, character_id)
     if target is None:
         raise UserError("undo_nothing")
     touched: dict[str, Any] = target.snapshot.get("characters") or {}
     links = {int(cid) for cid in touched}
     if target.event.character_id is not None:
         links.add(target.event.character_id)
-    blocking = await events.blocker(conn, guild_id, target, links)
+    blocking = events.blocker(sql, guild_id, target, links)
     if blocking is not None:
         raise UserError(
             "undo_blocked",
@@ -49,35 +46,33 @@ async def undo(
         )
     snapshot = target.snapshot
     # Which players still have the active character the event left them (before anything moves).
-    choices = await _unchanged_choices(conn, guild_id, snapshot.get("active") or {})
+    choices = _unchanged_choices(sql, guild_id, snapshot.get("active") or {})
     created = [int(cid) for cid, state in touched.items() if state is None]
     restored = [
         CharacterSnapshot.from_json(state, guild_id) for state in touched.values() if state is not None
     ]
     # The players whose active character this undo removes (it is created by the event).
-    orphaned = {user for cid in created for user in await active.users_of(conn, guild_id, cid)}
+    orphaned = {user for cid in created for user in active.users_of(sql, guild_id, cid)}
     # Remove what the event created before restoring, so a restored name is free again.
     if created:
-        await characters.soft_delete(conn, guild_id, created, now)
-        await active.clear_characters(conn, guild_id, created)
-    await characters.restore(conn, guild_id, restored)
+        characters.soft_delete(sql, guild_id, created, now)
+        active.clear_characters(sql, guild_id, created)
+    characters.restore(sql, guild_id, restored)
     ruleset_changed = "ruleset" in snapshot
     if ruleset_changed:
         stored = snapshot["ruleset"]
-        await settings.save_ruleset(
-            conn, guild_id, None if stored is None else Ruleset.model_validate(stored), now
-        )
+        settings.save_ruleset(sql, guild_id, None if stored is None else Ruleset.model_validate(stored), now)
     for user_id, before in choices.items():
-        if before is not None and not await characters.exists(conn, guild_id, before, deleted_too=False):
+        if before is not None and not characters.exists(sql, guild_id, before, deleted_too=False):
             before = None
-        await active.put(conn, guild_id, user_id, before)
+        active.put_many(sql, guild_id, {user_id: before})
     # As when a character is deleted: a player left without one takes their most recent character.
     for user_id in sorted(orphaned | set(choices)):
-        if await active.active_id(conn, guild_id, user_id) is None:
-            await active.put(conn, guild_id, user_id, await active.most_recent(conn, guild_id, user_id))
-    await events.mark_undone(conn, target.event.id)
-    event = await events.insert(
-        conn,
+        if active.active_id(sql, guild_id, user_id) is None:
+            active.put_many(sql, guild_id, {user_id: active.most_recent(sql, guild_id, user_id)})
+    events.mark_undone(sql, target.event.id)
+    event = events.insert(
+        sql,
         guild_id=guild_id,
         kind=events.UNDO,
         actor_id=actor_id,
@@ -100,13 +95,11 @@ async def undo(
     return event, ruleset_changed
 
 
-async def _unchanged_choices(
-    conn: aiosqlite.Connection, guild_id: int, choices: dict[str, Any]
-) -> dict[int, int | None]:
+def _unchanged_choices(sql: Sql, guild_id: int, choices: dict[str, Any]) -> dict[int, int | None]:
     """user id -> active character to put back, for the players who did not choose another one since
     the event (a later choice is kept)."""
     unchanged: dict[int, int | None] = {}
     for user, (before, after) in choices.items():
-        if await active.active_id(conn, guild_id, int(user)) == after:
+        if active.active_id(sql, guild_id, int(user)) == after:
             unchanged[int(user)] = before
     return unchanged

@@ -26,6 +26,11 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "The note is too long: {max} characters at most. Shorten it and try again.",
         "fr": "La note est trop longue : {max} caractères au plus. Raccourcissez-la et réessayez.",
     },
+    "note_nul": {
+        "en": "The note contains a NUL character (U+0000), which cannot be stored. Remove it and try again.",
+        "fr": "La note contient un caractère nul (U+0000), qui ne peut pas être enregistré. Retirez-le et "
+        "réessayez.",
+    },
     "no_wound_of_severity": {
         "en": "{name} has no {severity} to lower. Check the card with /character show and pick a "
         "severity it holds.",

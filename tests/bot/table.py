@@ -11,7 +11,6 @@ import random
 from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -232,8 +231,8 @@ def fixed_clock() -> str:
 
 
 @asynccontextmanager
-async def open_table(db_path: Path, *, sync_commands: bool = True) -> AsyncIterator[Table]:
-    settings = Settings(discord_token=SecretStr("test-token"), database_url=f"sqlite:///{db_path}")
+async def open_table(database_url: str, *, sync_commands: bool = True) -> AsyncIterator[Table]:
+    settings = Settings(discord_token=SecretStr("test-token"), database_url=database_url)
     store = await Store.open(settings.database_url, clock=fixed_clock)
     rng = ScriptedRandom()
     bot = HarmoniesBot(settings, store, rng=rng, sync_commands=sync_commands)

@@ -100,8 +100,8 @@ async def test_a_malformed_user_id_in_a_payload_gets_a_private_answer(table: Tab
 # ---- 8: Confirm / Cancel after a restart -----------------------------------------------------------
 
 
-async def test_a_deletion_can_be_confirmed_or_cancelled_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_a_deletion_can_be_confirmed_or_cancelled_after_a_restart(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as table:
         await table.create("Aria", ALICE)
         await table.create("Nyx", ALICE)
@@ -121,8 +121,8 @@ async def test_a_deletion_can_be_confirmed_or_cancelled_after_a_restart(tmp_path
         check_requests(table.fake.requests)
 
 
-async def test_a_question_kept_in_memory_answers_privately_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_a_question_kept_in_memory_answers_privately_after_a_restart(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as table:
         await table.create("Aria", ALICE)
         ask = await table.run("wound", {"damage": 25, "character": "Aria", "preview": True})
@@ -228,12 +228,12 @@ async def test_selecting_a_character_is_recorded_and_undone(table: Table) -> Non
 
 
 def sqlite_pragma(table: Table, pragma: str) -> Any:
-    """``pragma`` on the bot's SQLite writer connection."""
-    return table.store.database.writer.execute_fetchall(pragma)
+    """``pragma`` on the bot's SQLite writer connection (through a unit of work: on its thread)."""
+    return table.store.database.write(None, lambda sql: sql.rows(pragma))
 
 
 async def test_a_full_disk_is_named_in_the_private_answer_and_nothing_is_half_saved(tmp_path: Path) -> None:
-    async with open_table(tmp_path / "bot.db") as table:
+    async with open_table(f"sqlite:///{tmp_path / 'bot.db'}") as table:
         await table.create("Aria", ALICE)
 
         async def state() -> tuple[object, int]:
@@ -260,12 +260,14 @@ async def test_a_full_disk_is_named_in_the_private_answer_and_nothing_is_half_sa
         check_requests(table.fake.requests)
 
 
-async def test_a_read_only_database_is_named_in_the_private_answer(table: Table) -> None:
-    aria = await table.create("Aria", ALICE)
-    await table.store.database.writer.execute("PRAGMA query_only = 1")
-    text = refused(await table.run("wound", {"severity": "light", "character": "Aria"}))
-    assert "read-only" in text and "error id" not in text
-    assert await table.character("Aria") == aria
+async def test_a_read_only_database_is_named_in_the_private_answer(tmp_path: Path) -> None:
+    async with open_table(f"sqlite:///{tmp_path / 'bot.db'}") as table:
+        aria = await table.create("Aria", ALICE)
+        await sqlite_pragma(table, "PRAGMA query_only = 1")
+        text = refused(await table.run("wound", {"severity": "light", "character": "Aria"}))
+        assert "read-only" in text and "error id" not in text
+        assert await table.character("Aria") == aria
+        check_requests(table.fake.requests)
 
 
 # ---- 1: the same interaction delivered twice ------------------------------------------------------
@@ -307,8 +309,8 @@ async def test_a_button_click_delivered_twice_is_applied_once(table: Table) -> N
 # ---- 3: settings changed through another process --------------------------------------------------
 
 
-async def test_a_setting_changed_through_another_process_is_never_acted_on_stale(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_a_setting_changed_through_another_process_is_never_acted_on_stale(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as first, open_table(path) as second:
         await first.create("Aria", ALICE)
         # The second process uses the server's settings (and keeps them at hand).

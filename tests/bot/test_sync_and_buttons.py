@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,8 +94,8 @@ async def test_the_heal_button_refuses_anyone_but_the_owner(table: Table) -> Non
     assert await table.character("Aria") == before
 
 
-async def test_the_heal_button_still_works_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_the_heal_button_still_works_after_a_restart(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as table:
         card = await ready_to_heal(table, ("wound", "light", 1))
         (button,) = heal_buttons(card.message)
@@ -155,8 +154,8 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
     assert all(c.get("contexts") == [0] or c.get("dm_permission") is False for c in commands)
 
 
-async def test_a_second_start_on_the_same_database_does_not_sync(tmp_path: Path) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_a_second_start_on_the_same_database_does_not_sync(database_url: str) -> None:
+    path = database_url
     async with open_table(path) as first:
         assert len(first.fake.requests_for("PUT", COMMANDS_PATH)) == 1
         check_requests(first.fake.requests)
@@ -168,8 +167,8 @@ async def test_a_second_start_on_the_same_database_does_not_sync(tmp_path: Path)
         check_requests(second.fake.requests)
 
 
-async def test_a_changed_definition_syncs_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "harmonies.db"
+async def test_a_changed_definition_syncs_again(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = database_url
     async with open_table(path) as first:
         check_requests(first.fake.requests)
     # The cogs are loaded afresh at every start (load_extension): change a definition they share.

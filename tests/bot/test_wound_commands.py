@@ -151,6 +151,15 @@ async def test_the_note_is_kept_shown_escaped_and_pings_nobody(table: Table) -> 
     assert "arrow" in public(history)
 
 
+async def test_nul_characters_are_refused_clearly_and_change_nothing(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    reply = await table.run("wound", {"severity": "light", "character": "Aria", "note": "a\x00b"})
+    assert "NUL character (U+0000)" in refused(reply)
+    assert (await table.character("Aria")).wounds == ()
+    missing = await table.run("character show", {"character": "Ar\x00ia"})
+    assert "Ar" in refused(missing)
+
+
 async def test_a_new_wound_restarts_the_rest_period(table: Table) -> None:
     await table.create("Aria", ALICE)
     await table.run("wound", {"severity": "light", "character": "Aria"})

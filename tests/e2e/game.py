@@ -3,7 +3,7 @@
 Used by test_session.py, test_crash.py and test_failures.py::
 
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
-        async with running_bot(standin, db_path, tmp_path / "bot.log") as bot:
+        async with running_bot(standin, database_url, tmp_path / "bot.log") as bot:
             table = Table(standin, GUILD)
             await table.setup_gm_role()
             shown = await table.say("character create", {"name": "Aria", "player": player(ALICE)})
@@ -21,6 +21,8 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psycopg
 
 from tests.e2e.process import BotProcess
 from tests.fakediscord import (
@@ -68,15 +70,17 @@ def server_payload(guild_id: int, *, gm_role: int = GM_ROLE, locale: str = "en-U
     )
 
 
-def bot_env(standin: DiscordStandin, db_path: Path, **extra: str) -> dict[str, str]:
-    return standin.bot_env(DATABASE_URL=f"sqlite:///{db_path}", LOG_LEVEL="INFO", **extra)
+def bot_env(standin: DiscordStandin, database_url: str, **extra: str) -> dict[str, str]:
+    return standin.bot_env(DATABASE_URL=database_url, LOG_LEVEL="INFO", **extra)
 
 
 @contextlib.asynccontextmanager
-async def running_bot(standin: DiscordStandin, db_path: Path, log_path: Path) -> AsyncIterator[BotProcess]:
-    """``python -m bot`` on ``db_path``, watched by the stand-in, once ready; stopped with SIGTERM on exit
-    (its output is printed, so a failing test shows it)."""
-    proc = await BotProcess.start(BOT_ARGV, env=bot_env(standin, db_path), log_path=log_path)
+async def running_bot(
+    standin: DiscordStandin, database_url: str, log_path: Path
+) -> AsyncIterator[BotProcess]:
+    """``python -m bot`` on ``database_url``, watched by the stand-in, once ready; stopped with SIGTERM
+    on exit (its output is printed, so a failing test shows it)."""
+    proc = await BotProcess.start(BOT_ARGV, env=bot_env(standin, database_url), log_path=log_path)
     standin.watch(proc.unexpected_exit)
     try:
         await wait_ready_after(standin, proc)
@@ -267,18 +271,75 @@ def player(user_id: int) -> Any:
 # ---------------------------------------------------------------------------------------- the file
 
 
+class KeyedRow(tuple[Any, ...]):
+    """A row read by index or by column name, on both backends (like ``sqlite3.Row``)."""
+
+    names: tuple[str, ...] = ()
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return super().__getitem__(self.names.index(key))
+        return super().__getitem__(key)
+
+
+class DbView:
+    """A plain connection to the bot's database (after the bot stopped, or alongside it), taking
+    ``?`` placeholders on both backends."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = url.startswith("postgresql://")
+        self._conn: Any
+        if self.postgres:
+            self._conn = psycopg.connect(url, autocommit=True)
+        else:
+            self._conn = sqlite3.connect(
+                f"file:{url.removeprefix('sqlite:///')}?mode=ro", uri=True, timeout=5
+            )
+
+    def execute(self, query: str, params: Iterable[Any] = ()) -> Any:
+        if self.postgres:
+            cursor = self._conn.cursor()
+            cursor.execute(query.replace("%", "%%").replace("?", "%s"), tuple(params))
+        else:
+            cursor = self._conn.execute(query, tuple(params))
+        names = tuple(d[0] for d in cursor.description or ())
+        return _Rows([_keyed(names, row) for row in cursor.fetchall()])
+
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` ("ok"); PostgreSQL checks its pages itself."""
+        if self.postgres:
+            return "ok" if self.execute("SELECT 1").fetchone()[0] == 1 else "unreachable"
+        return str(self.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _keyed(names: tuple[str, ...], values: Iterable[Any]) -> KeyedRow:
+    row = KeyedRow(values)
+    row.names = names
+    return row
+
+
+class _Rows(list[KeyedRow]):
+    def fetchall(self) -> list[KeyedRow]:
+        return list(self)
+
+    def fetchone(self) -> KeyedRow | None:
+        return self[0] if self else None
+
+
 @contextlib.contextmanager
-def read_db(db_path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection to the bot's SQLite file (after the bot stopped, or alongside it)."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5)
-    conn.row_factory = sqlite3.Row
+def read_db(database_url: str) -> Iterator[DbView]:
+    conn = DbView(database_url)
     try:
         yield conn
     finally:
         conn.close()
 
 
-def wound_counts(conn: sqlite3.Connection, character_id: int, track: str) -> tuple[int, int, int]:
+def wound_counts(conn: DbView, character_id: int, track: str) -> tuple[int, int, int]:
     """Current wounds held per severity (light, serious, critical) on ``track``."""
     rows = conn.execute(
         "SELECT current_severity, COUNT(*) FROM wounds WHERE character_id = ? AND track = ?"
@@ -291,18 +352,18 @@ def wound_counts(conn: sqlite3.Connection, character_id: int, track: str) -> tup
     return counts[0], counts[1], counts[2]
 
 
-def rows(conn: sqlite3.Connection, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+def rows(conn: DbView, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     return [tuple(row) for row in conn.execute(sql, params)]
 
 
-def character_row(conn: sqlite3.Connection, guild_id: int, name: str) -> sqlite3.Row:
-    row: sqlite3.Row | None = conn.execute(
+def character_row(conn: DbView, guild_id: int, name: str) -> KeyedRow:
+    row: KeyedRow | None = conn.execute(
         "SELECT * FROM characters WHERE guild_id = ? AND name = ? AND deleted_at IS NULL", (guild_id, name)
     ).fetchone()
     assert row is not None, f"no character {name!r} in server {guild_id}"
     return row
 
 
-def meta(conn: sqlite3.Connection, key: str) -> str | None:
+def meta(conn: DbView, key: str) -> str | None:
     row = conn.execute("SELECT meta_value FROM meta WHERE meta_key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])

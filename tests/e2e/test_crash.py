@@ -49,11 +49,13 @@ def seed_of_this_run() -> int:
     return int(given) if given else random.SystemRandom().randrange(2**32)
 
 
-async def test_sigkill_during_a_burst_of_wounds_loses_nothing_answered(tmp_path: Path) -> None:
+async def test_sigkill_during_a_burst_of_wounds_loses_nothing_answered(
+    tmp_path: Path, database_url: str
+) -> None:
     seed = seed_of_this_run()
     rng = random.Random(seed)
     about = f"seed={seed} (replay with HARMONIES_E2E_SEED={seed})"
-    db_path = tmp_path / "harmonies.db"
+    db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         table = Table(standin, GUILD)
         first = await BotProcess.start(
@@ -111,7 +113,7 @@ async def test_sigkill_during_a_burst_of_wounds_loses_nothing_answered(tmp_path:
         f" {len(answered)} answered of {BURST} sent"
     )
     with read_db(db_path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok", context
+        assert conn.integrity() == "ok", context
         assert meta(conn, COMMANDS_HASH_KEY) == synced_hash, context
         stored_wounds = [n for (n,) in rows(conn, "SELECT note FROM wounds WHERE note LIKE 'burst %'")]
         stored = set(stored_wounds)

@@ -43,8 +43,8 @@ DISCORD_DEADLINE = 3.0  # seconds Discord gives a bot to answer an interaction
 RETRY_SLEEPS = (1, 3, 5, 7, 9)  # discord.py's waits after each 5xx, try by try
 
 
-async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path) -> None:
-    db_path = tmp_path / "harmonies.db"
+async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path, database_url: str) -> None:
+    db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         standin.callback_deadline = DISCORD_DEADLINE
         table = Table(standin, GUILD)
@@ -121,7 +121,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path)
         standin.validate_requests(strict=True)
 
     with read_db(db_path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.integrity() == "ok"
         assert wound_counts(conn, character_row(conn, GUILD, "Aria")["id"], "physical") == (2, 0, 0)
         assert wound_counts(conn, character_row(conn, GUILD, "Brann")["id"], "physical") == (0, 1, 0)
         assert wound_counts(conn, character_row(conn, GUILD, "Cael")["id"], "physical") == (1, 0, 0)
@@ -192,8 +192,10 @@ async def test_start_with_a_database_that_cannot_be_opened_says_so_in_one_line(t
     assert not_a_database.read_bytes().startswith(b"these are my notes")
 
 
-async def test_a_second_start_on_an_up_to_date_database_does_not_sync(tmp_path: Path) -> None:
-    db_path = tmp_path / "harmonies.db"
+async def test_a_second_start_on_an_up_to_date_database_does_not_sync(
+    tmp_path: Path, database_url: str
+) -> None:
+    db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         table = Table(standin, GUILD)
         async with running_bot(standin, db_path, tmp_path / "first.log") as first:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from tests.e2e.game import (
     GM,
     GM_ROLE,
     GUILD,
+    DbView,
     Shown,
     Table,
     character_row,
@@ -207,8 +207,8 @@ def localised(item: dict[str, Any], path: str) -> Iterator[str]:
         yield from localised(option, f"{path} {option['name']}")
 
 
-async def test_a_whole_session_in_two_servers(tmp_path: Path) -> None:
-    db_path = tmp_path / "harmonies.db"
+async def test_a_whole_session_in_two_servers(tmp_path: Path, database_url: str) -> None:
+    db_path = database_url
     guilds = [server_payload(GUILD), server_payload(FRENCH_GUILD, gm_role=FRENCH_GM_ROLE, locale="fr")]
     began = time.monotonic()
     async with DiscordStandin(guilds=guilds) as standin:
@@ -250,9 +250,9 @@ async def test_a_whole_session_in_two_servers(tmp_path: Path) -> None:
     print(f"session: {len(standin.interactions)} interactions in {time.monotonic() - began:.1f}s")
 
 
-def check_database(conn: sqlite3.Connection) -> None:
+def check_database(conn: DbView) -> None:
     """The file holds what the messages said."""
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.integrity() == "ok"
     assert meta(conn, COMMANDS_HASH_KEY) is not None
 
     aria = character_row(conn, GUILD, "Aria")

@@ -55,8 +55,8 @@ def build_and_install(work: Path) -> Path:
     packages = {p.parent.relative_to(REPO).as_posix() for p in REPO.glob("bot/**/__init__.py")}
     missing = sorted(p for p in packages if f"{p}/__init__.py" not in names)
     assert not missing, f"packages missing from {wheel.name}: {missing}"
-    migrations = sorted(p.name for p in (REPO / "bot" / "migrations").glob("*.sql"))
-    assert migrations and all(f"bot/migrations/{m}" in names for m in migrations), sorted(names)
+    migrations = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "bot" / "migrations").glob("*/*.sql"))
+    assert migrations and all(m in names for m in migrations), sorted(names)  # sqlite/ and postgres/
 
     venv = work / "venv"
     run([sys.executable, "-m", "venv", venv], cwd=work, env=clean_env())

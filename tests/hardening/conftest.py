@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -11,13 +10,15 @@ from tests.hardening.support import Hardened
 
 
 @pytest.fixture
-async def hard(tmp_path: Path) -> AsyncIterator[Hardened]:
-    """The real bot on a temporary SQLite file, every interaction checked (support.Hardened)."""
-    async with open_table(tmp_path / "harmonies.db") as table:
+async def hard(database_url: str) -> AsyncIterator[Hardened]:
+    """The real bot on a fresh database of each backend, every interaction checked (support.Hardened)."""
+    async with open_table(database_url) as table:
         # The fuzz rolls healing with the bot's dice at any odds: both servers turn off the private
         # question before a risky session (tests/bot/test_heal_confirmation.py covers the question).
         for guild in (GUILD, OTHER_GUILD):
             await table.run("config dice", {"confirm-risky-healing": False}, user=OWNER, guild=guild)
-        yield Hardened(table)
+        hardened = Hardened(table)
+        yield hardened
+        hardened.looker.close()
         # Every request the bot made, whatever the test did, must be valid for Discord.
         harness.assert_valid(table.fake.requests, strict=True)

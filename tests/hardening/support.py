@@ -16,12 +16,10 @@ security" table on the answer:
 from __future__ import annotations
 
 import re
-import sqlite3
 import string
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -31,6 +29,7 @@ from bot.ui.i18n import CATALOGUE, Lang, lang_of
 from bot.ui.strings_errors import ERRORS
 from tests import fakediscord as harness
 from tests.bot.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
+from tests.databases import Connection, connect, sql_lines
 
 #: A user who is nobody at the table: the id hostile names and notes try to ping.
 STRANGER = 100000000000000099
@@ -54,13 +53,9 @@ INTERNAL = [
 ]
 
 
-def dump(path: Path) -> list[str]:
-    """The whole database as SQL text (a separate connection: the last committed state)."""
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
+def dump(url: str, conn: Connection | None = None) -> list[str]:
+    """The whole database as lines of SQL text (a separate connection: the last committed state)."""
+    return sql_lines(url, conn)
 
 
 _CHARACTER_ROW = re.compile(r'^INSERT INTO "characters" VALUES\((\d+),\d+,(\d+|NULL),')
@@ -249,7 +244,8 @@ class Hardened:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.path = table.store.database.path
+        self.url = table.store.database.url
+        self.looker = connect(self.url)  # one connection for every dump; closed by the fixture
         #: What a test builds once and reuses across Hypothesis examples (e.g. the world).
         self.cached: dict[str, Any] = {}
 
@@ -258,7 +254,7 @@ class Hardened:
         return self.table.bot
 
     def dump(self) -> list[str]:
-        return dump(self.path)
+        return dump(self.url, self.looker)
 
     async def _deliver(self, payload: dict[str, Any], *, discord_checks: bool) -> harness.Reply:
         reply = await harness.dispatch(

@@ -224,13 +224,13 @@ async def test_any_command_with_hostile_options(hard: Hardened, data: st.DataObj
     )
     caller = data.draw(callers, label="caller")
     locale, guild_locale = data.draw(locales, label="locale"), data.draw(locales, label="guild locale")
-    other = guild_rows(hard.path, OTHER_GUILD)
+    other = guild_rows(hard.url, OTHER_GUILD)
 
     # May ping: only the players whose characters this changed (Hardened works it out from the database).
     outcome = await hard.run(command, options, user=caller, locale=locale, guild_locale=guild_locale)
 
     event(f"{command}: {outcome.refusal or 'public'}")
-    assert guild_rows(hard.path, OTHER_GUILD) == other, "a command in one server changed another"
+    assert guild_rows(hard.url, OTHER_GUILD) == other, "a command in one server changed another"
     if not outcome.refused:
         assert "Zorglub" not in outcome.text, "a character of another server was shown"
     if (await hard.table.store.ruleset(GUILD)).gm_role_id != GM_ROLE:

@@ -43,7 +43,7 @@ def forged_refs(world: World) -> list[str]:
 @pytest.mark.parametrize("caller", [GM, OWNER, ALICE])
 async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, caller: int) -> None:
     world = await build_world(hard)
-    other = guild_rows(hard.path, OTHER_GUILD)
+    other = guild_rows(hard.url, OTHER_GUILD)
     for ref in forged_refs(world):
         for command, options in WITH_CHARACTER:
             outcome = await hard.run(command, {"character": ref, **options}, user=caller, locale="fr")
@@ -57,19 +57,19 @@ async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, 
                 )
             else:
                 outcome.refused_with("character_not_found", "character_not_found_bare")
-            assert guild_rows(hard.path, OTHER_GUILD) == other, (command, ref)
+            assert guild_rows(hard.url, OTHER_GUILD) == other, (command, ref)
 
 
 async def test_a_shared_name_means_this_servers_character(hard: Hardened) -> None:
     await build_world(hard)
-    other = guild_rows(hard.path, OTHER_GUILD)
+    other = guild_rows(hard.url, OTHER_GUILD)
     aria_here = await hard.table.store.character_by_name(GUILD, "Aria")
     outcome = await hard.run("wound", {"severity": "light", "character": "aria"}, may_ping=(ALICE,))
     text = outcome.public().text.lower()
     assert "serious □□ 0/2" in text  # Aria of the other server holds a serious wound; this one not
     after = await hard.table.store.character_by_name(GUILD, "Aria")
     assert len(after.wounds) == len(aria_here.wounds) + 1
-    assert guild_rows(hard.path, OTHER_GUILD) == other
+    assert guild_rows(hard.url, OTHER_GUILD) == other
     shown = (await hard.run("character show", {"player": harness.user(ALICE)})).public()
     assert shown.embeds[0]["title"] == "Aria" and "Serious □□ 0/2" in shown.text
 
@@ -98,7 +98,7 @@ async def test_autocomplete_never_offers_another_servers_characters(hard: Harden
 
 async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None:
     await build_world(hard)
-    other = guild_rows(hard.path, OTHER_GUILD)
+    other = guild_rows(hard.url, OTHER_GUILD)
     listing = (await hard.run("character list", {})).public()
     assert "Zorglub" not in listing.text
     history = (await hard.run("history", {})).public()
@@ -117,13 +117,13 @@ async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None
             outcome.refused_with("undo_nothing", "undo_blocked", "undo_blocked_bare")
             break
         assert "Zorglub" not in outcome.text
-    assert guild_rows(hard.path, OTHER_GUILD) == other
+    assert guild_rows(hard.url, OTHER_GUILD) == other
     # A file exported from the other server is refused here, whole.
     there = await hard.run("config export", {}, user=OWNER, guild=OTHER_GUILD)
     [file] = there.public().files
     outcome = await hard.run("config import", {"file": harness.attachment("o.json", file.data)}, user=OWNER)
     outcome.refused_with("import_invalid")
-    assert guild_rows(hard.path, OTHER_GUILD) == other
+    assert guild_rows(hard.url, OTHER_GUILD) == other
 
 
 async def test_the_other_servers_names_are_free_here(hard: Hardened) -> None:

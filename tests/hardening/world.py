@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bot.rules import Character
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
+from tests.databases import Looker
 from tests.hardening.strategies import Ref
 from tests.hardening.support import DEPARTED, HOSTILE_ROLE, STRANGER, Hardened
 
@@ -94,9 +93,9 @@ async def resolve(hard: Hardened, world: World, value: Ref | str, pick: int = 0)
     raise AssertionError(kind)
 
 
-def guild_rows(path: Path, guild_id: int) -> dict[str, list[Any]]:
+def guild_rows(url: str, guild_id: int) -> dict[str, list[Any]]:
     """Everything stored about one server (its characters, their wounds, events, settings, actives)."""
-    conn = sqlite3.connect(path)
+    conn = Looker(url)
     try:
         ids = [r[0] for r in conn.execute("SELECT id FROM characters WHERE guild_id = ?", (guild_id,))]
         marks = ", ".join("?" * len(ids)) or "NULL"

@@ -135,6 +135,12 @@ def test_note_length() -> None:
     assert error.value.key == "note_length"
 
 
+def test_a_note_with_a_nul_character_is_refused() -> None:
+    with pytest.raises(UserError) as error:
+        inflict(character(), PHYSICAL, LOW, note="a\x00b")
+    assert error.value.key == "note_nul"
+
+
 @pytest.mark.parametrize(
     ("who", "key"),
     [

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
 from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, Wound, inflict
 from bot.rules.character import Character
-from bot.storage import Store
+from bot.storage import Store, Transaction
 from tests.storage.conftest import GM, GUILD, create
 
 N = 200
@@ -32,14 +33,15 @@ async def test_concurrent_wounds_are_all_applied_in_some_order(store: Store) -> 
     assert aria.id is not None
     character_id = aria.id
 
-    async def add_one(i: int) -> None:
-        async with store.transaction(GUILD) as tx:
-            current = await tx.character(character_id)
-            wound = Wound(Track.PHYSICAL, Severity.LOW, Severity.LOW, note=f"w{i}", inflicted_by=GM)
-            saved = await tx.save_character(replace(current, wounds=(*current.wounds, wound)))
-            await tx.record("wound", GM, character=saved, details={"i": i})
+    def add_one(tx: Transaction, i: int) -> None:
+        current = tx.character(character_id)
+        wound = Wound(Track.PHYSICAL, Severity.LOW, Severity.LOW, note=f"w{i}", inflicted_by=GM)
+        saved = tx.save_character(replace(current, wounds=(*current.wounds, wound)))
+        tx.record("wound", GM, character=saved, details={"i": i})
 
-    results = await asyncio.gather(*(add_one(i) for i in range(N)), return_exceptions=True)
+    results = await asyncio.gather(
+        *(store.run(GUILD, partial(add_one, i=i)) for i in range(N)), return_exceptions=True
+    )
     assert [r for r in results if r is not None] == []
 
     final = await store.character(GUILD, character_id)
@@ -66,24 +68,30 @@ async def test_concurrent_inflictions_equal_sequential_application(store: Store)
     roomy = Ruleset(
         presets={"humanoid": Preset(), "giant": Preset(physical=(20, 20, 20), mental=(20, 20, 20))}
     )
-    async with store.transaction(GUILD) as tx:
-        await tx.save_ruleset(roomy)
-        await tx.record("config", GM)
+
+    def configure(tx: Transaction) -> None:
+        tx.save_ruleset(roomy)
+        tx.record("config", GM)
+
+    await store.run(GUILD, configure)
     aria = await create(store, "Aria")
     assert aria.id is not None
     character_id = aria.id
-    async with store.transaction(GUILD) as tx:
-        giant = replace(await tx.character(character_id), preset="giant", physical_max=(20, 20, 20))
-        aria = await tx.save_character(giant)
+    aria = await store.run(
+        GUILD,
+        lambda tx: tx.save_character(
+            replace(tx.character(character_id), preset="giant", physical_max=(20, 20, 20))
+        ),
+    )
+
+    def wound(tx: Transaction, i: int) -> None:
+        result = inflict(tx.character(character_id), Track.PHYSICAL, Severity.LOW, note="hit", by=GM)
+        saved = tx.save_character(result.character)
+        tx.record("wound", GM, character=saved, details={"i": i})
 
     async def wound_once(i: int) -> str:
         try:
-            async with store.transaction(GUILD) as tx:
-                result = inflict(
-                    await tx.character(character_id), Track.PHYSICAL, Severity.LOW, note="hit", by=GM
-                )
-                saved = await tx.save_character(result.character)
-                await tx.record("wound", GM, character=saved, details={"i": i})
+            await store.run(GUILD, partial(wound, i=i))
             return "ok"
         except UserError as refused:
             return refused.key
@@ -110,14 +118,13 @@ async def test_reads_during_writes_see_whole_commits(store: Store) -> None:
     assert aria.id is not None
     character_id = aria.id
 
-    async def add_two() -> None:
-        async with store.transaction(GUILD) as tx:
-            current = await tx.character(character_id)
-            pair = (Wound(Track.MENTAL, Severity.LOW, None), Wound(Track.MENTAL, Severity.LOW, None))
-            await tx.save_character(replace(current, wounds=current.wounds + pair))
+    def add_two(tx: Transaction) -> None:
+        current = tx.character(character_id)
+        pair = (Wound(Track.MENTAL, Severity.LOW, None), Wound(Track.MENTAL, Severity.LOW, None))
+        tx.save_character(replace(current, wounds=current.wounds + pair))
 
     async def read() -> int:
         return len((await store.character(GUILD, character_id)).wounds)
 
-    seen = await asyncio.gather(*(add_two() if i % 2 else read() for i in range(100)))
+    seen = await asyncio.gather(*(store.run(GUILD, add_two) if i % 2 else read() for i in range(100)))
     assert all(n is None or n % 2 == 0 for n in seen)

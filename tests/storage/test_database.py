@@ -2,12 +2,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, StorageError
-from bot.storage.database import database_path
+from bot.storage import StorageError, open_database
+from bot.storage.database import SqliteDatabase, database_path
+from bot.storage.sql import Sql, UniqueViolation
 
 
 @pytest.mark.parametrize(
@@ -48,20 +51,17 @@ def test_unsupported_urls_are_refused_without_echoing_secrets(url: str) -> None:
 
 async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "bot.db"
-    db = await Database.open(f"sqlite:///{path}")
+    db = await open_database(f"sqlite:///{path}")
     try:
         assert path.is_file()
-        for conn in (db.writer, db.reader):
-            pragmas = {}
-            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
-                rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
-                pragmas[name] = rows[0][0]
-            assert pragmas == {
-                "journal_mode": "wal",
-                "synchronous": 2,
-                "foreign_keys": 1,
-                "busy_timeout": 5000,
-            }
+
+        def pragmas(sql: Sql) -> dict[str, object]:
+            names = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+            return {name: (sql.row(f"PRAGMA {name}") or ("",))[0] for name in names}
+
+        expected = {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1, "busy_timeout": 5000}
+        assert await db.write(None, pragmas) == expected
+        assert await db.read(pragmas) == expected
     finally:
         await db.close()
 
@@ -70,7 +70,7 @@ async def test_relative_url_is_relative_to_the_working_directory(tmp_path: Path)
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        db = await Database.open("sqlite:///rel/bot.db")
+        db = await open_database("sqlite:///rel/bot.db")
         await db.close()
     finally:
         os.chdir(cwd)
@@ -81,70 +81,115 @@ async def test_a_file_that_is_not_a_database_is_refused_in_one_line(tmp_path: Pa
     path = tmp_path / "garbage.db"
     path.write_bytes(b"this is not an sqlite database at all" * 100)
     with pytest.raises(StorageError) as refused:
-        await Database.open(str(path))
+        await open_database(str(path))
     assert "\n" not in str(refused.value)
     assert str(path) in str(refused.value)
 
 
 async def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StorageError):
-        await Database.open(str(tmp_path))
+        await open_database(str(tmp_path))
 
 
 async def test_a_folder_that_cannot_be_created_is_refused(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(StorageError) as refused:
-        await Database.open(str(blocker / "sub" / "bot.db"))
+        await open_database(str(blocker / "sub" / "bot.db"))
     assert "\n" not in str(refused.value)
 
 
-async def test_write_commits_or_rolls_back_whole(tmp_path: Path) -> None:
-    db = await Database.open(str(tmp_path / "bot.db"))
+async def test_an_unreachable_postgresql_is_refused_in_one_line_without_the_password() -> None:
+    with pytest.raises(StorageError) as refused:
+        await open_database("postgresql://bot:hunter2@127.0.0.1:1/harmonies?connect_timeout=2")
+    message = str(refused.value)
+    assert message.startswith("cannot connect to PostgreSQL") and "\n" not in message
+    assert "hunter2" not in message
+
+
+async def test_a_unit_commits_or_rolls_back_whole(database_url: str) -> None:
+    db = await open_database(database_url)
     try:
-        async with db.write() as conn:
-            await conn.execute("CREATE TABLE t (x INTEGER)")
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
+        await db.write(1, lambda sql: sql.run("INSERT INTO t (x) VALUES (?)", (1,)))
+
+        def two_then_fail(sql: Sql) -> None:
+            sql.run("INSERT INTO t (x) VALUES (?)", (2,))
+            raise RuntimeError("boom")
+
         with pytest.raises(RuntimeError):
-            async with db.write() as conn:
-                await conn.execute("INSERT INTO t VALUES (1)")
-                raise RuntimeError("boom")
-        async with db.write() as conn:
-            await conn.execute("INSERT INTO t VALUES (2)")
-        rows = list(await db.reader.execute_fetchall("SELECT x FROM t"))
-        assert [r[0] for r in rows] == [2]
+            await db.write(1, two_then_fail)
+        with pytest.raises(UniqueViolation):  # the same error on both backends
+            await db.write(1, lambda sql: sql.run_many("INSERT INTO t (x) VALUES (?)", [(3,), (1,)]))
+        await db.write(1, lambda sql: sql.run("INSERT INTO t (x) VALUES (?)", (4,)))
+        assert await db.read(lambda sql: sql.rows("SELECT x FROM t ORDER BY x")) == [(1,), (4,)]
     finally:
         await db.close()
 
 
-async def test_a_cancelled_unit_of_work_is_rolled_back(tmp_path: Path) -> None:
-    db = await Database.open(str(tmp_path / "bot.db"))
+async def test_a_cancelled_caller_leaves_its_unit_whole_and_the_database_usable(database_url: str) -> None:
+    db = await open_database(database_url)
     try:
-        async with db.write() as conn:
-            await conn.execute("CREATE TABLE t (x INTEGER)")
-        started = asyncio.Event()
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER)"))
+        started, release = threading.Event(), threading.Event()
 
-        async def slow() -> None:
-            async with db.write() as conn:
-                await conn.execute("INSERT INTO t VALUES (1)")
-                started.set()
-                await asyncio.sleep(10)
+        def slow(sql: Sql) -> None:
+            sql.run("INSERT INTO t (x) VALUES (?)", (1,))
+            started.set()
+            release.wait(10)
+            sql.run("INSERT INTO t (x) VALUES (?)", (2,))
 
-        task = asyncio.create_task(slow())
-        await started.wait()
+        task = asyncio.create_task(db.write(1, slow))
+        await asyncio.to_thread(started.wait, 10)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        async with db.write() as conn:
-            await conn.execute("INSERT INTO t VALUES (2)")
-        rows = list(await db.reader.execute_fetchall("SELECT x FROM t"))
-        assert [r[0] for r in rows] == [2]
+        release.set()
+        await db.write(1, lambda sql: sql.run("INSERT INTO t (x) VALUES (?)", (3,)))
+        # The unit ran to its end on its thread: all of it or (never) part of it.
+        assert await db.read(lambda sql: sql.rows("SELECT x FROM t ORDER BY x")) == [(1,), (2,), (3,)]
     finally:
         await db.close()
 
 
-async def test_close_closes_both_connections(tmp_path: Path) -> None:
-    db = await Database.open(str(tmp_path / "bot.db"))
+async def test_nothing_runs_after_close(tmp_path: Path) -> None:
+    db = await open_database(str(tmp_path / "bot.db"))
+    assert isinstance(db, SqliteDatabase)
     await db.close()
-    for conn in (db.writer, db.reader):
-        with pytest.raises(ValueError):
-            await conn.execute("SELECT 1")
+    with pytest.raises(RuntimeError):
+        await db.write(None, lambda sql: sql.run("SELECT 1"))
+    with pytest.raises(RuntimeError):
+        await db.read(lambda sql: sql.rows("SELECT 1"))
+
+
+async def test_units_waiting_for_the_sqlite_writer_share_one_commit_and_fail_alone(tmp_path: Path) -> None:
+    db = await open_database(str(tmp_path / "bot.db"))
+    try:
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
+        started, release = threading.Event(), threading.Event()
+
+        def first(sql: Sql) -> int:
+            started.set()
+            release.wait(10)  # the others queue up meanwhile
+            return sql.run("INSERT INTO t (x) VALUES (?)", (0,))
+
+        def insert(value: int, sql: Sql) -> int:
+            sql.run("INSERT INTO t (x) VALUES (?)", (value,))
+            if value == 5:
+                raise RuntimeError("unit 5 fails")
+            return int((sql.row("SELECT COUNT(*) FROM t") or (0,))[0])
+
+        blocker = asyncio.create_task(db.write(None, first))
+        await asyncio.to_thread(started.wait, 10)
+        queued = [asyncio.create_task(db.write(None, partial(insert, v))) for v in range(1, 11)]
+        await asyncio.sleep(0.01)
+        release.set()
+        assert await blocker == 1
+        outcomes = await asyncio.gather(*queued, return_exceptions=True)
+        assert isinstance(outcomes[4], RuntimeError)
+        # One group after the first unit: each saw the ones before it, not unit 5's row.
+        assert outcomes[:4] + outcomes[5:] == [2, 3, 4, 5, 6, 7, 8, 9, 10]
+        found = await db.read(lambda sql: sql.rows("SELECT x FROM t ORDER BY x"))
+        assert found == [(v,) for v in range(11) if v != 5]
+    finally:
+        await db.close()

@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,31 +10,41 @@ import pytest
 from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
-from bot.storage import Store
+from bot.storage import Store, Transaction
 from bot.storage.export import MAX_ERRORS_CHARS, MAX_IMPORT_BYTES
-from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create, dump
+from tests.databases import dump
+from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create
 
 
 def bare(character: Character) -> Character:
     return replace(character, id=None, wounds=tuple(replace(w, id=None) for w in character.wounds))
 
 
+def configure(tx: Transaction) -> None:
+    ruleset = Ruleset(
+        gm_role_id=5555,
+        presets={"humanoid": Preset(), "dragon": Preset(physical=(8, 4, 2), mental=(2, 1, 1))},
+        language="fr",
+    )
+    tx.save_ruleset(ruleset)
+    tx.record("config", GM)
+
+
+def import_(data: bytes, guild_id: int = GUILD) -> Callable[[Transaction], dict[str, int]]:
+    return lambda tx: tx.import_guild(data, GM)
+
+
 async def populate(store: Store) -> None:
-    async with store.transaction(GUILD) as tx:
-        ruleset = Ruleset(
-            gm_role_id=5555,
-            presets={"humanoid": Preset(), "dragon": Preset(physical=(8, 4, 2), mental=(2, 1, 1))},
-            language="fr",
-        )
-        await tx.save_ruleset(ruleset)
-        await tx.record("config", GM)
+    await store.run(GUILD, configure)
     aria = await create(store, "Aria")
     await create(store, "Zoé la Grande", BOB)
     npc = await create(store, "Gobelin <@&123> **gras**", None)
-    async with store.transaction(GUILD) as tx:
-        assert aria.id is not None and npc.id is not None
+    aria_id, npc_id = aria.id, npc.id
+    assert aria_id is not None and npc_id is not None
+
+    def hurt_them(tx: Transaction) -> None:
         hurt = inflict(
-            await tx.character(aria.id),
+            tx.character(aria_id),
             Track.PHYSICAL,
             Severity.LOW,
             5,
@@ -48,10 +57,12 @@ async def populate(store: Store) -> None:
         healed = replace(
             healed, wounds=(replace(healed.wounds[0], current=None), *healed.wounds[1:]), rest_days=2
         )
-        await tx.save_character(healed)
-        dead = inflict(await tx.character(npc.id), Track.PHYSICAL, Severity.HIGH, 3).character
-        await tx.save_character(replace(dead, preset="dragon", physical_max=(8, 4, 2), corps=-4))
-        await tx.record("wound", GM)
+        tx.save_character(healed)
+        dead = inflict(tx.character(npc_id), Track.PHYSICAL, Severity.HIGH, 3).character
+        tx.save_character(replace(dead, preset="dragon", physical_max=(8, 4, 2), corps=-4))
+        tx.record("wound", GM)
+
+    await store.run(GUILD, hurt_them)
 
 
 def strip(document: bytes) -> dict[str, Any]:
@@ -60,7 +71,7 @@ def strip(document: bytes) -> dict[str, Any]:
     return data
 
 
-async def test_export_then_import_round_trips(store: Store, db_path: Path) -> None:
+async def test_export_then_import_round_trips(store: Store) -> None:
     await populate(store)
     before = await store.characters(GUILD)
     actives = {user: await store.active_character(GUILD, user) for user in (ALICE, BOB)}
@@ -69,8 +80,7 @@ async def test_export_then_import_round_trips(store: Store, db_path: Path) -> No
     assert data["format"] == "harmonies-wounds" and data["version"] == 1 and data["guild_id"] == GUILD
     assert len(data["characters"]) == 3
 
-    async with store.transaction(GUILD) as tx:
-        counts = await tx.import_guild(exported, GM)
+    counts = await store.run(GUILD, import_(exported))
     assert counts == {"characters": 3, "wounds": sum(len(c.wounds) for c in before), "replaced": 3}
     after = await store.characters(GUILD)
     assert [bare(c) for c in after] == [bare(c) for c in before]
@@ -97,15 +107,13 @@ async def test_import_replaces_and_undo_of_an_import_restores_everything(store: 
         "characters": [{"name": "Solo", "owner_id": BOB}],
         "active": [{"user_id": BOB, "character": "solo"}],
     }
-    async with store.transaction(GUILD) as tx:
-        await tx.import_guild(json.dumps(document).encode(), GM)
+    await store.run(GUILD, import_(json.dumps(document).encode()))
     assert [c.name for c in await store.characters(GUILD)] == ["Solo"]
     assert await store.ruleset(GUILD) == Ruleset()
     assert await store.active_character(GUILD, ALICE) is None
     assert (await store.active_character(GUILD, BOB)) is not None
 
-    async with store.transaction(GUILD) as tx:
-        event = await tx.undo(GM)
+    event = await store.run(GUILD, lambda tx: tx.undo(GM))
     assert event.details["kind"] == "import"
     assert await store.characters(GUILD) == before  # same ids, same wounds
     assert await store.ruleset(GUILD) == ruleset
@@ -185,17 +193,18 @@ HOSTILE: dict[str, bytes] = {
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-async def test_hostile_imports_are_refused_and_change_nothing(name: str, store: Store, db_path: Path) -> None:
+async def test_hostile_imports_are_refused_and_change_nothing(
+    name: str, store: Store, database_url: str
+) -> None:
     await populate(store)
-    before = dump(db_path)
+    before = dump(database_url)
     with pytest.raises(UserError) as refused:
-        async with store.transaction(GUILD) as tx:
-            await tx.import_guild(HOSTILE[name], GM)
+        await store.run(GUILD, import_(HOSTILE[name]))
     assert refused.value.key == "import_invalid"
     errors = str(refused.value.params["errors"])
     assert errors and len(errors) <= MAX_ERRORS_CHARS
     assert "x" * 100 not in errors and "A" * 100 not in errors  # the file's text is not echoed
-    assert dump(db_path) == before
+    assert dump(database_url) == before
 
 
 async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
@@ -203,8 +212,7 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
     data["characters"][0].update(name="", corps=50, rest_days=-1)
     data["version"] = 7
     with pytest.raises(UserError) as refused:
-        async with store.transaction(GUILD) as tx:
-            await tx.import_guild(json.dumps(data).encode(), GM)
+        await store.run(GUILD, import_(json.dumps(data).encode()))
     lines = str(refused.value.params["errors"]).splitlines()
     assert len(lines) == 4
     assert any(line.startswith("version:") for line in lines)
@@ -212,30 +220,35 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
 
 
 async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
-    async with store.transaction(GUILD) as tx:
-        counts = await tx.import_guild(json.dumps(valid()).encode(), GM)
+    counts = await store.run(GUILD, import_(json.dumps(valid()).encode()))
     assert counts == {"characters": 1, "wounds": 1, "replaced": 0}
     aria = await store.character_by_name(GUILD, "aria")
     assert aria.owner_id == ALICE and aria.counts(Track.PHYSICAL) == (1, 0, 0)
     assert await store.active_character(GUILD, ALICE) == aria
 
 
-@pytest.mark.parametrize("name", ["\u202e", "\u202eAria", "Aria\u200f"])
-async def test_an_import_with_invisible_characters_in_a_name_is_refused(tmp_path: Path, name: str) -> None:
-    store = await Store.open(str(tmp_path / "invisible.db"))
-    try:
-        data = {
-            "format": "harmonies-wounds",
-            "version": 1,
-            "guild_id": 1,
-            "exported_at": "2026-11-30T12:00:00+00:00",
-            "ruleset": {},
-            "characters": [{"name": name}],
-        }
-        with pytest.raises(UserError) as refused:
-            async with store.transaction(1) as tx:
-                await tx.import_guild(json.dumps(data).encode(), actor_id=None)
-        assert refused.value.key == "import_invalid"
-        assert await store.characters(1) == []
-    finally:
-        await store.close()
+@pytest.mark.parametrize("name", ["\u202e", "\u202eAria", "Aria\u200f", "Ar\x00ia"])
+async def test_an_import_with_invisible_characters_in_a_name_is_refused(store: Store, name: str) -> None:
+    data = {
+        "format": "harmonies-wounds",
+        "version": 1,
+        "guild_id": 1,
+        "exported_at": "2026-11-30T12:00:00+00:00",
+        "ruleset": {},
+        "characters": [{"name": name}],
+    }
+    with pytest.raises(UserError) as refused:
+        await store.run(1, lambda tx: tx.import_guild(json.dumps(data).encode(), actor_id=None))
+    assert refused.value.key == "import_invalid"
+    assert await store.characters(1) == []
+
+
+@pytest.mark.parametrize("where", ["note", "at"])
+async def test_an_import_with_a_nul_character_is_refused_clearly(store: Store, where: str) -> None:
+    data = valid()
+    data["characters"][0]["wounds"][0][where] = "2024-01-01\x00" if where == "at" else "a\x00b"
+    with pytest.raises(UserError) as refused:
+        await store.run(GUILD, import_(json.dumps(data).encode()))
+    assert refused.value.key == "import_invalid"
+    assert f"wounds.0.{where}" in str(refused.value.params["errors"])
+    assert await store.characters(GUILD) == []

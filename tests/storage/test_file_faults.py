@@ -21,16 +21,18 @@ import asyncio, os, sys
 from bot.rules import new_character
 from bot.storage import Store
 
+def create(name):
+    def work(tx):
+        saved = tx.save_character(new_character(name, ruleset=tx.ruleset()))
+        tx.record("character_create", None, character=saved)
+    return work
+
 async def main(path):
     store = await Store.open(path)
     for name in ("Aria", "Brann", "Cyd"):
-        async with store.transaction(1) as tx:
-            await tx.save_character(new_character(name, ruleset=await tx.ruleset()))
-            await tx.record("character_create", None)
+        await store.run(1, create(name))
     await store.checkpoint()
-    async with store.transaction(1) as tx:
-        await tx.save_character(new_character("Lost", ruleset=await tx.ruleset()))
-        await tx.record("character_create", None)
+    await store.run(1, create("Lost"))
     os.remove(path + "-wal")  # someone deletes the WAL while the bot runs...
     os._exit(9)  # ...then the bot dies without closing anything
 

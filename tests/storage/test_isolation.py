@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -12,17 +11,21 @@ from bot.errors import UserError
 from bot.rules import Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from tests.storage.conftest import ALICE, GM, GUILD, OTHER_GUILD, create, dump
+from tests.databases import dump
+from tests.storage.conftest import ALICE, GM, GUILD, OTHER_GUILD, create
 
 
 async def _setup(store: Store) -> Character:
     aria = await create(store, "Aria", ALICE, guild_id=GUILD)
-    async with store.transaction(GUILD) as tx:
-        assert aria.id is not None
-        wounded = inflict(await tx.character(aria.id), Track.PHYSICAL, Severity.MID).character
-        aria = await tx.save_character(wounded)
-        await tx.record("wound", GM, character=aria)
-    return aria
+    aria_id = aria.id
+    assert aria_id is not None
+
+    def work(tx: Transaction) -> Character:
+        saved = tx.save_character(inflict(tx.character(aria_id), Track.PHYSICAL, Severity.MID).character)
+        tx.record("wound", GM, character=saved)
+        return saved
+
+    return await store.run(GUILD, work)
 
 
 async def test_reads_of_another_server_find_nothing(store: Store) -> None:
@@ -45,21 +48,21 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
     assert b"Aria" not in exported
 
 
-TxAction = Callable[[Transaction, Character], Awaitable[object]]
+TxAction = Callable[[Transaction, Character], object]
 
 
-async def _set_active(tx: Transaction, c: Character) -> None:
+def _set_active(tx: Transaction, c: Character) -> None:
     assert c.id is not None
-    await tx.set_active(ALICE, c.id)
+    tx.set_active(ALICE, c.id)
 
 
-async def _undo_character(tx: Transaction, c: Character) -> None:
-    await tx.undo(GM, c.id)
+def _undo_character(tx: Transaction, c: Character) -> None:
+    tx.undo(GM, c.id)
 
 
-async def _load(tx: Transaction, c: Character) -> None:
+def _load(tx: Transaction, c: Character) -> None:
     assert c.id is not None
-    await tx.character(c.id)
+    tx.character(c.id)
 
 
 @pytest.mark.parametrize(
@@ -75,26 +78,28 @@ async def _load(tx: Transaction, c: Character) -> None:
     ],
 )
 async def test_writes_with_another_servers_ids_are_refused_and_change_nothing(
-    store: Store, db_path: Path, action: TxAction
+    store: Store, database_url: str, action: TxAction
 ) -> None:
     aria = await _setup(store)
-    before = dump(db_path)
+    before = dump(database_url)
+
+    def work(tx: Transaction) -> None:
+        action(tx, aria)
+        tx.record("character_edit", GM, character=aria)
+
     with pytest.raises(UserError) as refused:
-        async with store.transaction(OTHER_GUILD) as tx:
-            await action(tx, aria)
-            await tx.record("character_edit", GM, character=aria)
+        await store.run(OTHER_GUILD, work)
     assert refused.value.key == "character_not_found"
-    assert dump(db_path) == before
+    assert dump(database_url) == before
 
 
-async def test_undo_in_another_server_does_not_see_these_events(store: Store, db_path: Path) -> None:
+async def test_undo_in_another_server_does_not_see_these_events(store: Store, database_url: str) -> None:
     await _setup(store)
-    before = dump(db_path)
+    before = dump(database_url)
     with pytest.raises(UserError) as refused:
-        async with store.transaction(OTHER_GUILD) as tx:
-            await tx.undo(GM)
+        await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
     assert refused.value.key == "undo_nothing"
-    assert dump(db_path) == before
+    assert dump(database_url) == before
 
 
 async def test_same_names_in_two_servers_are_two_characters(store: Store) -> None:
@@ -105,7 +110,6 @@ async def test_same_names_in_two_servers_are_two_characters(store: Store) -> Non
     assert (await store.character_by_name(OTHER_GUILD, "ARIA")).id == b.id
     assert (await store.active_character(GUILD, ALICE)) == a
     assert (await store.active_character(OTHER_GUILD, ALICE)) == b
-    async with store.transaction(OTHER_GUILD) as tx:
-        await tx.undo(GM)
+    await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
     assert (await store.character(GUILD, a.id or 0)) == a
     assert await store.characters(OTHER_GUILD) == []

@@ -1,17 +1,20 @@
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.rules import Severity, Track
-from bot.storage import Database, StorageError, Store
+from bot.storage import StorageError, Store, open_database
 from bot.storage.migrations import MIGRATIONS_DIR, latest_version, migrate, split_statements
-from tests.storage.conftest import ALICE, GUILD, dump
+from tests.databases import connect, dump, is_postgres, tables
+from tests.storage.conftest import ALICE, GUILD
 
-LATEST = latest_version()
+LATEST = latest_version(MIGRATIONS_DIR / "sqlite")
 
 # Data written with the schema of each version, as the bot of that version would have. When you add
 # migration N, add SEEDS[N] (the same facts, in the new schema): the test below then upgrades a
@@ -50,58 +53,95 @@ SEEDS: dict[int, str] = {
 SEEDS[2] = SEEDS[1] + "INSERT INTO handled_interactions (interaction_id) VALUES (1577332705824079897);"
 
 
-def migrations_up_to(version: int, folder: Path) -> Path:
+def dialect(url: str) -> str:
+    return "postgres" if is_postgres(url) else "sqlite"
+
+
+def migrations_up_to(version: int, folder: Path, url: str) -> Path:
     folder.mkdir()
-    for path in sorted(MIGRATIONS_DIR.glob("*.sql"))[:version]:
+    for path in sorted((MIGRATIONS_DIR / dialect(url)).glob("*.sql"))[:version]:
         shutil.copy(path, folder / path.name)
     return folder
 
 
-def test_every_version_has_a_seed() -> None:
-    assert sorted(SEEDS) == list(range(1, LATEST + 1)), "add SEEDS[N] for every migration N"
-
-
-async def test_an_empty_database_is_migrated_to_the_latest_version(db_path: Path) -> None:
-    store = await Store.open(str(db_path))
-    await store.close()
-    conn = sqlite3.connect(db_path)
+def version_of(url: str) -> int:
+    conn = connect(url)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"characters", "wounds", "events", "event_characters", "active_characters", "meta"} <= tables
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        if isinstance(conn, sqlite3.Connection):
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if "schema_version" not in tables(url):
+            return 0
+        found = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(found[0]) if found and found[0] is not None else 0
     finally:
         conn.close()
 
 
-async def test_opening_an_up_to_date_database_changes_nothing(db_path: Path) -> None:
-    store = await Store.open(str(db_path))
+def seed(url: str, script: str) -> None:
+    """Write a seed as the bot of that version would have. PostgreSQL hands out the ids of identity
+    columns itself: a seed with explicit ids overrides them, then moves the sequences past them."""
+    conn = connect(url)
+    try:
+        for statement in split_statements(script):
+            if is_postgres(url):
+                statement = re.sub(r"\)\s*VALUES", ") OVERRIDING SYSTEM VALUE VALUES", statement, count=1)
+            conn.execute(statement)
+        if not isinstance(conn, sqlite3.Connection):
+            for table in ("characters", "wounds", "events"):
+                conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table} "
+                    "HAVING MAX(id) IS NOT NULL"
+                )
+        else:
+            conn.commit()
+    finally:
+        conn.close()
+
+
+def test_every_version_has_a_seed() -> None:
+    assert sorted(SEEDS) == list(range(1, LATEST + 1)), "add SEEDS[N] for every migration N"
+    assert latest_version(MIGRATIONS_DIR / "postgres") == LATEST, "every migration exists for both dialects"
+
+
+async def test_an_empty_database_is_migrated_to_the_latest_version(empty_database_url: str) -> None:
+    url = empty_database_url
+    store = await Store.open(url)
     await store.close()
-    before = dump(db_path)
-    store = await Store.open(str(db_path))
+    assert version_of(url) == LATEST
+    assert {"characters", "wounds", "events", "event_characters", "active_characters", "meta"} <= set(
+        tables(url)
+    )
+    if not is_postgres(url):
+        conn = sqlite3.connect(url.removeprefix("sqlite:///"))
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        finally:
+            conn.close()
+
+
+async def test_opening_an_up_to_date_database_changes_nothing(empty_database_url: str) -> None:
+    store = await Store.open(empty_database_url)
     await store.close()
-    assert dump(db_path) == before
+    before = dump(empty_database_url)
+    store = await Store.open(empty_database_url)
+    await store.close()
+    assert dump(empty_database_url) == before
 
 
 @pytest.mark.parametrize("version", range(1, LATEST + 1))
 async def test_data_of_every_version_survives_the_upgrade(
-    version: int, tmp_path: Path, db_path: Path
+    version: int, tmp_path: Path, empty_database_url: str
 ) -> None:
-    db = await Database.open(str(db_path))
+    url = empty_database_url
+    db = await open_database(url)
     try:
-        assert await migrate(db.writer, migrations_up_to(version, tmp_path / "old")) == version
+        assert await migrate(db, migrations_up_to(version, tmp_path / "old", url)) == version
     finally:
         await db.close()
-    conn = sqlite3.connect(db_path)
-    try:
-        with conn:
-            for statement in split_statements(SEEDS[version]):
-                conn.execute(statement)
-    finally:
-        conn.close()
+    seed(url, SEEDS[version])
 
-    store = await Store.open(str(db_path))
+    store = await Store.open(url)
     try:
         aria = await store.character(GUILD, 1)
         assert (aria.name, aria.owner_id, aria.corps, aria.resistance, aria.intuition, aria.rest_days) == (
@@ -123,54 +163,51 @@ async def test_data_of_every_version_survives_the_upgrade(
         events, total = await store.history(GUILD)
         assert total == 1 and events[0].kind == "character_create" and events[0].details == {"note": "x"}
         assert await store.get_meta("commands_hash") == "abc123"
+        # New rows get new ids from the database, after the old ones.
+        created = await store.run(
+            GUILD, lambda tx: tx.save_character(replace(aria, id=None, name="New", wounds=()))
+        )
+        assert created.id is not None and created.id > 2
     finally:
         await store.close()
-    conn = sqlite3.connect(db_path)
-    try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    finally:
-        conn.close()
+    assert version_of(url) == LATEST
 
 
-async def test_a_broken_migration_leaves_schema_and_version_untouched(tmp_path: Path, db_path: Path) -> None:
-    folder = migrations_up_to(LATEST, tmp_path / "migrations")
-    store = await Store.open(str(db_path), migrations=folder)
+async def test_a_broken_migration_leaves_schema_and_version_untouched(
+    tmp_path: Path, empty_database_url: str
+) -> None:
+    url = empty_database_url
+    folder = migrations_up_to(LATEST, tmp_path / "migrations", url)
+    store = await Store.open(url, migrations=folder)
     await store.close()
-    before = dump(db_path)
+    before = dump(url)
     (folder / f"{LATEST + 1:04d}_broken.sql").write_text(
         "CREATE TABLE extra (x INTEGER);\nALTER TABLE characters ADD COLUMN colour TEXT;\n"
         "INSERT INTO no_such_table VALUES (1);\n"
     )
     with pytest.raises(StorageError) as refused:
-        await Store.open(str(db_path), migrations=folder)
+        await Store.open(url, migrations=folder)
     assert f"{LATEST + 1:04d}_broken.sql" in str(refused.value)
     assert "\n" not in str(refused.value)
-    assert dump(db_path) == before
-    conn = sqlite3.connect(db_path)
-    try:
-        columns = [r[1] for r in conn.execute("PRAGMA table_info(characters)")]
-        assert "colour" not in columns
-    finally:
-        conn.close()
+    assert dump(url) == before
+    assert "extra" not in tables(url)
+    assert version_of(url) == LATEST
 
 
-async def test_a_broken_first_migration_leaves_an_empty_database(tmp_path: Path, db_path: Path) -> None:
+async def test_a_broken_first_migration_leaves_an_empty_database(
+    tmp_path: Path, empty_database_url: str
+) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
     (folder / "0001_initial.sql").write_text("CREATE TABLE a (x INTEGER);\nCREATE TABLE a (y INTEGER);\n")
     with pytest.raises(StorageError):
-        await Store.open(str(db_path), migrations=folder)
-    conn = sqlite3.connect(db_path)
-    try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
-        assert conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
-    finally:
-        conn.close()
+        await Store.open(empty_database_url, migrations=folder)
+    assert version_of(empty_database_url) == 0
+    assert set(tables(empty_database_url)) <= {"schema_version"}
 
 
 async def test_migrations_apply_in_order_each_recording_its_version(tmp_path: Path, db_path: Path) -> None:
-    folder = migrations_up_to(LATEST, tmp_path / "migrations")
+    folder = migrations_up_to(LATEST, tmp_path / "migrations", "sqlite:///")
     (folder / f"{LATEST + 1:04d}_colour.sql").write_text(
         "-- a comment; with a semicolon\nALTER TABLE characters ADD COLUMN colour TEXT DEFAULT 'red';\n"
         "CREATE TRIGGER t AFTER INSERT ON meta BEGIN\n  UPDATE meta SET meta_value = 'x;y' WHERE 0;\nEND;\n"
@@ -189,14 +226,20 @@ async def test_migrations_apply_in_order_each_recording_its_version(tmp_path: Pa
         conn.close()
 
 
-async def test_a_newer_database_is_refused(db_path: Path) -> None:
-    store = await Store.open(str(db_path))
+async def test_a_newer_database_is_refused(empty_database_url: str) -> None:
+    url = empty_database_url
+    store = await Store.open(url)
     await store.close()
-    conn = sqlite3.connect(db_path)
-    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
-    conn.close()
+    conn = connect(url)
+    try:
+        if isinstance(conn, sqlite3.Connection):
+            conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+        else:
+            conn.execute("UPDATE schema_version SET version = %s", (LATEST + 1,))
+    finally:
+        conn.close()
     with pytest.raises(StorageError) as refused:
-        await Store.open(str(db_path))
+        await Store.open(url)
     assert "newer" in str(refused.value)
     assert "\n" not in str(refused.value)
 
@@ -233,3 +276,8 @@ def test_split_statements_keeps_triggers_and_strings_whole() -> None:
     assert len(statements) == 2
     assert statements[0].endswith("DEFAULT ';');")
     assert "SELECT 2;" in statements[1] and statements[1].endswith("END;")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.db"

@@ -2,31 +2,37 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from pathlib import Path
+from functools import partial
 
 import pytest
 
 from bot.errors import UserError
+from bot.history import Event
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
-from bot.storage import Store
+from bot.rules.character import Character
+from bot.storage import Store, Transaction
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
 
 
 async def test_save_character_returns_ids_and_writes_only_what_changed(store: Store) -> None:
     aria = await create(store, "Aria")
-    assert aria.id is not None and aria.guild_id == GUILD and aria.created_at
-    async with store.transaction(GUILD) as tx:
+    aria_id = aria.id
+    assert aria_id is not None and aria.guild_id == GUILD and aria.created_at
+
+    def work(tx: Transaction) -> Character:
         hurt = inflict(
-            await tx.character(aria.id), Track.PHYSICAL, Severity.LOW, 3, note="n", by=GM, at="t"
+            tx.character(aria_id), Track.PHYSICAL, Severity.LOW, 3, note="n", by=GM, at="t"
         ).character
-        saved = await tx.save_character(hurt)
+        saved = tx.save_character(hurt)
         assert all(w.id is not None for w in saved.wounds)
         assert len({w.id for w in saved.wounds}) == 3
         healed = replace(
             saved, wounds=(replace(saved.wounds[1], current=None), saved.wounds[0], saved.wounds[2])
         )
-        again = await tx.save_character(healed)
-    stored = await store.character(GUILD, aria.id)
+        return tx.save_character(healed)
+
+    again = await store.run(GUILD, work)
+    stored = await store.character(GUILD, aria_id)
     assert [w.id for w in stored.wounds] == sorted(w.id for w in again.wounds if w.id is not None)
     assert stored.counts(Track.PHYSICAL) == (2, 0, 0)
     assert {w.id: w for w in stored.wounds} == {w.id: w for w in again.wounds}
@@ -35,13 +41,19 @@ async def test_save_character_returns_ids_and_writes_only_what_changed(store: St
 async def test_wounds_of_another_character_cannot_be_saved(store: Store) -> None:
     aria = await create(store, "Aria")
     bob = await create(store, "Bob", BOB)
-    async with store.transaction(GUILD) as tx:
-        hurt = inflict(await tx.character(aria.id or 0), Track.PHYSICAL, Severity.LOW).character
-        aria = await tx.save_character(hurt)
+    hurt = await store.run(
+        GUILD,
+        lambda tx: tx.save_character(
+            inflict(tx.character(aria.id or 0), Track.PHYSICAL, Severity.LOW).character
+        ),
+    )
+
+    def steal(tx: Transaction) -> None:
+        target = tx.character(bob.id or 0)
+        tx.save_character(replace(target, wounds=hurt.wounds))
+
     with pytest.raises(ValueError):
-        async with store.transaction(GUILD) as tx:
-            target = await tx.character(bob.id or 0)
-            await tx.save_character(replace(target, wounds=aria.wounds))
+        await store.run(GUILD, steal)
 
 
 async def test_names_are_unique_per_server_case_insensitively(store: Store) -> None:
@@ -51,8 +63,7 @@ async def test_names_are_unique_per_server_case_insensitively(store: Store) -> N
         await create(store, "  ARIA ", BOB)
     assert taken.value.key == "name_taken"
     with pytest.raises(UserError) as renamed:
-        async with store.transaction(GUILD) as tx:
-            await tx.save_character(replace(await tx.character(bob.id or 0), name="aria"))
+        await store.run(GUILD, lambda tx: tx.save_character(replace(tx.character(bob.id or 0), name="aria")))
     assert renamed.value.key == "name_taken"
     assert (await store.character_by_name(GUILD, "ＡＲＩＡ")).name == "Aria"  # full-width letters, NFKC
     with pytest.raises(UserError) as missing:
@@ -87,11 +98,14 @@ async def test_lists_are_ordered_by_name(store: Store) -> None:
 
 async def test_history_pages_newest_first(store: Store) -> None:
     aria = await create(store, "Aria")
+
+    def rest(tx: Transaction, i: int) -> None:
+        character = tx.character(aria.id or 0)
+        tx.save_character(replace(character, rest_days=i + 1))
+        tx.record("rest", GM, character=character, details={"days": i + 1})
+
     for i in range(24):
-        async with store.transaction(GUILD) as tx:
-            character = await tx.character(aria.id or 0)
-            await tx.save_character(replace(character, rest_days=i + 1))
-            await tx.record("rest", GM, character=character, details={"days": i + 1})
+        await store.run(GUILD, partial(rest, i=i))
     page1, total = await store.history(GUILD)
     page3, _ = await store.history(GUILD, page=3)
     assert total == 25 and len(page1) == 10 and len(page3) == 5
@@ -111,49 +125,57 @@ async def test_meta_values(store: Store) -> None:
 
 async def test_the_ruleset_cache_follows_commits_and_rollbacks(store: Store) -> None:
     assert await store.ruleset(GUILD) == Ruleset()
+
+    def fail(tx: Transaction) -> None:
+        tx.save_ruleset(Ruleset(gm_role_id=1))
+        assert tx.ruleset().gm_role_id == 1
+        raise RuntimeError
+
     with pytest.raises(RuntimeError):
-        async with store.transaction(GUILD) as tx:
-            await tx.save_ruleset(Ruleset(gm_role_id=1))
-            assert (await tx.ruleset()).gm_role_id == 1
-            raise RuntimeError
+        await store.run(GUILD, fail)
     assert await store.ruleset(GUILD) == Ruleset()
-    async with store.transaction(GUILD) as tx:
-        await tx.save_ruleset(Ruleset(gm_role_id=2))
-        await tx.record("config", GM)
+
+    def change(tx: Transaction) -> None:
+        tx.save_ruleset(Ruleset(gm_role_id=2))
+        tx.record("config", GM)
+
+    await store.run(GUILD, change)
     assert (await store.ruleset(GUILD)).gm_role_id == 2
-    async with store.transaction(GUILD) as tx:
-        assert (await tx.ruleset()).gm_role_id == 2
+    assert (await store.run(GUILD, Transaction.ruleset)).gm_role_id == 2
 
 
 async def test_a_character_saved_in_a_transaction_is_seen_by_later_loads(store: Store) -> None:
-    async with store.transaction(GUILD) as tx:
-        inserted = await tx.save_character(new_character("Aria", ruleset=await tx.ruleset(), owner_id=ALICE))
-        rested = await tx.save_character(replace(inserted, rest_days=4))
+
+    def work(tx: Transaction) -> tuple[Character, Event]:
+        inserted = tx.save_character(new_character("Aria", ruleset=tx.ruleset(), owner_id=ALICE))
+        rested = tx.save_character(replace(inserted, rest_days=4))
         assert rested.id == inserted.id and rested.created_at == inserted.created_at
-        assert (await tx.character_by_name("aria")) == rested
-        assert (await tx.active_character(ALICE)) is None
-        await tx.set_active(ALICE, rested.id or 0)
-        assert (await tx.active_character(ALICE)) == rested
-        event = await tx.record("character_create", GM, character=rested)
+        assert tx.character_by_name("aria") == rested
+        assert tx.active_character(ALICE) is None
+        tx.set_active(ALICE, rested.id or 0)
+        assert tx.active_character(ALICE) == rested
+        return rested, tx.record("character_create", GM, character=rested)
+
+    rested, event = await store.run(GUILD, work)
     assert event.character_name == "Aria" and event.character_id == rested.id
     assert await store.active_character(GUILD, ALICE) == rested
-    async with store.transaction(GUILD) as tx:
-        await tx.undo(GM)
+    await store.run(GUILD, lambda tx: tx.undo(GM))
     assert await store.characters(GUILD) == []
 
 
-async def test_writers_of_two_stores_on_one_file_wait_for_each_other(db_path: Path, store: Store) -> None:
+async def test_writers_of_two_stores_on_one_database_wait_for_each_other(
+    database_url: str, store: Store
+) -> None:
     aria = await create(store, "Aria")
-    other = await Store.open(str(db_path))
+    other = await Store.open(database_url)
     try:
 
-        async def add(through: Store, i: int) -> None:
-            async with through.transaction(GUILD) as tx:
-                current = await tx.character(aria.id or 0)
-                wound = Wound(Track.MENTAL, Severity.LOW, Severity.LOW, note=str(i))
-                await tx.save_character(replace(current, wounds=(*current.wounds, wound)))
+        def add(tx: Transaction, i: int) -> None:
+            current = tx.character(aria.id or 0)
+            wound = Wound(Track.MENTAL, Severity.LOW, Severity.LOW, note=str(i))
+            tx.save_character(replace(current, wounds=(*current.wounds, wound)))
 
-        await asyncio.gather(*(add(store if i % 2 else other, i) for i in range(60)))
+        await asyncio.gather(*((store if i % 2 else other).run(GUILD, partial(add, i=i)) for i in range(60)))
     finally:
         await other.close()
     assert len((await store.character(GUILD, aria.id or 0)).wounds) == 60

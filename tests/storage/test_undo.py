@@ -1,55 +1,74 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
+from functools import partial
 
 import pytest
 
 from bot.errors import UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
-from bot.storage import Store
-from tests.storage.conftest import ALICE, BOB, GM, GUILD, create, dump
+from bot.storage import Store, Transaction
+from tests.databases import dump
+from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
+
+
+def select(tx: Transaction, user_id: int, character_id: int) -> None:
+    tx.set_active(user_id, character_id)
+    tx.record("character_select", user_id, character=tx.character(character_id))
+
+
+def delete(tx: Transaction, character: Character) -> None:
+    tx.delete_character(character)
+    tx.record("character_delete", GM, character=character)
 
 
 async def wound(
     store: Store, character: Character, severity: Severity = Severity.LOW, count: int = 1
 ) -> Character:
-    assert character.id is not None
-    async with store.transaction(GUILD) as tx:
-        result = inflict(await tx.character(character.id), Track.PHYSICAL, severity, count, note="hit", by=GM)
-        saved = await tx.save_character(result.character)
-        await tx.record("wound", GM, character=saved, details={"count": count})
-    return saved
+    character_id = character.id
+    assert character_id is not None
+
+    def work(tx: Transaction) -> Character:
+        result = inflict(tx.character(character_id), Track.PHYSICAL, severity, count, note="hit", by=GM)
+        saved = tx.save_character(result.character)
+        tx.record("wound", GM, character=saved, details={"count": count})
+        return saved
+
+    return await store.run(GUILD, work)
 
 
 async def undo(store: Store, character_id: int | None = None) -> str:
-    async with store.transaction(GUILD) as tx:
-        event = await tx.undo(GM, character_id)
+    event = await store.run(GUILD, lambda tx: tx.undo(GM, character_id))
     assert event.kind == "undo" and event.undoes is not None
     return str(event.details["kind"])
 
 
 async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     aria = await create(store, "Aria")
-    assert aria.id is not None
-    states = [await store.character(GUILD, aria.id)]
+    aria_id = aria.id
+    assert aria_id is not None
+    states = [await store.character(GUILD, aria_id)]
     states.append(await wound(store, aria))
     states.append(await wound(store, aria, Severity.HIGH, 2))
-    async with store.transaction(GUILD) as tx:
-        renamed = await tx.save_character(replace(await tx.character(aria.id), name="Arianne", corps=3))
-        await tx.record("character_edit", GM, character=renamed, details={"name": "Arianne"})
-    assert await store.character(GUILD, aria.id) == renamed
+
+    def rename(tx: Transaction) -> Character:
+        renamed = tx.save_character(replace(tx.character(aria_id), name="Arianne", corps=3))
+        tx.record("character_edit", GM, character=renamed, details={"name": "Arianne"})
+        return renamed
+
+    renamed = await store.run(GUILD, rename)
+    assert await store.character(GUILD, aria_id) == renamed
 
     assert await undo(store) == "character_edit"
-    assert await store.character(GUILD, aria.id) == states[2]
+    assert await store.character(GUILD, aria_id) == states[2]
     assert await undo(store) == "wound"
-    assert await store.character(GUILD, aria.id) == states[1]
+    assert await store.character(GUILD, aria_id) == states[1]
     assert await undo(store) == "wound"
-    assert await store.character(GUILD, aria.id) == states[0]
+    assert await store.character(GUILD, aria_id) == states[0]
     assert await undo(store) == "character_create"
     with pytest.raises(UserError) as gone:
-        await store.character(GUILD, aria.id)
+        await store.character(GUILD, aria_id)
     assert gone.value.key == "character_not_found"
     assert await store.active_character(GUILD, ALICE) is None
     with pytest.raises(UserError) as nothing:
@@ -72,20 +91,20 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     }
 
 
-async def test_undo_survives_closing_and_reopening(db_path: Path) -> None:
-    store = await Store.open(str(db_path))
+async def test_undo_survives_closing_and_reopening(database_url: str) -> None:
+    store = await Store.open(database_url)
     aria = await create(store, "Aria")
     before = await store.character(GUILD, aria.id or 0)
     await wound(store, aria, Severity.MID)
     await store.close()
 
-    store = await Store.open(str(db_path))
+    store = await Store.open(database_url)
     try:
         assert await undo(store) == "wound"
         assert await store.character(GUILD, aria.id or 0) == before
     finally:
         await store.close()
-    store = await Store.open(str(db_path))
+    store = await Store.open(database_url)
     try:
         assert await undo(store) == "character_create"
         assert await store.characters(GUILD) == []
@@ -97,17 +116,12 @@ async def test_undo_of_a_delete_brings_the_character_back_whole(store: Store) ->
     older = await create(store, "Older")
     aria = await create(store, "Aria", active=False)
     assert aria.id is not None and older.id is not None
-    async with store.transaction(GUILD) as tx:
-        await tx.set_active(ALICE, aria.id)
-        await tx.record("character_select", ALICE, character=await tx.character(aria.id))
+    await store.run(GUILD, partial(select, user_id=ALICE, character_id=aria.id))
     aria = await wound(store, aria, Severity.LOW, 3)
     aria = await wound(store, aria, Severity.HIGH)
     assert len(aria.wounds) == 4
     assert aria.id is not None
-
-    async with store.transaction(GUILD) as tx:
-        await tx.delete_character(await tx.character(aria.id))
-        await tx.record("character_delete", GM, character=aria)
+    await store.run(GUILD, partial(delete, character=aria))
     with pytest.raises(UserError):
         await store.character(GUILD, aria.id)
     assert (await store.active_character(GUILD, ALICE)) == older  # the next most recent one
@@ -123,9 +137,7 @@ async def test_undo_of_a_delete_brings_the_character_back_whole(store: Store) ->
 
 async def test_deleting_the_last_character_clears_the_active_one(store: Store) -> None:
     aria = await create(store, "Aria")
-    async with store.transaction(GUILD) as tx:
-        await tx.delete_character(aria)
-        await tx.record("character_delete", GM, character=aria)
+    await store.run(GUILD, partial(delete, character=aria))
     assert await store.active_character(GUILD, ALICE) is None
     assert await undo(store) == "character_delete"
     assert await store.active_character(GUILD, ALICE) == aria
@@ -144,24 +156,26 @@ async def test_undo_of_a_create_removes_the_character(store: Store) -> None:
     assert (await store.active_character(GUILD, ALICE)) == first
 
 
-async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store, db_path: Path) -> None:
+async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store, database_url: str) -> None:
     aria = await create(store, "Aria")
     bob = await create(store, "Bob", BOB)
     assert aria.id is not None and bob.id is not None
-    async with store.transaction(GUILD) as tx:  # a server-wide rest is one change
-        for member in await store.characters(GUILD):
-            assert member.id is not None
-            await tx.save_character(grant_rest(await tx.character(member.id), 3))
-        await tx.record("rest", GM, details={"days": 3})
+
+    def rest(tx: Transaction) -> None:  # a server-wide rest is one change
+        for member in tx.characters():
+            tx.save_character(grant_rest(member, 3))
+        tx.record("rest", GM, details={"days": 3})
+
+    await store.run(GUILD, rest)
     await wound(store, bob)
 
-    before = dump(db_path)
+    before = dump(database_url)
     with pytest.raises(UserError) as blocked:
         await undo(store, aria.id)  # the latest change of Aria is the rest, which Bob's wound follows
     assert blocked.value.key == "undo_blocked"
     assert blocked.value.params["blocked_by"] == "wound"
     assert blocked.value.params["kind"] == "rest"
-    assert dump(db_path) == before
+    assert dump(database_url) == before
 
     assert await undo(store, bob.id) == "wound"
     assert await undo(store, aria.id) == "rest"
@@ -185,13 +199,14 @@ async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
 
 async def test_undo_restores_the_ruleset(store: Store) -> None:
     assert (await store.ruleset(GUILD)).gm_role_id is None
-    async with store.transaction(GUILD) as tx:
-        await tx.save_ruleset((await tx.ruleset()).model_copy(update={"gm_role_id": 77}))
-        await tx.record("config", GM, details={"setting": "gm-role"})
+
+    def configure(tx: Transaction, setting: str, **update: object) -> None:
+        tx.save_ruleset(tx.ruleset().model_copy(update=update))
+        tx.record("config", GM, details={"setting": setting})
+
+    await store.run(GUILD, partial(configure, setting="gm-role", gm_role_id=77))
     assert (await store.ruleset(GUILD)).gm_role_id == 77
-    async with store.transaction(GUILD) as tx:
-        await tx.save_ruleset((await tx.ruleset()).model_copy(update={"open_rolls": True}))
-        await tx.record("config", GM, details={"setting": "dice"})
+    await store.run(GUILD, partial(configure, setting="dice", open_rolls=True))
     assert await undo(store) == "config"
     assert (await store.ruleset(GUILD)) == Ruleset(gm_role_id=77)
     assert await undo(store) == "config"
@@ -201,8 +216,7 @@ async def test_undo_restores_the_ruleset(store: Store) -> None:
 async def test_invalid_ruleset_is_refused(store: Store) -> None:
     broken = Ruleset().model_copy(update={"presets": {}})
     with pytest.raises(UserError) as refused:
-        async with store.transaction(GUILD) as tx:
-            await tx.save_ruleset(broken)
+        await store.run(GUILD, lambda tx: tx.save_ruleset(broken))
     assert refused.value.key == "ruleset_invalid"
     assert await store.ruleset(GUILD) == Ruleset()
 
@@ -211,37 +225,36 @@ async def test_undo_of_a_select_restores_the_previous_active_character(store: St
     aria = await create(store, "Aria")
     other = await create(store, "Other")
     assert other.id is not None
-    async with store.transaction(GUILD) as tx:
-        await tx.set_active(ALICE, other.id)
-        await tx.record("character_select", ALICE, character=await tx.character(other.id))
+    await store.run(GUILD, partial(select, user_id=ALICE, character_id=other.id))
     assert await store.active_character(GUILD, ALICE) == other
     assert await undo(store) == "character_select"
     assert await store.active_character(GUILD, ALICE) == aria
 
 
-async def test_undo_refuses_to_bring_back_a_name_taken_since(store: Store, db_path: Path) -> None:
+async def test_undo_refuses_to_bring_back_a_name_taken_since(store: Store, database_url: str) -> None:
     aria = await create(store, "Aria")
-    async with store.transaction(GUILD) as tx:
-        await tx.delete_character(aria)
-        await tx.record("character_delete", GM, character=aria)
+    await store.run(GUILD, partial(delete, character=aria))
     await create(store, "ARIA", BOB)
-    before = dump(db_path)
+    before = dump(database_url)
     with pytest.raises(UserError) as refused:
         await undo(store, aria.id)
     assert refused.value.key == "name_taken"
     assert refused.value.params["name"] == "Aria"
-    assert dump(db_path) == before
+    assert dump(database_url) == before
 
 
-async def test_a_rolled_back_transaction_records_nothing(store: Store, db_path: Path) -> None:
+async def test_a_failed_unit_of_work_records_nothing(store: Store, database_url: str) -> None:
     aria = await create(store, "Aria")
-    before = dump(db_path)
+    before = dump(database_url)
+
+    def work(tx: Transaction) -> None:
+        result = inflict(tx.character(aria.id or 0), Track.PHYSICAL, Severity.LOW)
+        tx.record("wound", GM, character=tx.save_character(result.character))
+        raise RuntimeError("a bug after the writes")
+
     with pytest.raises(RuntimeError):
-        async with store.transaction(GUILD) as tx:
-            result = inflict(await tx.character(aria.id or 0), Track.PHYSICAL, Severity.LOW)
-            await tx.record("wound", GM, character=await tx.save_character(result.character))
-            raise RuntimeError("Discord went away before the commit")
-    assert dump(db_path) == before
+        await store.run(GUILD, work)
+    assert dump(database_url) == before
 
 
 async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(store: Store) -> None:
@@ -249,12 +262,14 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
         b'{"format": "harmonies-wounds", "version": 1, "guild_id": %d, "ruleset": {},'
         b' "characters": [{"name": "Solo"}]}' % GUILD
     )
-    async with store.transaction(GUILD) as tx:
-        await tx.import_guild(document, GM)
+    await store.run(GUILD, lambda tx: tx.import_guild(document, GM))
     solo = await store.character_by_name(GUILD, "solo")
-    async with store.transaction(GUILD) as tx:
-        await tx.save_ruleset(Ruleset(open_rolls=True))
-        await tx.record("config", GM)
+
+    def configure(tx: Transaction) -> None:
+        tx.save_ruleset(Ruleset(open_rolls=True))
+        tx.record("config", GM)
+
+    await store.run(GUILD, configure)
     with pytest.raises(UserError) as blocked:
         await undo(store, solo.id)
     assert blocked.value.key == "undo_blocked" and blocked.value.params["blocked_by"] == "config"
@@ -264,14 +279,20 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
 
 
 async def test_conflicts_are_found_for_changes_touching_many_characters(store: Store) -> None:
-    async with store.transaction(GUILD) as tx:
+
+    def crowd_in(tx: Transaction) -> None:
         for i in range(80):
-            await tx.save_character(new_character(f"NPC {i:02d}", ruleset=Ruleset()))
-    async with store.transaction(GUILD) as tx:  # as /rest does for the whole server
-        crowd = await tx.characters()
+            tx.save_character(new_character(f"NPC {i:02d}", ruleset=Ruleset()))
+
+    def rest(tx: Transaction) -> list[Character]:  # as /rest does for the whole server
+        crowd = tx.characters()
         for member in crowd:
-            await tx.save_character(grant_rest(member, 1))
-        await tx.record("rest", GM, details={"days": 1})
+            tx.save_character(grant_rest(member, 1))
+        tx.record("rest", GM, details={"days": 1})
+        return crowd
+
+    await store.run(GUILD, crowd_in)
+    crowd = await store.run(GUILD, rest)
     assert [c.rest_days for c in await store.characters(GUILD)] == [1] * 80
     await wound(store, crowd[-1])
     with pytest.raises(UserError) as blocked:
@@ -283,8 +304,7 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
     assert [c.rest_days for c in await store.characters(GUILD)] == [0] * 80
 
 
-async def test_a_transaction_cannot_be_used_after_its_block(store: Store) -> None:
-    async with store.transaction(GUILD) as tx:
-        pass
+async def test_a_transaction_cannot_be_used_after_its_work(store: Store) -> None:
+    tx = await store.run(GUILD, lambda tx: tx)
     with pytest.raises(RuntimeError):
-        await tx.character(1)
+        tx.character(1)

@@ -1,177 +1,70 @@
-"""Store.run: optimistic units of work (read without the lock, re-check, write and commit in one
-database-thread call) give the same result as plain transactions."""
+"""Store.run: one plain unit of work (check -> load -> rules -> save -> record), run once, whole, in
+one transaction; never retried, so nothing it draws (the dice of /heal roll) is drawn twice."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
-import pytest
-
-from bot.errors import UserError
-from bot.rules import Preset, Ruleset, Severity, Track, inflict, new_character
-from bot.rules.character import Character
-from bot.storage.store import Store, Transaction
-
-GUILD = 111_111_111_111
-GM = 900
-ALICE = 1001
+from bot.actions.actor import Actor
+from bot.actions.healing import heal_roll
+from bot.rules import Severity, Track, Wound, grant_rest
+from bot.storage import Store, Transaction
+from tests.storage.conftest import ALICE, GM, GUILD, create
 
 
-async def _open(path: Path) -> Store:
-    return await Store.open(f"sqlite:///{path}")
+class CountingDice:
+    """A random source that counts its calls (every d10 is a 6)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def randint(self, a: int, b: int) -> int:
+        self.calls += 1
+        return 6
 
 
-async def _create(store: Store, name: str, preset: str = "humanoid") -> Character:
-    async with store.transaction(GUILD) as tx:
-        ruleset = await tx.ruleset()
-        character = new_character(name, ruleset=ruleset, owner_id=ALICE, preset=preset)
-        saved = await tx.save_character(character)
-        await tx.record("character_create", GM, character=saved)
-    return saved
+async def test_work_runs_once_each_even_with_many_in_flight(store: Store) -> None:
+    aria = await create(store, "Aria")
+    character_id = aria.id or 0
+    runs = 0
 
-
-def _bare(character: Character) -> Character:
-    return replace(
-        character,
-        id=None,
-        guild_id=0,
-        created_at="",
-        wounds=tuple(replace(w, id=None) for w in character.wounds),
-    )
-
-
-async def test_optimistic_writes_in_flight_equal_sequential_application(tmp_path: Path) -> None:
-    store = await _open(tmp_path / "bot.db")
-    try:
-        roomy = Ruleset(presets={"humanoid": Preset(), "giant": Preset(physical=(20, 20, 20))})
-        async with store.transaction(GUILD) as tx:
-            await tx.save_ruleset(roomy)
-            await tx.record("config", GM)
-        aria = await _create(store, "Aria", preset="giant")
-        assert aria.id is not None
-        character_id = aria.id
-        attempts = 0
-
-        async def wound_once(i: int) -> str:
-            async def work(tx: Transaction) -> str:
-                nonlocal attempts
-                attempts += 1
-                current = await tx.character(character_id)
-                result = inflict(current, Track.PHYSICAL, Severity.LOW, note=f"w{i}", by=GM)
-                saved = await tx.save_character(result.character)
-                await tx.record("wound", GM, character=saved, details={"i": i})
-                return "ok"
-
-            try:
-                return await store.run(GUILD, work)
-            except UserError as refused:
-                return refused.key
-
-        async def rest_once() -> None:  # ordinary transactions on the same character meanwhile
-            async with store.transaction(GUILD) as tx:
-                current = await tx.character(character_id)
-                if not current.out_of_play:
-                    await tx.save_character(replace(current, rest_days=current.rest_days + 1))
-                    await tx.record("rest", GM, character=current)
-
-        outcomes = await asyncio.gather(
-            *(wound_once(i) for i in range(200)), *(rest_once() for _ in range(20))
+    def add(tx: Transaction) -> int:
+        nonlocal runs
+        runs += 1
+        current = tx.character(character_id)
+        saved = tx.save_character(
+            replace(current, wounds=(*current.wounds, Wound(Track.MENTAL, Severity.LOW, None)))
         )
-        wounds = [o for o in outcomes if o is not None]
-        assert wounds.count("ok") == 61  # 20 light, 20 serious, 20 critical, then the fatal one
-        assert attempts > 200  # conflicts happened, and were run again under the lock
-        final = await store.character(GUILD, character_id)
-        assert final.dead and final.counts(Track.PHYSICAL) == (20, 20, 20)
-        notes = [w.note for w in final.wounds]
-        assert len(set(notes)) == len(notes) == 61 and len({w.id for w in final.wounds}) == 61
-        with sqlite3.connect(tmp_path / "bot.db") as conn:
-            recorded = conn.execute(
-                "SELECT COUNT(*) FROM events WHERE kind = 'wound' AND character_id = ?", (character_id,)
-            ).fetchone()[0]
-        assert recorded == 61
-    finally:
-        await store.close()
+        tx.record("mental", GM, character=saved)
+        return len(saved.wounds)
+
+    counts = await asyncio.gather(*(store.run(GUILD, add) for _ in range(50)))
+    assert runs == 50
+    assert sorted(counts) == list(range(1, 51))  # each saw every commit before its own
+    ids = [w.id or 0 for w in (await store.character(GUILD, character_id)).wounds]
+    assert len(set(ids)) == 50 and ids == sorted(ids)  # ids from the database, in order
 
 
-async def test_a_ruleset_changed_meanwhile_makes_the_work_run_again(tmp_path: Path) -> None:
-    store = await _open(tmp_path / "bot.db")
-    try:
-        aria = await _create(store, "Aria")
-        assert aria.id is not None and (await store.ruleset(GUILD)).gm_role_id is None  # now cached
-        seen: list[int | None] = []
+async def test_the_dice_of_a_heal_roll_are_drawn_once(store: Store) -> None:
+    aria = await create(store, "Aria")
+    character_id = aria.id or 0
 
-        async def work(tx: Transaction) -> None:
-            ruleset = await tx.ruleset()
-            seen.append(ruleset.gm_role_id)
-            if len(seen) == 1:
-                async with store.transaction(GUILD) as other:
-                    await other.save_ruleset(Ruleset(gm_role_id=5))
-                    await other.record("config", GM)
-            current = await tx.character(aria.id or 0)
-            saved = await tx.save_character(replace(current, rest_days=current.rest_days + 1))
-            await tx.record("rest", GM, character=saved)
+    def hurt_and_rest(tx: Transaction) -> None:
+        current = tx.character(character_id)
+        wounds = tuple(Wound(Track.PHYSICAL, Severity.LOW, Severity.LOW) for _ in range(2))
+        tx.save_character(grant_rest(replace(current, wounds=wounds), 30))
+        tx.record("wound", GM, character=current)
 
-        await store.run(GUILD, work)
-        assert seen == [None, 5]
-        assert (await store.character(GUILD, aria.id)).rest_days == 1
-    finally:
-        await store.close()
-
-
-async def test_ids_used_by_another_writer_make_the_work_run_again(tmp_path: Path) -> None:
-    store, other = await _open(tmp_path / "bot.db"), await _open(tmp_path / "bot.db")
-    try:
-        aria = await _create(store, "Aria")
-        assert aria.id is not None
-        runs = 0
-
-        async def wound(tx: Transaction) -> Character:
-            nonlocal runs
-            runs += 1
-            current = await tx.character(aria.id or 0)
-            saved = await tx.save_character(inflict(current, Track.PHYSICAL, Severity.LOW, by=GM).character)
-            await tx.record("wound", GM, character=saved)
-            return saved
-
-        await store.run(GUILD, wound)  # the store now hands out ids itself
-        assert runs == 1
-        for _ in range(3):  # another process writes rows with the ids the store would give next
-            async with other.transaction(GUILD) as tx:
-                current = await tx.character(aria.id)
-                await tx.save_character(inflict(current, Track.MENTAL, Severity.LOW, by=GM).character)
-                await tx.record("mental", GM, character=current)
-        saved = await store.run(GUILD, wound)
-        assert runs == 3  # the first try saw the ids taken, the second ran under the lock
-        final = await store.character(GUILD, aria.id)
-        assert final == saved and final.counts(Track.PHYSICAL) == (2, 0, 0) and len(final.wounds) == 5
-    finally:
-        await other.close()
-        await store.close()
-
-
-async def test_a_refusal_in_optimistic_work_changes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    store = await _open(path)
-    try:
-        aria = await _create(store, "Aria")
-
-        async def refuse(tx: Transaction) -> None:
-            current = await tx.character(aria.id or 0)
-            await tx.save_character(replace(current, rest_days=3))
-            raise UserError("not_gm")
-
-        before = _dump(path)
-        with pytest.raises(UserError):
-            await store.run(GUILD, refuse)
-        assert _dump(path) == before
-    finally:
-        await store.close()
-
-
-def _dump(path: Path) -> list[tuple[object, ...]]:
-    with sqlite3.connect(path) as conn:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return [row for t in sorted(tables) for row in sorted(conn.execute(f'SELECT * FROM "{t}"'), key=repr)]
+    await store.run(GUILD, hurt_and_rest)
+    dice = CountingDice()
+    actor = Actor(user_id=ALICE, guild_id=GUILD)
+    others = [store.run(GUILD, lambda tx: tx.characters()) for _ in range(20)]  # units all around
+    healing = asyncio.ensure_future(
+        heal_roll(store, actor, dice, ref=None, character_id=character_id, dice=None)
+    )
+    await asyncio.gather(healing, *others)
+    healed = healing.result()
+    rolls = len(healed.session.steps)
+    assert rolls >= 1
+    assert dice.calls == 2 * rolls  # one luck and one unluck d10 per roll, never again

@@ -79,11 +79,13 @@ class Characters(
         player: discord.User | None = None,
     ) -> None:
         actor = actor_of(interaction)
-        reader = targets.GuildReader(self.bot.store, actor.guild_id)
         if character is None and player is not None:
-            found = await targets.active_of(reader, player.id)
+            player_id = player.id
+            found = await self.bot.store.read(actor.guild_id, lambda r: targets.active_of(r, player_id))
         else:
-            found = await targets.own_or_named(reader, caller_id=actor.user_id, ref=character)
+            found = await self.bot.store.read(
+                actor.guild_id, lambda r: targets.own_or_named(r, caller_id=actor.user_id, ref=character)
+            )
         await send_card(interaction, found, await self.bot.store.ruleset(actor.guild_id))
 
     @app_commands.command(name="list", description="Every character of this server")

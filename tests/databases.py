@@ -1,0 +1,98 @@
+"""Looking at a test database of either backend behind the bot's back."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+
+def connect(url: str) -> sqlite3.Connection | psycopg.Connection[Any]:
+    """A plain connection to ``url``, to look at the database behind the bot's back."""
+    if url.startswith("sqlite:///"):
+        return sqlite3.connect(url.removeprefix("sqlite:///"))
+    return psycopg.connect(url, autocommit=True)
+
+
+Connection = sqlite3.Connection | psycopg.Connection[Any]
+
+
+def tables(url: str, conn: Connection | None = None) -> list[str]:
+    looker = connect(url) if conn is None else conn
+    try:
+        if isinstance(looker, sqlite3.Connection):
+            query = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        else:
+            query = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+        return [str(r[0]) for r in looker.execute(query).fetchall()]
+    finally:
+        if conn is None:
+            looker.close()
+
+
+def dump(url: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table (and the schema version), to check that something changed nothing."""
+    names = tables(url)
+    conn = connect(url)
+    try:
+        dumped = {
+            t: sorted((tuple(r) for r in conn.execute(f'SELECT * FROM "{t}"').fetchall()), key=repr)
+            for t in names
+        }
+        if isinstance(conn, sqlite3.Connection):
+            dumped["user_version"] = [tuple(conn.execute("PRAGMA user_version").fetchone())]
+        return dumped
+    finally:
+        conn.close()
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith("postgresql://")
+
+
+def sqlite_path(url: str) -> Path:
+    return Path(url.removeprefix("sqlite:///"))
+
+
+class Looker:
+    """A plain connection to ``url`` taking ``?`` placeholders on both backends."""
+
+    def __init__(self, url: str) -> None:
+        self._conn = connect(url)
+        self._postgres = not isinstance(self._conn, sqlite3.Connection)
+
+    def execute(self, query: str, params: Sequence[object] = ()) -> Any:
+        return self._conn.execute(
+            query.replace("%", "%%").replace("?", "%s") if self._postgres else query, params
+        )
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _literal(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool | int | float):
+        return str(int(value)) if isinstance(value, bool) else str(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def sql_lines(url: str, conn: Connection | None = None) -> list[str]:
+    """Every row of every table as ``INSERT INTO "table" VALUES(…);`` lines (as SQLite's iterdump
+    writes them), in a stable order; through ``conn`` when given (an autocommit connection)."""
+    lines: list[str] = []
+    own = conn is None
+    looker = connect(url) if conn is None else conn
+    try:
+        for table in tables(url, looker):
+            rows = looker.execute(f'SELECT * FROM "{table}"').fetchall()
+            found = [f'INSERT INTO "{table}" VALUES({",".join(_literal(v) for v in row)});' for row in rows]
+            lines.extend(sorted(found))
+    finally:
+        if own:
+            looker.close()
+    return lines
