@@ -15,6 +15,9 @@ class Actor:
     owns_guild: bool = False
     manages_guild: bool = False
     role_ids: frozenset[int] = field(default_factory=frozenset)
+    interaction_id: int | None = None
+    """The interaction asking: recorded with the change it makes, so that a second delivery of the
+    same interaction (a gateway replay) is not applied again."""
 
     def is_gm(self, ruleset: Ruleset) -> bool:
         """A GM has the server's GM role, or the Manage Server permission, or owns the server."""

@@ -82,7 +82,7 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
         restored = [tx.character(i) for i in ids]
         return Undone(event, restored, tx.ruleset())
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 Issue = tuple[tuple[str | int, ...], str, object]
@@ -205,7 +205,7 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         record(tx, actor, Configured(setting, _jsonable(changes), before, after))
         return SettingsChange(current, updated)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
@@ -233,4 +233,4 @@ async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
         actor.require_gm(tx.ruleset())
         return tx.import_guild(data, actor.user_id)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

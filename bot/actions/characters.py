@@ -64,19 +64,24 @@ async def create(
         record(tx, actor, history.Created(owner), character=saved)
         return Created(saved, ruleset, became_active)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def select(store: Store, actor: Actor, ref: str) -> Character:
+    """The owner makes a character their active one; recorded (undo brings the previous one back).
+    Choosing the one already active changes nothing and records nothing."""
 
     def work(tx: Transaction) -> Character:
         character = targets.by_ref(tx, ref)
         if not actor.owns(character):
             raise UserError("not_owner", name=character.name)
-        tx.set_active(actor.user_id, _id(character))
+        current = tx.active_character(actor.user_id)
+        if current is None or current.id != character.id:
+            tx.set_active(actor.user_id, _id(character))
+            record(tx, actor, history.Selected(), character=character)
         return character
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Character, Ruleset]:
@@ -96,7 +101,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Cha
         record(tx, actor, edits, character=saved)
         return saved, ruleset
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
@@ -131,7 +136,7 @@ async def delete(store: Store, actor: Actor, character_id: int) -> Character:
         record(tx, actor, history.Deleted(), character=character)
         return character
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 async def check_delete(store: Store, actor: Actor, ref: str) -> Character:

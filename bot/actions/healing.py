@@ -105,7 +105,7 @@ async def heal_roll(
         record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
         return Healed(session, saved, ruleset, feed.unused_manual)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, 
         record(tx, actor, history.Rested(days, len(rested)), character=single)
         return Rested(days, rested, ruleset)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)

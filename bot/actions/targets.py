@@ -25,10 +25,9 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
         raise UserError("character_not_found", ref=ref[:MAX_REF])
     # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
     if ref.isascii() and ref.isdigit() and len(ref) <= 19:
-        try:
-            return source.character(int(ref))
-        except UserError:
-            pass
+        # What autocomplete sends: that id and nothing else. Were the character deleted meanwhile, a
+        # fallback to names would hit whichever character is literally named that number.
+        return source.character(int(ref))
     return source.character_by_name(ref)
 
 

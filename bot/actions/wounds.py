@@ -58,7 +58,7 @@ async def wound(
         record(tx, actor, inflicted, character=saved)
         return Wounded(outcome, saved, ruleset)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ async def damage(
         record(tx, actor, rolled, character=saved)
         return Damaged(outcome, saved, ruleset, feed.unused_manual)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 @dataclass(frozen=True)
@@ -157,4 +157,4 @@ async def lower(
         record(tx, actor, lowered, character=saved)
         return Lowered(lowering, saved, ruleset)
 
-    return await store.run(actor.guild_id, work)
+    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.boards import BoardKeeper
 from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
+from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
 from bot.storage.locks import COMMAND_SYNC, Locks, identify_bucket
 from bot.storage.store import Store
@@ -88,6 +90,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.names = NameBook()
         store.listeners.append(self.boards.changed)
         self._boards_started = False
+        self.run_id = secrets.token_hex(4)
+        """This run of the bot: buttons that live only in memory name it (see ``views.Confirm``)."""
 
     async def setup_hook(self) -> None:
         recommended, url, limits = await self.http.get_bot_gateway()
@@ -102,6 +106,7 @@ class HarmoniesBot(commands.AutoShardedBot):
             # API is somewhere else (a local stand-in), use the gateway it names.
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await self.tree.set_translator(HarmoniesTranslator())
+        self.add_dynamic_items(ExpiredQuestion)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.bench_floor:

@@ -1,5 +1,6 @@
 """Command flows shared by a slash command and a button (so both behave the same), and the persistent
-'roll healing' and 'card' buttons themselves (they run these flows and are shown on what they post)."""
+'roll healing' and 'card' buttons themselves (they run these flows and are shown on what they post),
+and the Confirm/Cancel of a deletion.
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.actions import healing, targets, wounds
+from bot.actions import characters, healing, targets, wounds
 from bot.errors import UserError
 from bot.interface.permissions import actor_of
 from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
@@ -21,7 +22,7 @@ from bot.storage.store import Store
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import Lang, t, t_name, tn
-from bot.ui.messages import healing_embed, lowering_embed, wound_embed
+from bot.ui.messages import character_deleted_embed, healing_embed, lowering_embed, wound_embed
 from bot.ui.odds import odds_embed, odds_question
 from bot.ui.status import secret_card, secret_result, with_status
 
@@ -174,7 +175,9 @@ async def ask_before_healing(
     True when they said go on; False after a cancel or when nobody answered in time (then the question
     says so, and nothing changed). The result is then posted as a follow-up of ``interaction``."""
     lang = caller_lang(interaction)
-    view = Ask(interaction.user.id, lang, go="button_heal_go", going="heal_going")
+    view = Ask(
+        interaction.user.id, lang, go="button_heal_go", going="heal_going", run=interaction.client.run_id
+    )
     await interaction.response.send_message(
         odds_question(prospect.character, prospect.odds, lang),
         embed=odds_embed(prospect.character, prospect.odds, lang),
@@ -326,7 +329,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
             await click.response.edit_message(view=view)
         await _post_damage(click, *rolled, blows.track)
 
-    view = Confirm(actor.user_id, asking, confirmed)
+    view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
     await interaction.response.send_message(
         embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
@@ -463,3 +466,70 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"card
             await show_card_privately(interaction, self.character_id)
         except Exception as error:
             await answer_error(interaction, error)
+
+
+async def delete_and_reply(
+    interaction: discord.Interaction[HarmoniesBot], character_id: int, *, answered: discord.ui.View
+) -> None:
+    """The deletion, once confirmed: the private question loses its buttons (``answered``), the
+    deletion is announced in the channel (pinging the player when it was not their own doing)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    deleted = await characters.delete(bot.store, actor, character_id)
+    await interaction.response.edit_message(view=answered)
+    lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
+    mention = None if actor.owns(deleted) else deleted.owner_id
+    await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
+
+
+class DeleteChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"delete:(?P<cid>\d{1,19}):(?P<author>\d{1,20}):(?P<answer>[yn])",
+):
+    """Confirm or Cancel under a deletion question. Survives restarts like the Heal button: the
+    character, who asked and the answer are all in its custom_id. Only who asked may answer."""
+
+    def __init__(
+        self, character_id: int, author_id: int, confirm: bool, lang: Lang = "en", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                label=t(lang, "button_confirm" if confirm else "button_cancel"),
+                custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
+                disabled=disabled,
+            )
+        )
+        self.character_id = character_id
+        self.author_id = author_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeleteChoice:
+        return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        lang = caller_lang(interaction)  # the language of whoever clicked
+        try:
+            if interaction.user.id != self.author_id:
+                await send_private(interaction, t(lang, "not_your_button"))
+                return
+            answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+            if self.confirm:
+                await delete_and_reply(interaction, self.character_id, answered=answered)
+            else:
+                await interaction.response.edit_message(content=t(lang, "cancelled"), view=answered)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+def delete_question(
+    character_id: int, author_id: int, lang: Lang, *, disabled: bool = False
+) -> discord.ui.View:
+    """The Confirm and Cancel buttons of a deletion question (disabled once answered)."""
+    view = discord.ui.View(timeout=None)
+    for confirm in (True, False):
+        view.add_item(DeleteChoice(character_id, author_id, confirm, lang, disabled=disabled))
+    return view

@@ -24,4 +24,5 @@ def actor_of(interaction: discord.Interaction) -> Actor:
         owns_guild=owner_id == user.id,
         manages_guild=interaction.permissions.manage_guild,
         role_ids=role_ids,
+        interaction_id=interaction.id,
     )

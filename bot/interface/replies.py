@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from discord.utils import MISSING
 
 from bot.errors import UserError
 from bot.rules import Ruleset
+from bot.storage.errors import AlreadyHandled, file_fault
 from bot.ui import limits
 from bot.ui.i18n import Lang, error_text, lang_of
 from bot.ui.text import clip
@@ -93,6 +95,10 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
             return UserError("option_invalid", value=str(bad.value))
         case app_commands.CheckFailure():
             return UserError("not_gm")
+        case root if (fault := file_fault(root)) is not None:
+            # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
+            log.error("The database cannot be written (%s): %s", fault, root)
+            return UserError(f"storage_{fault}")
         case root:
             error_id = secrets.token_hex(4)
             command = interaction.command.qualified_name if interaction.command else "?"
@@ -103,6 +109,14 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The error funnel: every error of a command, a check or a button ends here, and is answered
     privately in the caller's language."""
+    if isinstance(root_of(error), AlreadyHandled):
+        # A second delivery of an interaction whose change is committed (a gateway replay): Discord
+        # has the first answer already, and would refuse a second one.
+        log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
+        if interaction.response.is_done():  # it had deferred: take its "thinking…" message back
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        return
     if interaction.client.is_closed():
         # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
         log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)

@@ -3,6 +3,8 @@ command to the one error funnel (:func:`bot.interface.replies.answer_error`)."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import discord
@@ -15,6 +17,7 @@ from bot.interface.replies import answer_error
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
+log = logging.getLogger(__name__)
 _NUMBERS = (OptionType.integer, OptionType.number)
 
 
@@ -33,6 +36,23 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
                     await answer_error(interaction, refusal)
                     return False
         return True
+
+    async def _call(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
+        is read (the command's name, an option, a resolved user's id, here or in interaction_check)
+        ends in the error funnel as a refusal, instead of ending the task with no answer at all.
+        (discord.py sends only its own AppCommandError subclasses to on_error.)"""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except Exception as error:
+            log.warning("Malformed interaction %s refused: %r", interaction.id, error)
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+                return
+            await answer_error(interaction, UserError("payload_invalid"))
 
     async def on_error(
         self, interaction: discord.Interaction[HarmoniesBot], error: app_commands.AppCommandError, /
@@ -54,7 +74,9 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
         if param.choices and value not in [choice.value for choice in param.choices]:
             refuse(value)
         if param.type in _NUMBERS:
-            if isinstance(value, bool) or not isinstance(value, int | float):
+            # An integer option must hold an integer: a stale definition may still send 1.5 (or 2.0).
+            wanted = int if param.type is OptionType.integer else int | float
+            if isinstance(value, bool) or not isinstance(value, wanted):
                 refuse(value)
             size = value
         elif param.type is OptionType.string:

@@ -1,9 +1,12 @@
-"""Views: confirmations (delete; a risky healing session), list paging and the "Wound…" menu's
-choices (the Heal and Card buttons live with their flows, in flows.py)."""
+"""Views: questions kept in memory (a damage roll's confirmation, a risky healing session; and the
+answer to their buttons after a restart), list paging and the "Wound…" menu's choices (the persistent
+buttons, Heal, Card and the deletion's, live with their flows, in flows.py)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,10 +22,19 @@ PAGER_TIMEOUT = 300.0
 
 
 class Confirm(discord.ui.View):
-    """Asks the caller (and only the caller) to confirm; buttons disabled after use or timeout."""
+    """Asks the caller (and only the caller) to confirm; buttons disabled after use or timeout.
+
+    It lives in memory: its buttons name the run of the bot that asked (``run``, the bot's
+    :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
+    answer (:class:`ExpiredQuestion`) instead of none."""
 
     def __init__(
-        self, author_id: int, lang: Lang, on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]]
+        self,
+        author_id: int,
+        lang: Lang,
+        on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        *,
+        run: str,
     ) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT)
         self.author_id = author_id
@@ -31,6 +43,9 @@ class Confirm(discord.ui.View):
         self.message: discord.InteractionMessage | None = None
         self.confirm.label = t(lang, "button_confirm")
         self.cancel.label = t(lang, "button_cancel")
+        question = secrets.token_hex(4)
+        self.confirm.custom_id = f"ask:{run}:{question}:y"
+        self.cancel.custom_id = f"ask:{run}:{question}:n"
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id != self.author_id:
@@ -71,7 +86,7 @@ class Ask(discord.ui.View):
     view.wait()``, then ``value`` is True (go on), False (cancel) or None (no answer in time). The
     answer's click is acknowledged by editing the question. Only ``author_id`` may answer."""
 
-    def __init__(self, author_id: int, lang: Lang, *, go: str, going: str) -> None:
+    def __init__(self, author_id: int, lang: Lang, *, go: str, going: str, run: str) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT)
         self.author_id = author_id
         self.lang = lang
@@ -79,6 +94,10 @@ class Ask(discord.ui.View):
         self.value: bool | None = None
         self.go.label = t(lang, go)
         self.cancel.label = t(lang, "button_cancel")
+        # Like Confirm's: named after this run of the bot, answered by ExpiredQuestion after a restart.
+        question = secrets.token_hex(4)
+        self.go.custom_id = f"ask:{run}:{question}:y"
+        self.cancel.custom_id = f"ask:{run}:{question}:n"
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id != self.author_id:
@@ -110,6 +129,30 @@ class Ask(discord.ui.View):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         await answer_error(interaction, error)
+
+
+class ExpiredQuestion(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]"
+):
+    """Any click on a :class:`Confirm` or :class:`Ask` button. When it was asked by an earlier run of
+    the bot (before a restart), nothing in memory waits for it any more: say so privately. (In the
+    run that asked, the live view answers, and this does nothing.)"""
+
+    def __init__(self, custom_id: str, run: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.run = run
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ExpiredQuestion:
+        return cls(match.string, match["run"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.run == interaction.client.run_id:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await send_private(interaction, t(caller_lang(interaction), "question_expired"))
 
 
 class Pager(discord.ui.View):

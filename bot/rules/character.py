@@ -83,16 +83,22 @@ class Character:
 
 # Bidirectional embeddings, overrides and isolates: never shown (bot.ui.text.escape drops them too).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Zero-width characters that show nothing and join nothing: zero-width space, word joiner, invisible
+# operators, byte order mark, Mongolian vowel separator. (The zero-width joiner and non-joiner stay:
+# they shape what is around them, in emoji sequences and in Persian, for instance.)
+_ZERO_WIDTH = frozenset("\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
+_DROPPED = _BIDI_CONTROLS | _ZERO_WIDTH
 
 
 def clean_name(name: str) -> str:
     """A typed name as stored: blanks (line breaks included) collapsed to single spaces, other control
-    characters and bidirectional controls dropped. Names are shown, searched and exported as this text.
-    Raises ``name_length`` unless it keeps 1 to ``NAME_MAX`` characters, one of them visible."""
+    characters, bidirectional controls and zero-width characters dropped. Names are shown, searched and
+    exported as this text. Raises ``name_length`` unless it keeps 1 to ``NAME_MAX`` characters, one of
+    them visible."""
     kept = "".join(
         ch
         for ch in name
-        if ch.isspace() or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS)
+        if ch.isspace() or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _DROPPED)
     )
     clean = " ".join(kept.split())
     if not 1 <= len(clean) <= NAME_MAX or not any(ch.isprintable() and not ch.isspace() for ch in clean):

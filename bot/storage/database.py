@@ -22,9 +22,11 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot.storage import file_guard
 from bot.storage.errors import StorageError
 from bot.storage.sql import Dialect, Sql
 
@@ -42,6 +44,8 @@ _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
+    # Checkpoint whenever the WAL passes 100 pages (default 1000): the main file stays close behind.
+    "PRAGMA wal_autocheckpoint = 100",
 )
 
 
@@ -127,8 +131,10 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
     ``BEGIN IMMEDIATE``, each unit in its own ``SAVEPOINT`` (a failing one rolls back alone), one
     ``COMMIT`` for all. Should the commit fail, every unit fails with it."""
     outcomes: list[Outcome] = []
-    conn.execute("BEGIN IMMEDIATE")
     try:
+        # Inside the try: a BEGIN that fails (a read-only file, a lock held too long by another
+        # process) fails the group's units, and the writer's thread goes on with the next group.
+        conn.execute("BEGIN IMMEDIATE")
         for work in works:
             conn.execute("SAVEPOINT unit")
             try:
@@ -138,7 +144,7 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
                 outcomes.append((False, exc))
             conn.execute("RELEASE unit")
         conn.execute("COMMIT")
-    except BaseException as exc:  # the commit (or a savepoint) failed: nothing of the group is kept
+    except BaseException as exc:  # the begin, the commit or a savepoint failed: nothing is kept
         if conn.in_transaction:
             conn.rollback()
         return [(False, exc)] * len(works)
@@ -230,6 +236,14 @@ class SqliteDatabase(Database):
     async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._reader_thread, _sqlite_read, self._reader, work)
+
+    async def checkpoint(self, *, truncate: bool = False) -> None:
+        """A WAL checkpoint on the writer's thread, between two groups of units (see
+        :func:`bot.storage.file_guard.checkpoint`)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self._writer_thread, partial(file_guard.checkpoint, self._writer, truncate=truncate)
+        )
 
     async def close(self) -> None:
         """Close both connections once what was queued is done, even when the first close fails."""

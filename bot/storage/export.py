@@ -22,8 +22,9 @@ from bot.rules.character import (
     Wound,
     clean_name,
 )
+from bot.rules.reachable import Unreachable, unreachable
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
-from bot.rules.severity import Severity, Track
+from bot.rules.severity import Severity, Track, severity_name
 from bot.storage.codec import name_key
 
 FORMAT: Final = "harmonies-wounds"
@@ -224,9 +225,30 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
             problems.append(f"active.{index}.character: no character of that name in the file")
         elif document.characters[found].owner_id != choice.user_id:
             problems.append(f"active.{index}.character: that character is not this player's")
+    for index, state in enumerate(imported_characters(document, guild_id, "")):
+        problems += [f"characters.{index}: {_unreachable_text(u)}" for u in unreachable(state)]
     if problems:
         raise _refuse(problems)
     return document
+
+
+def _unreachable_text(problem: Unreachable) -> str:
+    """One problem of :func:`bot.rules.reachable.unreachable`, as a line of the refusal."""
+    track = problem.track or Track.PHYSICAL
+    out = "dead" if track is Track.PHYSICAL else "incoherent"
+    match problem.problem:
+        case "too_many":
+            assert problem.severity is not None
+            name = severity_name(track, problem.severity)
+            return f"{problem.held} {name} wounds held, more than the maximum of {problem.maximum}"
+        case "beyond_not_out":
+            return f"a fatal {track.value} wound, but not {out}"
+        case "out_without_beyond":
+            return f"{out}, but no fatal {track.value} wound"
+        case "several_beyond":
+            return f"{problem.held} fatal wounds, at most one is possible"
+        case _:
+            return "both dead and incoherent"
 
 
 def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[Character]:

@@ -1,8 +1,7 @@
-"""SQL of the per-server ruleset and of the installation's key/value facts, and a ruleset cache."""
+"""SQL of the per-server ruleset and of the installation's key/value facts."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 
 from pydantic import ValidationError
@@ -11,7 +10,8 @@ from bot.rules.ruleset import Ruleset
 from bot.storage.errors import StorageError
 from bot.storage.sql import Sql
 
-CACHE_SIZE = 4096
+PARSED_RULESETS = 4096
+"""How many distinct stored rulesets stay parsed (the same text always gives the same ruleset)."""
 
 
 def load_ruleset(sql: Sql, guild_id: int) -> Ruleset | None:
@@ -27,7 +27,7 @@ def load_ruleset(sql: Sql, guild_id: int) -> Ruleset | None:
         ) from exc
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@lru_cache(maxsize=PARSED_RULESETS)
 def parse_ruleset(stored: str) -> Ruleset:
     """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
     its own transaction, and the same text always gives the same (frozen) ruleset."""
@@ -57,36 +57,3 @@ def set_meta(sql: Sql, key: str, value: str) -> None:
         "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value",
         (key, value),
     )
-
-
-class RulesetCache:
-    """Recently used rulesets by server (least recently used dropped first), for the reads outside
-    units of work (a unit always reads the stored ruleset, under its lock). Used on the event loop only.
-
-    A reader records :attr:`generation` before its query and offers the result with it; the offer is
-    dropped when a change was committed meanwhile, so an old value never lands after an invalidation.
-    """
-
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self._size = size
-        self._items: OrderedDict[int, Ruleset] = OrderedDict()
-        self.generation = 0
-
-    def get(self, guild_id: int) -> Ruleset | None:
-        found = self._items.get(guild_id)
-        if found is not None:
-            self._items.move_to_end(guild_id)
-        return found
-
-    def offer(self, guild_id: int, ruleset: Ruleset, generation: int) -> None:
-        if generation != self.generation:
-            return
-        self._items[guild_id] = ruleset
-        self._items.move_to_end(guild_id)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
-
-    def invalidate(self, guild_id: int) -> None:
-        """Call after the commit of a change to the server's ruleset."""
-        self.generation += 1
-        self._items.pop(guild_id, None)

@@ -13,7 +13,6 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -21,10 +20,17 @@ from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, settings
+from bot.storage import active, characters, events, export, file_guard, interactions, settings
 from bot.storage import boards as board_rows
 from bot.storage.boards import Board
-from bot.storage.database import BUSY_TIMEOUT_MS, Database, database_path, is_postgres, open_database
+from bot.storage.database import (
+    BUSY_TIMEOUT_MS,
+    Database,
+    SqliteDatabase,
+    database_path,
+    is_postgres,
+    open_database,
+)
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
 from bot.storage.sql import Sql
@@ -42,19 +48,23 @@ class Store:
         self._db = db
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
-        # Other processes may change a ruleset on PostgreSQL, and this cache would not know: there the
-        # reads outside units of work read it too (the units always do, under the server's lock).
-        self._rulesets = settings.RulesetCache(size=0 if db.dialect == "postgres" else settings.CACHE_SIZE)
         self.listeners: list[Callable[[int], None]] = []
         """Called with the server's id after each committed unit of work (the live boards listen)."""
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
         """Open the database of ``url`` and bring its schema up to date (``migrations``: the folder
-        of numbered files, by default the package's own for the URL's backend)."""
+        of numbered files, by default the package's own for the URL's backend). A SQLite database
+        that lost its data is refused; once migrated, it is checkpointed into its main file and
+        marked (:mod:`bot.storage.file_guard`)."""
+        if not is_postgres(url):
+            await asyncio.to_thread(file_guard.refuse_lost_data, database_path(url))
         db = await open_database(url)
         try:
             await migrate(db, migrations)
+            if isinstance(db, SqliteDatabase):
+                await db.checkpoint(truncate=True)
+                await asyncio.to_thread(file_guard.mark, db.path)
         except BaseException:
             await db.close()
             raise
@@ -69,31 +79,34 @@ class Store:
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    async def run(self, guild_id: int, work: Callable[[Transaction], T]) -> T:
+    async def run(
+        self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
+    ) -> T:
         """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
-        everything back and is raised here. ``work`` runs once: it is never retried."""
+        everything back and is raised here. ``work`` runs once: it is never retried. ``interaction``,
+        the id of the interaction asking, is recorded in the same transaction: a second delivery of it
+        raises :class:`~bot.storage.errors.AlreadyHandled` and changes nothing."""
 
         now = self.clock()
 
-        def unit(sql: Sql) -> tuple[T, bool]:
+        def unit(sql: Sql) -> T:
             tx = Transaction(sql, guild_id, now)
             try:
-                return work(tx), tx.ruleset_changed
+                result = work(tx)
             finally:
                 tx.end()
+            if interaction is not None:
+                interactions.claim(sql, interaction)
+            return result
 
         done = asyncio.ensure_future(self._db.write(guild_id, unit))
-        # Even when the caller is cancelled meanwhile, a committed ruleset change empties the cache
-        # and the listeners hear of the change.
+        # Even when the caller is cancelled meanwhile, the listeners hear of a committed change.
         done.add_done_callback(partial(self._committed, guild_id))
-        result, _ = await asyncio.shield(done)
-        return result
+        return await asyncio.shield(done)
 
-    def _committed(self, guild_id: int, done: asyncio.Future[tuple[object, bool]]) -> None:
+    def _committed(self, guild_id: int, done: asyncio.Future[T]) -> None:
         if done.cancelled() or done.exception() is not None:
             return
-        if done.result()[1]:
-            self._rulesets.invalidate(guild_id)
         self._changed(guild_id)
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -114,13 +127,22 @@ class Store:
         return await self._db.read(reads)
 
     async def ruleset(self, guild_id: int) -> Ruleset:
-        cached = self._rulesets.get(guild_id)
-        if cached is not None:
-            return cached
-        generation = self._rulesets.generation
-        ruleset = await self.read(guild_id, Reader.ruleset)
-        self._rulesets.offer(guild_id, ruleset, generation)
-        return ruleset
+        """The server's settings as stored now: read every time (no cache), since another process
+        sharing the database may have changed them."""
+        return await self.read(guild_id, Reader.ruleset)
+
+    # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the main file, without waiting for readers (run every minute)."""
+        if isinstance(self._db, SqliteDatabase):
+            await self._db.checkpoint()
+
+    async def quick_check(self) -> str | None:
+        """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
+        if isinstance(self._db, SqliteDatabase):
+            return await asyncio.to_thread(file_guard.damage, self._db.path)
+        return None
 
     async def character(self, guild_id: int, character_id: int) -> Character:
         return await self.read(guild_id, lambda r: r.character(character_id))

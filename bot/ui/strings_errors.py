@@ -265,6 +265,25 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "That page does not exist: choose a page from 1 to {pages}.",
         "fr": "Cette page n'existe pas : choisissez une page entre 1 et {pages}.",
     },
+    "storage_full": {
+        "en": "The bot's database is full (no space left on its disk): nothing was saved. Tell the bot's "
+        "admins, and try again once they have freed some space.",
+        "fr": "La base de données du bot est pleine (plus de place sur son disque) : rien n'a été "
+        "enregistré. Prévenez les administrateurs du bot, et réessayez quand ils auront libéré de la "
+        "place.",
+    },
+    "storage_read_only": {
+        "en": "The bot's database is read-only at the moment: nothing was saved. Tell the bot's admins, "
+        "and try again once they have fixed it.",
+        "fr": "La base de données du bot est en lecture seule pour le moment : rien n'a été enregistré. "
+        "Prévenez les administrateurs du bot, et réessayez quand ils l'auront réparée.",
+    },
+    "payload_invalid": {
+        "en": "Discord sent this command in a form the bot cannot read (it may have just been updated). "
+        "Nothing was changed: try again in a minute.",
+        "fr": "Discord a transmis cette commande sous une forme que le bot ne sait pas lire (elle vient "
+        "peut-être d'être mise à jour). Rien n'a été modifié : réessayez dans une minute.",
+    },
     "option_invalid": {
         "en": "This value is not valid: {value}. Check the option and try again.",
         "fr": "Cette valeur n'est pas valide : {value}. Vérifiez l'option et réessayez.",

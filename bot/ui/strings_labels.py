@@ -60,6 +60,12 @@ LABELS: dict[str, dict[str, str]] = {
         "en": "Only the person who ran the command can use these buttons.",
         "fr": "Seule la personne qui a lancé la commande peut utiliser ces boutons.",
     },
+    "question_expired": {
+        "en": "This question was asked before the bot restarted, and no longer waits for an answer: "
+        "nothing was changed. Run the command again.",
+        "fr": "Cette question a été posée avant un redémarrage du bot et n'attend plus de réponse : "
+        "rien n'a été modifié. Relancez la commande.",
+    },
     "cancelled": {"en": "Cancelled: nothing was changed.", "fr": "Annulé : rien n'a été modifié."},
     "expired": {
         "en": "No answer in time: nothing was changed.",

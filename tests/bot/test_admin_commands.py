@@ -139,6 +139,8 @@ async def test_undoing_the_creation_of_the_selected_character_falls_back_to_anot
     aria = await table.create("Aria", ALICE)
     await table.create("Nyx", ALICE)
     public(await table.run("character select", {"character": "Nyx"}, user=ALICE))
+    # The choice is undone first (it is recorded), then Nyx's creation.
+    assert "Nyx** became the active character" in public(await table.run("undo"))
     assert "Nyx" in public(await table.run("undo"))
     # Like a deletion: Alice plays her remaining character, and the GM can still target her.
     active = await table.store.active_character(GUILD, ALICE)

@@ -17,7 +17,8 @@ KEPT = [
     ("Line\nbreak\ttab", "Line break tab"),
     ("\u202eesrever", "esrever"),
     ("Iso\u2066late\u2069", "Isolate"),
-    ("  Zoé   \u200b  ", "Zoé \u200b"),
+    ("  Zo\u200bé   ", "Zoé"),
+    ("Zo\u2060é\ufeff", "Zoé"),
     ("👩\u200d👩\u200d👧", "👩\u200d👩\u200d👧"),
 ]
 #: Names with nothing left to show.

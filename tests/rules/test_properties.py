@@ -26,6 +26,7 @@ from bot.rules import (
     total_penalty,
 )
 from bot.rules.healing import WORSEN_AT, healing_attributes, rest_status
+from bot.rules.reachable import unreachable
 from tests.rules.strategies import (
     Action,
     Heal,
@@ -252,3 +253,15 @@ def test_gm_lower_lowers_one_wound_or_refuses(character: Character, track: Track
     assert len(changed) == 1
     assert sum(after.counts(track)) == sum(character.counts(track)) - (result.after.current is None)
     assert total_penalty(after, Ruleset()) > total_penalty(character, Ruleset())
+
+
+@given(characters(), rulesets, st.lists(actions, max_size=12), st.integers(0, 2**32))
+def test_every_state_the_rules_reach_is_reachable(
+    character: Character, ruleset: Ruleset, sequence: list[Action], seed: int
+) -> None:
+    """What /config import checks (bot.rules.reachable) never refuses a state the rules made."""
+    rng = random.Random(seed)
+    assume(unreachable(character) == [])
+    for action in sequence:
+        character = apply(character, action, ruleset, rng)
+        assert unreachable(character) == [], character

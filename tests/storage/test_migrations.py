@@ -58,6 +58,8 @@ SEEDS[2] = (
         INSERT INTO board_npcs (channel_id, character_id) VALUES (5005, 1);
     """
 )
+# 3: the interactions whose change is committed (a new table; the rest as in 2).
+SEEDS[3] = SEEDS[2] + "INSERT INTO handled_interactions (interaction_id) VALUES (1577332705824079897);"
 
 
 def dialect(url: str) -> str:

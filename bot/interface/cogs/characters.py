@@ -11,14 +11,14 @@ from discord.ext import commands
 from bot.actions import characters, targets
 from bot.history import Edited
 from bot.interface import autocomplete
-from bot.interface.flows import send_card
+from bot.interface.flows import DeleteChoice, delete_question, send_card
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, send_public
-from bot.interface.views import Confirm, Pager
+from bot.interface.views import Pager
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name
-from bot.ui.messages import character_deleted_embed, character_list_embeds
+from bot.ui.messages import character_list_embeds
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -142,27 +142,18 @@ class Characters(
         found = await characters.check_delete(self.bot.store, actor, character)
         ruleset = await self.bot.store.ruleset(actor.guild_id)
         asking = caller_lang(interaction)
-        character_id = found.id
-        assert character_id is not None
-
-        async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
-            deleted = await characters.delete(self.bot.store, actor, character_id)
-            await click.response.edit_message(view=view)
-            lang = public_lang(click, ruleset)
-            mention = None if actor.owns(deleted) else deleted.owner_id
-            await send_public(click, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
-
+        assert found.id is not None
         # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
-        view = Confirm(actor.user_id, asking, confirmed)
+        # Its buttons carry everything they need: they still work after a restart.
         await interaction.response.send_message(
             t_name(asking, "confirm_delete", found.name, 2000),
             embed=character_card(found, ruleset, asking),
-            view=view,
+            view=delete_question(found.id, actor.user_id, asking),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        view.message = await interaction.original_response()
 
 
 async def setup(bot: HarmoniesBot) -> None:
+    bot.add_dynamic_items(DeleteChoice)
     await bot.add_cog(Characters(bot))

@@ -1,0 +1,111 @@
+"""What keeps a SQLite file from being lost or silently replaced: checks before it is opened, a marker
+beside it once it holds a schema, checkpoints, and an integrity check.
+
+The danger (found by deleting the ``-wal`` file of a running bot, then killing it): until a checkpoint,
+the changes live in the ``-wal`` file only, and a main file without them looks like a new, empty
+database, which the migrations would silently fill with a fresh schema. So:
+
+* after the migrations, and then regularly, the WAL is checkpointed into the main file;
+* once the database holds its schema, a marker file is written beside it; a database found without a
+  schema where the marker says there was one is refused (restore a backup, or delete the marker to
+  start afresh on purpose), and so is a file without a schema beside a non-empty ``-wal`` file that
+  SQLite cannot use (opening it would delete that file, and perhaps the only copy of the data).
+
+Nothing here protects against a power loss on hardware that lies about its writes.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+from bot.storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+_HEADER = b"SQLite format 3\x00"
+_MARKER_TEXT = (
+    "This file tells the Harmonies bot that the database {name} beside it holds its data.\n"
+    "If that database is ever found empty or missing, the bot refuses to start instead of silently\n"
+    "beginning a new one. Restore a backup (python -m bot backup makes them); delete this file only\n"
+    "to start an empty database on purpose.\n"
+)
+
+
+def marker_path(path: Path) -> Path:
+    return path.with_name(path.name + ".marker")
+
+
+def _wal_mode(path: Path) -> bool:
+    """Whether the main file's header says WAL mode (bytes 18 and 19 are 2)."""
+    with path.open("rb") as file:
+        header = file.read(100)
+    return header.startswith(_HEADER) and len(header) >= 20 and header[18] == header[19] == 2
+
+
+def _has_schema(path: Path) -> bool:
+    """Whether the database holds any table, read through a read-only connection (which replays a
+    usable WAL, and neither checkpoints nor deletes it on close)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def refuse_lost_data(path: Path) -> None:
+    """Before the database of ``path`` is opened (and migrated): raise :class:`StorageError` when it
+    lost the data it held. A new database (no file, no marker, no WAL) passes."""
+    wal = path.with_name(path.name + "-wal")
+    marker = marker_path(path)
+    size = path.stat().st_size if path.is_file() else 0
+    wal_size = wal.stat().st_size if wal.is_file() else 0
+    if size == 0 and wal_size == 0 and not marker.exists():
+        return
+    if wal_size and not (size and _wal_mode(path)):
+        raise StorageError(
+            f"the database {path} has no usable header but a non-empty {wal.name} beside it, which may "
+            f"hold its data: keep both files, and restore a backup (the bot will not open it)"
+        )
+    try:
+        holds_schema = size > 0 and _has_schema(path)
+    except sqlite3.Error:
+        return  # not a database at all: opening it says so, in its own words
+    if not holds_schema and marker.exists():
+        raise StorageError(
+            f"the database {path} is empty or missing, but it held data before ({marker.name} says so): "
+            f"restore a backup, or delete {marker} to start an empty database on purpose"
+        )
+
+
+def mark(path: Path) -> None:
+    """Once the database holds its schema: the marker beside it (written once)."""
+    marker = marker_path(path)
+    if marker.exists():
+        return
+    try:
+        marker.write_text(_MARKER_TEXT.format(name=path.name), encoding="utf-8")
+    except OSError as exc:  # a read-only folder: the bot can run, less guarded
+        log.warning("Cannot write %s (%s): a lost database would not be noticed", marker, exc)
+
+
+def checkpoint(conn: sqlite3.Connection, *, truncate: bool = False) -> None:
+    """Copy the WAL into the main file (``PASSIVE``: without waiting for readers; ``TRUNCATE``: all of
+    it, then empty the WAL, for after the migrations). Outside any transaction of ``conn``."""
+    conn.execute(f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})").fetchall()
+
+
+def damage(path: Path) -> str | None:
+    """``PRAGMA quick_check`` on a connection of its own (it reads the whole file: seconds on a large
+    one): ``None`` when the file is sound, else its first finding, on one line."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return " ".join(str(exc).split())
+    found = str(rows[0][0]) if rows else "no answer"
+    return None if found == "ok" else " ".join(found.split())
