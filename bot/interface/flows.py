@@ -1,6 +1,6 @@
 """Command flows shared by a slash command and a button (so both behave the same), and the persistent
 'roll healing' and 'card' buttons themselves (they run these flows and are shown on what they post),
-and the Confirm/Cancel of a deletion.
+and the Confirm/Cancel of a deletion."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
