@@ -70,8 +70,8 @@ async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset
     """The characters of the server whose state players see only as a word."""
     if not ruleset.secret_npcs:
         return frozenset(ruleset.secret_characters)
-    npcs = [c.id for c in await store.characters(guild_id) if c.owner_id is None and c.id is not None]
-    return frozenset(npcs) | ruleset.secret_characters
+    # Deleted NPCs too: their history stays readable, and stays secret.
+    return frozenset(await store.npc_ids(guild_id)) | ruleset.secret_characters
 
 
 async def send_result(

@@ -202,6 +202,12 @@ def deleted(sql: Sql, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[
     return [(r[0], r[1]) for r in rows]
 
 
+def npc_ids(sql: Sql, guild_id: int) -> list[int]:
+    """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
+    rows = sql.rows("SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL", (guild_id,))
+    return [r[0] for r in rows]
+
+
 # ---- writes ----------------------------------------------------------------------------------------
 
 

@@ -170,6 +170,10 @@ class Store:
             lambda sql: characters.search(sql, guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
         )
 
+    async def npc_ids(self, guild_id: int) -> list[int]:
+        """Ids of the server's NPCs, deleted ones included."""
+        return await self._db.read(lambda sql: characters.npc_ids(sql, guild_id))
+
     async def deleted_characters(self, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
         """(id, name) of deleted characters named by ``ref`` (id, or name or its start), latest first."""
         return await self._db.read(lambda sql: characters.deleted(sql, guild_id, ref, limit=limit))

@@ -81,10 +81,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
     embed.add_field(name=t(lang, "config_confirm_risky"), value=_on(lang, ruleset.confirm_risky_healing))
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
-    secret = t(lang, "config_secret_all") if ruleset.secret_npcs else _on(lang, False)
-    if not ruleset.secret_npcs and ruleset.secret_characters:
-        secret = t(lang, "config_secret_some", count=len(ruleset.secret_characters))
-    embed.add_field(name=t(lang, "config_secret_npcs"), value=secret)
+    embed.add_field(name=t(lang, "config_secret_npcs"), value=_secret(lang, ruleset))
     language = (
         t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
     )
@@ -123,6 +120,14 @@ def _preset_value(lang: Lang, ruleset: Ruleset, name: str) -> str:
     if preset is None:
         return t(lang, "diff_none")
     return t(lang, "diff_preset", physical=_maxima(preset.physical), mental=_maxima(preset.mental))
+
+
+def _secret(lang: Lang, ruleset: Ruleset) -> str:
+    if ruleset.secret_npcs:
+        return t(lang, "config_secret_all")
+    if ruleset.secret_characters:
+        return t(lang, "config_secret_some", count=len(ruleset.secret_characters))
+    return _on(lang, False)
 
 
 def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bool = True) -> list[str]:
@@ -167,6 +172,7 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
     change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
     old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
     change(t(lang, "config_damage"), old_table, new_table)
+    change(t(lang, "config_secret_npcs"), _secret(lang, before), _secret(lang, after))
     return lines
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, Table, public, refused, shown
+from tests.bot.table import ALICE, GM, GUILD, Table, public, refused, shown
 
 
 def in_channel(reply: harness.Reply) -> str:
@@ -107,6 +107,23 @@ async def test_a_secret_npc_shows_players_one_word_everywhere(table: Table, all_
     assert leaks(player_card) == [] and "dead" in player_card
     gm_card = refused(await table.click(f"card:{goblin.id}", None, user=GM))
     assert "Critical 🟥 1/1" in gm_card
+
+
+async def test_a_deleted_secret_npc_stays_secret_in_history(table: Table) -> None:
+    await secret_table(table, all_npcs=True)
+    await table.run("wound", {"severity": "serious", "character": "Goblin", "note": "axe"})
+    ask = await table.run("character delete", {"character": "Goblin"})
+    confirm = ask.message["components"][0]["components"][0]  # type: ignore[index]
+    in_channel(await table.click(confirm["custom_id"], ask, user=GM))
+    assert "Goblin" not in [c.name for c in await table.store.characters(GUILD)]
+    start = len(table.fake.requests)
+    for more in ({}, {"character": "Goblin"}):
+        in_channel(await table.run("history", more, user=ALICE))
+    bodies = public_bodies(table.fake.requests[start:])
+    assert len(bodies) == 2 and all("Goblin" in body for body in bodies[1:])
+    for body in bodies:
+        assert leaks(body) == [], body
+    assert "Secret NPCs: off → **all of them**" in bodies[0]  # the setting reads old → new too
 
 
 async def test_players_characters_are_never_secret_and_only_a_gm_sets_it(table: Table) -> None:
