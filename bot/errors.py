@@ -7,6 +7,8 @@ error funnel answers it ephemerally and nothing is changed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class UserError(Exception):
     """A refusal the user can act on. ``key`` names a message in the catalogue."""
@@ -18,3 +20,22 @@ class UserError(Exception):
 
     def __repr__(self) -> str:
         return f"UserError({self.key!r}, **{self.params!r})"
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """One problem of a refused import (``UserError("import_invalid", errors=(ImportProblem, ...))``),
+    as data: the UI words it in the reader's language. Never holds the file's text."""
+
+    where: tuple[str | int, ...]
+    """Where in the file: ``("characters", 3, "name")``; empty for the whole file."""
+    what: str
+    """What is wrong: a key, ``import_<what>`` in the catalogue."""
+    values: tuple[tuple[str, object], ...] = ()
+    """The numbers (and severities, tracks) the message needs, as ``(name, value)`` pairs."""
+
+
+def import_too_large(limit_bytes: int) -> UserError:
+    """The refusal of an import file larger than ``limit_bytes``."""
+    problem = ImportProblem((), "too_large", (("mb", limit_bytes // (1024 * 1024)),))
+    return UserError("import_invalid", errors=(problem,))

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from bot.actions.actor import Actor
 from bot.actions.record import record
 from bot.actions.targets import by_ref
-from bot.errors import UserError
+from bot.errors import UserError, import_too_large
 from bot.history import Configured, Event, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
 from bot.storage.store import Reader, Store, Transaction
@@ -227,7 +227,7 @@ async def export(store: Store, actor: Actor) -> bytes:
 
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
     if len(data) > IMPORT_MAX_BYTES:
-        raise UserError("import_invalid", errors=f"file larger than {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
+        raise import_too_large(IMPORT_MAX_BYTES)
 
     def work(tx: Transaction) -> dict[str, int]:
         actor.require_gm(tx.ruleset())

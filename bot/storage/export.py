@@ -1,7 +1,8 @@
 """The export file of a server (``/config export``/``import``): a versioned pydantic schema.
 
 Importing validates the whole file before anything is written, and reports every problem at once
-(``UserError("import_invalid", errors=...)``), never echoing the file's text back.
+(``UserError("import_invalid", errors=(ImportProblem, ...))``, worded by the UI), never echoing the
+file's text back.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.errors import UserError
+from bot.errors import ImportProblem, UserError, import_too_large
 from bot.rules.character import (
     ATTRIBUTE_MAX,
     ATTRIBUTE_MIN,
@@ -24,7 +25,7 @@ from bot.rules.character import (
 )
 from bot.rules.reachable import Unreachable, unreachable
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
-from bot.rules.severity import Severity, Track, severity_name
+from bot.rules.severity import Severity, Track
 from bot.storage.codec import name_key
 
 FORMAT: Final = "harmonies-wounds"
@@ -32,7 +33,6 @@ VERSION: Final = 1
 MAX_IMPORT_BYTES = 16 * 1024 * 1024
 MAX_CHARACTERS = 10_000
 MAX_WOUNDS = 2_000
-MAX_ERRORS_CHARS = 1500
 
 
 def _timestamp(value: str) -> str:
@@ -177,78 +177,79 @@ def _export_character(c: Character) -> ExportCharacter:
 # ---- import ----------------------------------------------------------------------------------------
 
 
-def _refuse(lines: list[str]) -> UserError:
-    text, shown = "", 0
-    for line in lines:
-        if len(text) + len(line) + 1 > MAX_ERRORS_CHARS - 40:
-            break
-        text += ("\n" if text else "") + line
-        shown += 1
-    if shown < len(lines):
-        text += f"\n… and {len(lines) - shown} more"
-    return UserError("import_invalid", errors=text)
+def _refuse(problems: list[ImportProblem]) -> UserError:
+    return UserError("import_invalid", errors=tuple(problems))
 
 
-def _describe(exc: ValidationError) -> list[str]:
-    lines = []
-    for error in exc.errors(include_url=False, include_input=False, include_context=False):
-        where = ".".join(str(part) for part in error["loc"])
-        lines.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
-    return lines
+_KINDS: Final = {
+    "missing": "missing",
+    "extra_forbidden": "unknown_field",
+    "json_invalid": "not_json",
+    "json_type": "not_json",
+}
+
+
+def _describe(exc: ValidationError) -> list[ImportProblem]:
+    """pydantic's problems as locations and a kind of problem; pydantic's own wording is dropped."""
+    return [
+        ImportProblem(tuple(error["loc"]), _KINDS.get(error["type"], "invalid_value"))
+        for error in exc.errors(include_url=False, include_input=False, include_context=False)
+    ]
 
 
 def parse_import(data: bytes, guild_id: int) -> GuildExport:
     """The validated export in ``data`` for server ``guild_id``, or ``UserError("import_invalid")``."""
     if len(data) > MAX_IMPORT_BYTES:
-        raise _refuse([f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB"])
+        raise import_too_large(MAX_IMPORT_BYTES)
     try:
         document = GuildExport.model_validate_json(data)
     except ValidationError as exc:
         raise _refuse(_describe(exc)) from None
-    problems: list[str] = []
+    problems: list[ImportProblem] = []
     if document.guild_id != guild_id:
-        problems.append("guild_id: this file was exported from another server")
+        problems.append(ImportProblem(("guild_id",), "other_server"))
     first_of: dict[str, int] = {}
     for index, character in enumerate(document.characters):
         key = name_key(character.name)
         if key in first_of:
-            problems.append(f"characters.{index}.name: same name as characters.{first_of[key]}")
+            problems.append(
+                ImportProblem(("characters", index, "name"), "same_name", (("first", first_of[key]),))
+            )
         else:
             first_of[key] = index
     seen_users: set[int] = set()
     for index, choice in enumerate(document.active):
         if choice.user_id in seen_users:
-            problems.append(f"active.{index}.user_id: this player appears twice")
+            problems.append(ImportProblem(("active", index, "user_id"), "player_twice"))
         seen_users.add(choice.user_id)
         found = first_of.get(name_key(choice.character))
         if found is None:
-            problems.append(f"active.{index}.character: no character of that name in the file")
+            problems.append(ImportProblem(("active", index, "character"), "no_such_character"))
         elif document.characters[found].owner_id != choice.user_id:
-            problems.append(f"active.{index}.character: that character is not this player's")
+            problems.append(ImportProblem(("active", index, "character"), "not_this_players"))
     for index, state in enumerate(imported_characters(document, guild_id, "")):
-        problems += [f"characters.{index}: {_unreachable_text(u)}" for u in unreachable(state)]
+        problems += [_unreachable_problem(index, u) for u in unreachable(state)]
     if problems:
         raise _refuse(problems)
     return document
 
 
-def _unreachable_text(problem: Unreachable) -> str:
-    """One problem of :func:`bot.rules.reachable.unreachable`, as a line of the refusal."""
+def _unreachable_problem(index: int, problem: Unreachable) -> ImportProblem:
+    """One problem of :func:`bot.rules.reachable.unreachable` of the file's character ``index``."""
     track = problem.track or Track.PHYSICAL
-    out = "dead" if track is Track.PHYSICAL else "incoherent"
+    where = ("characters", index)
     match problem.problem:
         case "too_many":
-            assert problem.severity is not None
-            name = severity_name(track, problem.severity)
-            return f"{problem.held} {name} wounds held, more than the maximum of {problem.maximum}"
+            values = (("held", problem.held), ("maximum", problem.maximum), ("track", track))
+            return ImportProblem(where, "too_many", (*values, ("severity", problem.severity)))
         case "beyond_not_out":
-            return f"a fatal {track.value} wound, but not {out}"
+            return ImportProblem(where, f"fatal_not_{'dead' if track is Track.PHYSICAL else 'incoherent'}")
         case "out_without_beyond":
-            return f"{out}, but no fatal {track.value} wound"
+            return ImportProblem(where, f"{'dead' if track is Track.PHYSICAL else 'incoherent'}_not_fatal")
         case "several_beyond":
-            return f"{problem.held} fatal wounds, at most one is possible"
+            return ImportProblem(where, "several_fatal", (("held", problem.held),))
         case _:
-            return "both dead and incoherent"
+            return ImportProblem(where, "dead_and_incoherent")
 
 
 def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[Character]:

@@ -9,7 +9,7 @@ from typing import Final, Literal
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import ImportProblem, UserError
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
@@ -17,6 +17,7 @@ from bot.ui.strings_card import CARD
 from bot.ui.strings_damage import DAMAGE
 from bot.ui.strings_errors import ERRORS
 from bot.ui.strings_healing import HEALING
+from bot.ui.strings_import import IMPORT
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
 from bot.ui.strings_table import TABLE
@@ -37,6 +38,7 @@ SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
     DAMAGE,
     HEALING,
     TABLE,
+    IMPORT,
 )
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
@@ -179,7 +181,43 @@ def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
     return clip("\n".join(lines), LONG_PARAM_LIMIT)
 
 
+def _file_place(where: tuple[object, ...]) -> str:
+    """``("characters", 3, "name")`` → ``characters.3.name``; a part that is not a plain field name
+    (an unknown key of the file) is shown as ``?``, so that the file's text is never echoed."""
+    parts = [
+        str(part) if isinstance(part, int) or re.fullmatch(r"[a-z_]{1,30}", str(part)) else "?"
+        for part in where
+    ]
+    return ".".join(parts)
+
+
+def _import_line(lang: Lang, problem: ImportProblem) -> str:
+    key = f"import_{problem.what}"
+    if key not in CATALOGUE:
+        key = "import_invalid_value"
+    values = error_params(lang, dict(problem.values))
+    where = _file_place(problem.where) or t(lang, "import_whole_file")
+    return t(lang, "import_line", where=where, problem=t(lang, key, **values))
+
+
+def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
+    """The problems of a refused import, one a line in ``lang``, as many as fit in
+    ``LONG_PARAM_LIMIT`` characters, then "… and N more"."""
+    lines = [_import_line(lang, p) for p in problems if isinstance(p, ImportProblem)]
+    text, shown = "", 0
+    for line in lines:
+        if len(text) + len(line) + 1 > LONG_PARAM_LIMIT - 40:
+            break
+        text += ("\n" if text else "") + line
+        shown += 1
+    if shown < len(lines):
+        text += "\n" + t(lang, "import_more", count=number(len(lines) - shown))
+    return text
+
+
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if key == "errors" and isinstance(value, tuple) and value and isinstance(value[0], ImportProblem):
+        return import_problems(lang, value)
     if key == "errors" and isinstance(value, tuple):
         return _issues(lang, value)
     if isinstance(value, str) and key in KIND_PARAMS and f"kind_{value}" in CATALOGUE:

@@ -460,8 +460,26 @@ def hostile_files() -> list[tuple[str, bytes]]:
 async def test_a_file_too_large_is_refused_before_it_is_read(table: Table) -> None:
     before = await snapshot(table)
     reply = await import_(table, b" " * (8 * 1024 * 1024 + 1))
-    assert "too large" in refused(reply)
+    assert "larger than 8 MB" in refused(reply)
+    assert "dépasse 8 Mo" in refused(await import_(table, b" " * (8 * 1024 * 1024 + 1), locale="fr"))
     assert await snapshot(table) == before
+
+
+async def test_a_french_gm_reads_the_problems_of_a_refused_import_in_french(table: Table) -> None:
+    await table.create("Eve", ALICE)
+    data = json.loads(await export(table))
+    data["guild_id"] = OTHER_GUILD
+    data["characters"].append(dict(data["characters"][0], name="EVE"))
+    data["characters"][0]["wounds"] = [{"track": "physical", "inflicted": 0, "current": None, "fatal": True}]
+    text = refused(await import_(table, json.dumps(data).encode(), locale="fr"))
+    assert "guild_id : ce fichier a été exporté depuis un autre serveur" in text
+    assert "characters.1.name : même nom que le personnage 0" in text
+    assert "characters.0 : une blessure physique fatale, mais le personnage n'est pas mort" in text
+    data["characters"][1]["corps"] = 99
+    text = refused(await import_(table, json.dumps(data).encode(), locale="fr"))
+    assert "characters.1.corps : valeur invalide" in text
+    for english in ("another server", "invalid value", "fatal physical wound", "same name"):
+        assert english not in text
 
 
 @pytest.mark.parametrize(("what", "data"), hostile_files(), ids=[what for what, _ in hostile_files()])

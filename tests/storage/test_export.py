@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from bot.errors import UserError
+from bot.errors import ImportProblem, UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from bot.storage.export import MAX_ERRORS_CHARS, MAX_IMPORT_BYTES
+from bot.storage.export import MAX_IMPORT_BYTES
+from bot.ui.i18n import LANGS, error_text
 from tests.databases import dump
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create
 
@@ -201,9 +202,13 @@ async def test_hostile_imports_are_refused_and_change_nothing(
     with pytest.raises(UserError) as refused:
         await store.run(GUILD, import_(HOSTILE[name]))
     assert refused.value.key == "import_invalid"
-    errors = str(refused.value.params["errors"])
-    assert errors and len(errors) <= MAX_ERRORS_CHARS
-    assert "x" * 100 not in errors and "A" * 100 not in errors  # the file's text is not echoed
+    problems = refused.value.params["errors"]
+    assert isinstance(problems, tuple) and problems
+    assert all(isinstance(p, ImportProblem) for p in problems)  # data, not English text
+    for lang in LANGS:
+        text = error_text(lang, refused.value)
+        assert 0 < len(text) <= 2000
+        assert "x" * 100 not in text and "A" * 100 not in text  # the file's text is not echoed
     assert dump(database_url) == before
 
 
@@ -213,10 +218,14 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
     data["version"] = 7
     with pytest.raises(UserError) as refused:
         await store.run(GUILD, import_(json.dumps(data).encode()))
-    lines = str(refused.value.params["errors"]).splitlines()
-    assert len(lines) == 4
-    assert any(line.startswith("version:") for line in lines)
-    assert any(line.startswith("characters.0.corps:") for line in lines)
+    problems = refused.value.params["errors"]
+    assert isinstance(problems, tuple) and len(problems) == 4
+    wheres = {p.where for p in problems}
+    assert ("version",) in wheres and ("characters", 0, "corps") in wheres
+    lines = error_text("fr", refused.value).splitlines()
+    assert len(lines) == 4  # the first one follows the header
+    assert lines[0].endswith("version : valeur invalide")
+    assert "characters.0.corps : valeur invalide" in lines
 
 
 async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
@@ -250,5 +259,6 @@ async def test_an_import_with_a_nul_character_is_refused_clearly(store: Store, w
     with pytest.raises(UserError) as refused:
         await store.run(GUILD, import_(json.dumps(data).encode()))
     assert refused.value.key == "import_invalid"
-    assert f"wounds.0.{where}" in str(refused.value.params["errors"])
+    assert any(p.where[-2:] == (0, where) for p in refused.value.params["errors"])  # type: ignore[attr-defined]
+    assert f"wounds.0.{where} : valeur invalide" in error_text("fr", refused.value)
     assert await store.characters(GUILD) == []

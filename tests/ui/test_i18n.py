@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.errors import UserError
+from bot.errors import ImportProblem, UserError
 from bot.rules import Severity, Track
 from bot.ui.i18n import (
     CATALOGUE,
@@ -200,7 +200,7 @@ SAMPLES = [
         blocked_by_character=None,
         blocked_by_at="2024-05-01T10:00:00+00:00",
     ),
-    UserError("import_invalid", errors="not JSON"),
+    UserError("import_invalid", errors=(ImportProblem((), "not_json"),)),
     UserError("not_gm"),
     UserError("not_owner", name="Aria"),
     UserError("players_cannot_create"),
@@ -323,3 +323,45 @@ def test_commands_cited_in_messages_exist_in_that_language(lang: Lang) -> None:
             assert top in names or top in groups, (key, top)
             if top in groups and sub != "…":
                 assert f"{top} {sub}" in names, (key, top, sub)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_import_problem_is_worded_in_both_languages(
+    lang: Lang, caplog: pytest.LogCaptureFixture
+) -> None:
+    problems = (
+        ImportProblem((), "too_large", (("mb", 16),)),
+        ImportProblem(("characters", 2, "name"), "same_name", (("first", 0),)),
+        ImportProblem(
+            ("characters", 1),
+            "too_many",
+            (("held", 3), ("maximum", 2), ("track", Track.MENTAL), ("severity", Severity.MID)),
+        ),
+        ImportProblem(("x\n@everyone",), "unknown_field"),
+    )
+    text = error_text(lang, UserError("import_invalid", errors=problems))
+    assert "missing" not in caplog.text and "{" not in text
+    assert "@everyone" not in text  # a key of the file is not echoed
+    if lang == "fr":
+        assert "le fichier dépasse 16 Mo" in text and "même nom que le personnage 0" in text
+        assert "characters.1 : 3 traumatismes en cours, au-delà du maximum de 2" in text
+    else:
+        assert "the file is larger than 16 MB" in text and "same name as character 0" in text
+        assert "characters.1: 3 traumas held, more than the maximum of 2" in text
+
+
+def test_every_import_problem_key_has_a_message() -> None:
+    source = (ROOT / "bot" / "storage" / "export.py").read_text(encoding="utf-8")
+    whats = set(re.findall(r'ImportProblem\((?:where|\(.*?\)), "([a-z_]+)"', source)) | {"too_large"}
+    whats |= {"fatal_not_dead", "fatal_not_incoherent", "dead_not_fatal", "incoherent_not_fatal"}
+    whats |= {"missing", "unknown_field", "not_json", "invalid_value"}
+    assert len(whats) > 12 and {f"import_{what}" for what in whats} <= set(CATALOGUE)
+
+
+@pytest.mark.parametrize(("lang", "more"), [("en", "… and {} more"), ("fr", "… et {} de plus")])
+def test_a_long_list_of_import_problems_is_cut_with_a_count(lang: Lang, more: str) -> None:
+    problems = tuple(ImportProblem(("characters", i, "corps"), "invalid_value") for i in range(100))
+    text = error_text(lang, UserError("import_invalid", errors=problems))
+    assert len(text) <= 2000
+    shown = text.count("characters.")
+    assert 10 < shown < 100 and more.format(100 - shown) in text

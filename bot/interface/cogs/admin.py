@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import admin, targets
-from bot.errors import UserError
+from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
 from bot.interface.flows import secret_ids
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
@@ -293,7 +293,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
         if file.size > admin.IMPORT_MAX_BYTES:
-            raise UserError("import_invalid", errors="file too large")
+            raise import_too_large(admin.IMPORT_MAX_BYTES)
         # Reading the attachment may take a while: think privately, so that a refusal stays private.
         await interaction.response.defer(ephemeral=True, thinking=True)
         counts = await admin.import_(self.bot.store, actor, await file.read())
