@@ -174,7 +174,7 @@ async def test_an_import_the_rules_cannot_reach_is_refused_with_every_problem(ta
     before = await table.store.characters(GUILD)
     cases: list[tuple[dict[str, Any], list[str]]] = [
         ({"name": "Ten", "wounds": wounds("physical", "light", 10)}, ["light", "10", "4"]),
-        ({"name": "Mad", "wounds": wounds("mental", "psychosis", 2)}, ["psychosis", "2", "1"]),
+        ({"name": "Mad", "wounds": wounds("mental", "psychosis", 2)}, ["psychoses", "2", "1"]),
         ({"name": "Undead", "dead": False, "wounds": [*FULL, FATAL]}, ["fatal", "not dead"]),
         ({"name": "Ghost", "dead": True, "wounds": []}, ["dead", "no fatal"]),
         ({"name": "Twice", "dead": True, "wounds": [*FULL, FATAL, FATAL]}, ["2 fatal wounds"]),
