@@ -5,10 +5,10 @@ connection, run whole, in one hop, on the thread that holds that connection, ins
 (committed when it returns, rolled back when it raises). Nothing can ``await`` inside it, so nothing
 else runs in the middle of it, and nothing is ever retried.
 
-* **SQLite**: one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``: one unit at a
-  time, in arrival order) and one reader connection on another (WAL: reads see the last commit and
-  never wait for the writer). This thread per connection is what aiosqlite does; aiosqlite offers no
-  public way to run a whole function there, so the storage does it itself with the standard library.
+* **SQLite** (aiosqlite): one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``, the
+  units waiting for it committed together, in arrival order) and one reader connection on another
+  (WAL: reads see the last commit and never wait for the writer). A unit runs there through
+  :mod:`bot.storage.aiosqlite_thread`, the one private call of aiosqlite.
 * **PostgreSQL** (psycopg 3 and psycopg-pool): a pool of connections, one worker thread per
   connection; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED),
   so the units of one server run one at a time across every process sharing the database.
@@ -26,7 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.storage import file_guard
+import aiosqlite
+
+from bot.storage import aiosqlite_thread, file_guard
 from bot.storage.errors import StorageError
 from bot.storage.sql import Dialect, Sql
 
@@ -106,20 +108,27 @@ async def open_database(url: str) -> Database:
 # ---- SQLite ------------------------------------------------------------------------------------------
 
 
-def _sqlite_connect(path: Path, *, wal: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+def _sqlite_prepare(conn: sqlite3.Connection, path: Path, *, wal: bool) -> None:
+    for pragma in _PRAGMAS:
+        conn.execute(pragma)
+    if wal:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise StorageError(f"cannot open database {path}: WAL journal mode refused")
+    # Touch the schema: an unreadable or non-database file fails here, not at the first command.
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+
+async def _sqlite_connect(path: Path, *, wal: bool) -> aiosqlite.Connection:
     try:
-        for pragma in _PRAGMAS:
-            conn.execute(pragma)
-        if wal:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                raise StorageError(f"cannot open database {path}: WAL journal mode refused")
-        # Touch the schema: an unreadable or non-database file fails here, not at the first command.
-        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-    except BaseException:
-        conn.close()
-        raise
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await aiosqlite_thread.run(conn, partial(_sqlite_prepare, path=path, wal=wal))
+        except BaseException:
+            await conn.close()
+            raise
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
     return conn
 
 
@@ -171,19 +180,18 @@ def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
 
 
 class SqliteDatabase(Database):
+    """Two aiosqlite connections, each on its own thread: the writer, and the reader."""
+
     dialect: Dialect = "sqlite"
 
-    def __init__(self, path: Path, writer: sqlite3.Connection, reader: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self.path = path
         self.url = f"sqlite:///{path}"
         self._writer = writer
         self._reader = reader
-        # One thread per connection: the writer's runs the units one after the other.
-        self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
-        self._reader_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-reader")
-        # Units waiting for the writer; whether a flush of them is queued on its thread.
+        self._closed = False
+        # The units waiting for the writer: the next group, taken whole by the writer's thread.
         self._waiting: list[tuple[Work[Any], asyncio.Future[Any]]] = []
-        self._flushing = False
         self._guard = threading.Lock()
 
     @classmethod
@@ -195,67 +203,59 @@ class SqliteDatabase(Database):
             raise StorageError(f"cannot create the database folder {path.parent}: {one_line(exc)}") from None
         if path.is_dir():
             raise StorageError(f"cannot open database {path}: it is a folder")
+        writer = await _sqlite_connect(path, wal=True)
         try:
-            writer = await asyncio.to_thread(_sqlite_connect, path, wal=True)
-        except (sqlite3.Error, OSError, ValueError) as exc:
-            raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
-        try:
-            reader = await asyncio.to_thread(_sqlite_connect, path, wal=False)
-        except BaseException as exc:
-            writer.close()
-            if isinstance(exc, sqlite3.Error | OSError | ValueError):
-                raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
+            reader = await _sqlite_connect(path, wal=False)
+        except BaseException:
+            await writer.close()
             raise
         return cls(path, writer, reader)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Queued for the writer's thread, which runs what waits there as one group (see
-        :func:`_sqlite_group`); answered once that group is committed."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
+        """Queued for the writer; answered once the group it joined is committed. The unit that
+        starts a group (the list was empty) asks the writer's thread to run it: that call runs after
+        the group before, and takes every unit that joined meanwhile (see :func:`_sqlite_group`)."""
+        self._refuse_if_closed()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         with self._guard:
             self._waiting.append((work, future))
-            start = not self._flushing
-            self._flushing = True
-        if start:
-            self._writer_thread.submit(self._flush, loop)
+            starts_group = len(self._waiting) == 1
+        if starts_group:
+            try:
+                await aiosqlite_thread.run(self._writer, self._run_group)
+            except asyncio.CancelledError:
+                future.cancel()  # the group runs all the same; nobody waits for this unit's answer
+                raise
         return await future
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the writer's thread: run the waiting units, group after group, until none waits."""
-        while True:
-            with self._guard:
-                group, self._waiting = self._waiting, []
-                if not group:
-                    self._flushing = False
-                    return
-            outcomes = _sqlite_group(self._writer, [work for work, _ in group])
-            for (_, future), outcome in zip(group, outcomes, strict=True):
-                loop.call_soon_threadsafe(_settle, future, outcome)
+    def _run_group(self, conn: sqlite3.Connection) -> None:
+        """On the writer's thread: run the waiting units as one group, and answer each on its loop."""
+        with self._guard:
+            group, self._waiting = self._waiting, []
+        outcomes = _sqlite_group(conn, [work for work, _ in group])
+        for (_, future), outcome in zip(group, outcomes, strict=True):
+            future.get_loop().call_soon_threadsafe(_settle, future, outcome)
 
     async def read(self, work: Work[T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader_thread, _sqlite_read, self._reader, work)
+        self._refuse_if_closed()
+        return await aiosqlite_thread.run(self._reader, partial(_sqlite_read, work=work))
 
     async def checkpoint(self, *, truncate: bool = False) -> None:
         """A WAL checkpoint on the writer's thread, between two groups of units (see
         :func:`bot.storage.file_guard.checkpoint`)."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self._writer_thread, partial(file_guard.checkpoint, self._writer, truncate=truncate)
-        )
+        await aiosqlite_thread.run(self._writer, partial(file_guard.checkpoint, truncate=truncate))
+
+    def _refuse_if_closed(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"the database {self.path} is closed")
 
     async def close(self) -> None:
         """Close both connections once what was queued is done, even when the first close fails."""
-        loop = asyncio.get_running_loop()
+        self._closed = True
         try:
-            await loop.run_in_executor(self._writer_thread, self._writer.close)
+            await self._writer.close()
         finally:
-            try:
-                await loop.run_in_executor(self._reader_thread, self._reader.close)
-            finally:
-                self._writer_thread.shutdown(wait=False)
-                self._reader_thread.shutdown(wait=False)
+            await self._reader.close()
 
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------
