@@ -190,8 +190,9 @@ class SqliteDatabase(Database):
         self._writer = writer
         self._reader = reader
         self._closed = False
-        # The units waiting for the writer: the next group, taken whole by the writer's thread.
-        self._waiting: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        # The units waiting for the writer: the next group, taken whole by the writer's thread (the
+        # unit that started it has no future: the thread's call answers it).
+        self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
         self._guard = threading.Lock()
 
     @classmethod
@@ -212,29 +213,33 @@ class SqliteDatabase(Database):
         return cls(path, writer, reader)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Queued for the writer; answered once the group it joined is committed. The unit that
-        starts a group (the list was empty) asks the writer's thread to run it: that call runs after
-        the group before, and takes every unit that joined meanwhile (see :func:`_sqlite_group`)."""
+        """Queued for the writer; answered once the group it joined is committed (see
+        :func:`_sqlite_group`). A unit finding no other waiting starts the next group: it asks the
+        writer's thread to run it after the group before, with every unit that joined meanwhile."""
         self._refuse_if_closed()
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[T] | None = None
         with self._guard:
+            if self._waiting:  # a group is forming: join it
+                future = asyncio.get_running_loop().create_future()
             self._waiting.append((work, future))
-            starts_group = len(self._waiting) == 1
-        if starts_group:
-            try:
-                await aiosqlite_thread.run(self._writer, self._run_group)
-            except asyncio.CancelledError:
-                future.cancel()  # the group runs all the same; nobody waits for this unit's answer
-                raise
-        return await future
+        if future is not None:
+            return await future
+        result: T = await aiosqlite_thread.run(self._writer, self._run_group)
+        return result
 
-    def _run_group(self, conn: sqlite3.Connection) -> None:
-        """On the writer's thread: run the waiting units as one group, and answer each on its loop."""
+    def _run_group(self, conn: sqlite3.Connection) -> Any:
+        """On the writer's thread: run the waiting units as one group. The unit that started the
+        group is its first: its outcome is this call's; the others' are settled on their loop."""
         with self._guard:
             group, self._waiting = self._waiting, []
         outcomes = _sqlite_group(conn, [work for work, _ in group])
         for (_, future), outcome in zip(group, outcomes, strict=True):
-            future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+            if future is not None:
+                future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+        ok, value = outcomes[0]
+        if ok:
+            return value
+        raise value
 
     async def read(self, work: Work[T]) -> T:
         self._refuse_if_closed()
