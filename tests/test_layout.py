@@ -65,9 +65,9 @@ def test_the_core_layers_do_not_reach_up() -> None:
         bot_targets = {t for t in targets if t == "bot" or t.startswith("bot.")}
         if name.startswith("bot.rules"):
             assert all(t.startswith("bot.rules") or t == "bot.errors" for t in bot_targets), name
-        if name.startswith(("bot.storage", "bot.actions", "bot.ui")):
+        if name.startswith(("bot.storage", "bot.shards", "bot.actions", "bot.ui")):
             assert not any(t.startswith("bot.interface") for t in bot_targets), name
-        if name.startswith(("bot.storage", "bot.ui")):
+        if name.startswith(("bot.storage", "bot.shards", "bot.ui")):
             assert not any(t.startswith("bot.actions") for t in bot_targets), name
 
 

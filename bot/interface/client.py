@@ -28,7 +28,7 @@ from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
 from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
-from bot.storage.locks import COMMAND_SYNC, Locks, identify_bucket
+from bot.shards.locks import COMMAND_SYNC, Locks, identify_bucket
 from bot.storage.store import Store
 from bot.ui.translator import HarmoniesTranslator
 

@@ -19,10 +19,10 @@ from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
 from bot.interface.health import Health
 from bot.logs import set_process_shards, setup_logging
+from bot.shards.lockfile import AlreadyRunning, only_process
+from bot.shards.locks import locks_for
 from bot.storage.database import database_path, is_postgres
 from bot.storage.errors import StorageError
-from bot.storage.lockfile import AlreadyRunning, only_process
-from bot.storage.locks import locks_for
 from bot.storage.store import Store
 
 log = logging.getLogger("bot")

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import psycopg
 import pytest
 
+from bot.shards.locks import COMMAND_SYNC, Locks, PostgresLocks, identify_bucket, locks_for
 from bot.storage.errors import StorageError
-from bot.storage.locks import COMMAND_SYNC, Locks, PostgresLocks, identify_bucket, locks_for
 
 
 def test_shards_fall_in_buckets_by_max_concurrency() -> None:

@@ -1,7 +1,7 @@
 """Named locks for what several bot processes must not do at once: IDENTIFY in one bucket within
 Discord's window, sync the slash commands.
 
-On SQLite there is only ever one bot process per database file (``bot/storage/lockfile.py`` refuses a
+On SQLite there is only ever one bot process per database file (``bot/shards/lockfile.py`` refuses a
 second one), so an :class:`asyncio.Lock` per name is enough. On PostgreSQL a held lock is also a
 session-level advisory lock, ``pg_advisory_lock(kind, number)``, on a connection of its own: the
 two-number keys never meet the one-number keys of the servers' locks, and a process that dies loses

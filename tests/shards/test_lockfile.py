@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.shards.lockfile import AlreadyRunning, lock_path, only_process
 from bot.storage.errors import StorageError
-from bot.storage.lockfile import AlreadyRunning, lock_path, only_process
 
 
 def test_a_second_holder_is_refused_and_told_to_use_postgresql(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from bot.storage.lockfile import only_process\n"
+            "import sys, time; from pathlib import Path; from bot.shards.lockfile import only_process\n"
             "with only_process(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
             str(database),
         ],
