@@ -17,25 +17,23 @@ else runs in the middle of it, and nothing is ever retried.
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import aiosqlite
 
-from bot.storage import aiosqlite_thread, file_guard
+from bot.storage import aiosqlite_thread
 from bot.storage.errors import StorageError
 from bot.storage.sql import Dialect, Sql
 
 if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
     import psycopg_pool
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[Sql], T]
 
@@ -81,22 +79,10 @@ def database_path(url: str) -> Path:
     return Path(path).expanduser()
 
 
-class Database:
-    """An open database of either backend. Build it with :func:`open_database`; always :meth:`close`."""
-
-    dialect: Dialect
-    url: str
-
-    async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Run ``work`` in one transaction (first taking the advisory lock ``lock`` on PostgreSQL)."""
-        raise NotImplementedError
-
-    async def read(self, work: Work[T]) -> T:
-        """Run ``work`` (reads only) on a connection that sees the last commit."""
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
+# An open database of either backend: ``await db.write(lock, work)`` runs ``work`` in one transaction
+# (first taking the advisory lock ``lock`` on PostgreSQL), ``await db.read(work)`` (reads only) sees the
+# last commit. Build it with :func:`open_database`; always ``await db.close()``.
+Database: TypeAlias = "SqliteDatabase | PostgresDatabase"
 
 
 async def open_database(url: str) -> Database:
@@ -179,7 +165,7 @@ def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
         conn.rollback()
 
 
-class SqliteDatabase(Database):
+class SqliteDatabase:
     """Two aiosqlite connections, each on its own thread: the writer, and the reader."""
 
     dialect: Dialect = "sqlite"
@@ -246,9 +232,10 @@ class SqliteDatabase(Database):
         return await aiosqlite_thread.run(self._reader, partial(_sqlite_read, work=work))
 
     async def checkpoint(self, *, truncate: bool = False) -> None:
-        """A WAL checkpoint on the writer's thread, between two groups of units (see
-        :func:`bot.storage.file_guard.checkpoint`)."""
-        await aiosqlite_thread.run(self._writer, partial(file_guard.checkpoint, truncate=truncate))
+        """Copy the WAL into the main file, on the writer's thread between two groups of units
+        (``PASSIVE``: without waiting for readers; ``TRUNCATE``: all of it, then empty the WAL)."""
+        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})"
+        await aiosqlite_thread.run(self._writer, lambda conn: conn.execute(pragma).fetchall())
 
     def _refuse_if_closed(self) -> None:
         if self._closed:
@@ -267,19 +254,15 @@ class SqliteDatabase(Database):
 
 
 def _postgres_unit(pool: psycopg_pool.ConnectionPool[Any], lock: int | None, work: Work[T]) -> T:
-    """On a worker thread: one transaction on a pooled connection, the server's lock first."""
+    """On a worker thread: one transaction on a pooled connection, the server's lock first (a read
+    takes none)."""
     with pool.connection() as conn, conn.transaction():
         if lock is not None:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
         return work(Sql(conn, "postgres"))
 
 
-def _postgres_read(pool: psycopg_pool.ConnectionPool[Any], work: Work[T]) -> T:
-    with pool.connection() as conn, conn.transaction():
-        return work(Sql(conn, "postgres"))
-
-
-class PostgresDatabase(Database):
+class PostgresDatabase:
     dialect: Dialect = "postgres"
 
     def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any], size: int) -> None:
@@ -315,7 +298,7 @@ class PostgresDatabase(Database):
 
     async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, _postgres_read, self._pool, work)
+        return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, None, work)
 
     async def close(self) -> None:
         await asyncio.to_thread(self._pool.close)

@@ -5,9 +5,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Literal
 
-_SQLITE_READONLY = 8
-_SQLITE_FULL = 13
-
 
 class StorageError(Exception):
     """The database cannot be used: bad URL, cannot open, schema too new, failed migration...
@@ -26,9 +23,9 @@ def file_fault(error: BaseException) -> Literal["full", "read_only"] | None:
     read-only (a cause worth telling the user, unlike other internal errors)."""
     if isinstance(error, sqlite3.Error):
         primary = getattr(error, "sqlite_errorcode", -1) & 0xFF  # extended codes keep it in the low byte
-        if primary == _SQLITE_FULL:
+        if primary == sqlite3.SQLITE_FULL:
             return "full"
-        if primary == _SQLITE_READONLY:
+        if primary == sqlite3.SQLITE_READONLY:
             return "read_only"
     # PostgreSQL (psycopg's errors carry the SQLSTATE): disk_full, read_only_sql_transaction.
     sqlstate = getattr(error, "sqlstate", None)

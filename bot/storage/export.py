@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -146,32 +146,13 @@ def build_export(
 
 
 def _export_character(c: Character) -> ExportCharacter:
-    return ExportCharacter.model_construct(
-        name=c.name,
-        owner_id=c.owner_id,
-        corps=c.corps,
-        resistance=c.resistance,
-        intuition=c.intuition,
-        preset=c.preset,
-        physical_max=c.physical_max,
-        mental_max=c.mental_max,
-        rest_days=c.rest_days,
-        dead=c.dead,
-        incoherent=c.incoherent,
-        created_at=c.created_at,
-        wounds=[
-            ExportWound.model_construct(
-                track=w.track,
-                inflicted=w.inflicted,
-                current=w.current,
-                fatal=w.fatal,
-                note=w.note,
-                inflicted_by=w.inflicted_by,
-                at=w.at,
-            )
-            for w in c.wounds
-        ],
-    )
+    """The file's record of ``c``: its attributes named like the file's fields."""
+    wounds = [ExportWound.model_construct(**_same_fields(ExportWound, w)) for w in c.wounds]
+    return ExportCharacter.model_construct(**{**_same_fields(ExportCharacter, c), "wounds": wounds})
+
+
+def _same_fields(model: type[BaseModel], source: object) -> dict[str, Any]:
+    return {name: getattr(source, name) for name in model.model_fields}
 
 
 # ---- import ----------------------------------------------------------------------------------------
@@ -256,21 +237,8 @@ def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[
     """The file's characters as new rules objects (no ids yet) of server ``guild_id``."""
     return [
         Character(
-            name=c.name,
-            corps=c.corps,
-            resistance=c.resistance,
-            intuition=c.intuition,
-            preset=c.preset,
-            physical_max=c.physical_max,
-            mental_max=c.mental_max,
-            wounds=tuple(
-                Wound(w.track, w.inflicted, w.current, w.note, w.inflicted_by, w.at, w.fatal)
-                for w in c.wounds
-            ),
-            rest_days=c.rest_days,
-            dead=c.dead,
-            incoherent=c.incoherent,
-            owner_id=c.owner_id,
+            **c.model_dump(exclude={"wounds", "created_at"}),
+            wounds=tuple(Wound(**w.model_dump()) for w in c.wounds),
             guild_id=guild_id,
             created_at=c.created_at or now,
         )

@@ -90,12 +90,6 @@ def mark(path: Path) -> None:
         log.warning("Cannot write %s (%s): a lost database would not be noticed", marker, exc)
 
 
-def checkpoint(conn: sqlite3.Connection, *, truncate: bool = False) -> None:
-    """Copy the WAL into the main file (``PASSIVE``: without waiting for readers; ``TRUNCATE``: all of
-    it, then empty the WAL, for after the migrations). Outside any transaction of ``conn``."""
-    conn.execute(f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})").fetchall()
-
-
 def damage(path: Path) -> str | None:
     """``PRAGMA quick_check`` on a connection of its own (it reads the whole file: seconds on a large
     one): ``None`` when the file is sound, else its first finding, on one line."""

@@ -42,7 +42,10 @@ class Migration:
     path: Path
 
     def statements(self) -> list[str]:
-        return split_statements(self.path.read_text(encoding="utf-8"))
+        try:
+            return split_statements(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StorageError(f"migration {self.path.name} cannot be read: {exc}") from None
 
 
 def find_migrations(directory: Path = SQLITE_MIGRATIONS) -> list[Migration]:
@@ -120,7 +123,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
     migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
     latest = migrations[-1].version if migrations else 0
     for migration in migrations:
-        for statement in _statements(migration):
+        for statement in migration.statements():
             if _first_keyword(statement) in _TRANSACTION_CONTROL:
                 raise StorageError(
                     f"migration {migration.path.name}: transaction control is not allowed in a migration file"
@@ -138,7 +141,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
             return None
         migration = migrations[current]
         try:
-            for statement in _statements(migration):
+            for statement in migration.statements():
                 sql.run(statement)
         except _database_errors() as exc:
             raise StorageError(
@@ -156,10 +159,3 @@ def _database_errors() -> tuple[type[Exception], ...]:
     """SQLite's base error, and psycopg's when a PostgreSQL database loaded it."""
     psycopg = sys.modules.get("psycopg")
     return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
-
-
-def _statements(migration: Migration) -> list[str]:
-    try:
-        return migration.statements()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StorageError(f"migration {migration.path.name} cannot be read: {exc}") from None

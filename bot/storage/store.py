@@ -13,6 +13,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -30,6 +31,7 @@ from bot.storage.database import (
     SqliteDatabase,
     database_path,
     is_postgres,
+    one_line,
     open_database,
 )
 from bot.storage.errors import StorageError
@@ -87,7 +89,6 @@ class Store:
         everything back and is raised here. ``work`` runs once: it is never retried. ``interaction``,
         the id of the interaction asking, is recorded in the same transaction: a second delivery of it
         raises :class:`~bot.storage.errors.AlreadyHandled` and changes nothing."""
-
         now = self.clock()
 
         def unit(sql: Sql) -> T:
@@ -108,7 +109,11 @@ class Store:
     def _committed(self, guild_id: int, done: asyncio.Future[T]) -> None:
         if done.cancelled() or done.exception() is not None:
             return
-        self._changed(guild_id)
+        for listener in self.listeners:
+            try:
+                listener(guild_id)
+            except Exception:  # the change is committed: a listener's failure must not undo the answer
+                log.exception("A change listener failed for server %s", guild_id)
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._db.write(None, lambda sql: settings.set_meta(sql, key, value))
@@ -219,13 +224,6 @@ class Store:
             guild_id, lambda sql: board_rows.set_npc(sql, guild_id, channel_id, character_id, shown=shown)
         )
 
-    def _changed(self, guild_id: int) -> None:
-        for listener in self.listeners:
-            try:
-                listener(guild_id)
-            except Exception:  # the change is committed: a listener's failure must not undo the answer
-                log.exception("A change listener failed for server %s", guild_id)
-
     async def export_guild(self, guild_id: int) -> bytes:
         """The server's characters, active characters and ruleset as a JSON file (export.py)."""
 
@@ -268,17 +266,13 @@ def _backup(source: Path, target: Path) -> None:
     partial_file = target.with_name(target.name + ".partial")
     partial_file.unlink(missing_ok=True)
     try:
-        src = sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            dst = sqlite3.connect(partial_file)
-            try:
-                src.backup(dst)  # all pages in one step: one consistent read snapshot
-                dst.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                dst.close()
-        finally:
-            src.close()
+        with (
+            closing(sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)) as src,
+            closing(sqlite3.connect(partial_file)) as dst,
+        ):
+            src.backup(dst)  # all pages in one step: one consistent read snapshot
+            dst.execute("PRAGMA journal_mode = DELETE")
         os.replace(partial_file, target)
     except (sqlite3.Error, OSError) as exc:
         partial_file.unlink(missing_ok=True)
-        raise StorageError(f"backup to {target} failed: {' '.join(str(exc).split())}") from None
+        raise StorageError(f"backup to {target} failed: {one_line(exc)}") from None

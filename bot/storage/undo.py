@@ -45,8 +45,13 @@ def undo(
             blocked_by_at=blocking.at,
         )
     snapshot = target.snapshot
-    # Which players still have the active character the event left them (before anything moves).
-    choices = _unchanged_choices(sql, guild_id, snapshot.get("active") or {})
+    # user id -> the active character to put back, for the players who still have the one the event
+    # left them (a later choice is kept); looked up before anything moves.
+    choices: dict[int, int | None] = {
+        int(user): before
+        for user, (before, after) in (snapshot.get("active") or {}).items()
+        if active.active_id(sql, guild_id, int(user)) == after
+    }
     created = [int(cid) for cid, state in touched.items() if state is None]
     restored = [
         CharacterSnapshot.from_json(state, guild_id) for state in touched.values() if state is not None
@@ -93,13 +98,3 @@ def undo(
         undoes=target.event.id,
     )
     return event, ruleset_changed
-
-
-def _unchanged_choices(sql: Sql, guild_id: int, choices: dict[str, Any]) -> dict[int, int | None]:
-    """user id -> active character to put back, for the players who did not choose another one since
-    the event (a later choice is kept)."""
-    unchanged: dict[int, int | None] = {}
-    for user, (before, after) in choices.items():
-        if active.active_id(sql, guild_id, int(user)) == after:
-            unchanged[int(user)] = before
-    return unchanged
