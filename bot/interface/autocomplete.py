@@ -75,8 +75,9 @@ async def characters_even_deleted(
     living = await _choices(interaction, current, None)
     if interaction.guild_id is None or len(living) >= CHOICE_LIMIT:
         return living
-    gone = await interaction.client.store.deleted_characters(
-        interaction.guild_id, current[:100], limit=CHOICE_LIMIT - len(living)
+    limit = CHOICE_LIMIT - len(living)
+    gone = await interaction.client.store.read(
+        interaction.guild_id, lambda r: r.deleted_characters(current[:100], limit=limit)
     )
     lang = lang_of(interaction.locale)
     marked = [

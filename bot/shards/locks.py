@@ -15,8 +15,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from bot.storage.database import CONNECT_TIMEOUT_S, is_postgres, one_line
-from bot.storage.errors import StorageError
+from bot.storage.database import CONNECT_TIMEOUT_S, is_postgres
+from bot.storage.errors import StorageError, one_line
 
 
 @dataclass(frozen=True)

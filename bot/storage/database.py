@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 import aiosqlite
 
 from bot.storage import aiosqlite_thread
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, one_line
 from bot.storage.sql import Dialect, Sql
 
 if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
@@ -47,11 +47,6 @@ _PRAGMAS = (
     # Checkpoint whenever the WAL passes 100 pages (default 1000): the main file stays close behind.
     "PRAGMA wal_autocheckpoint = 100",
 )
-
-
-def one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(text.split())
 
 
 def is_postgres(url: str) -> bool:
@@ -297,8 +292,7 @@ class PostgresDatabase:
         return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
 
     async def read(self, work: Work[T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, None, work)
+        return await self.write(None, work)  # a unit that takes no lock
 
     async def close(self) -> None:
         await asyncio.to_thread(self._pool.close)

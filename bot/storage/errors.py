@@ -18,19 +18,20 @@ class AlreadyHandled(Exception):
     is applied again, and the second delivery is not answered."""
 
 
-def file_fault(error: BaseException) -> Literal["full", "read_only"] | None:
+FileFault = Literal["full", "read_only"]
+_SQLITE_FAULTS: dict[int, FileFault] = {sqlite3.SQLITE_FULL: "full", sqlite3.SQLITE_READONLY: "read_only"}
+# psycopg's errors carry the SQLSTATE: disk_full, read_only_sql_transaction.
+_POSTGRES_FAULTS: dict[str | None, FileFault] = {"53100": "full", "25006": "read_only"}
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(text.split())
+
+
+def file_fault(error: BaseException) -> FileFault | None:
     """Whether ``error`` says the database cannot be written because its disk is full or its file is
     read-only (a cause worth telling the user, unlike other internal errors)."""
-    if isinstance(error, sqlite3.Error):
-        primary = getattr(error, "sqlite_errorcode", -1) & 0xFF  # extended codes keep it in the low byte
-        if primary == sqlite3.SQLITE_FULL:
-            return "full"
-        if primary == sqlite3.SQLITE_READONLY:
-            return "read_only"
-    # PostgreSQL (psycopg's errors carry the SQLSTATE): disk_full, read_only_sql_transaction.
-    sqlstate = getattr(error, "sqlstate", None)
-    if sqlstate == "53100":
-        return "full"
-    if sqlstate == "25006":
-        return "read_only"
-    return None
+    if isinstance(error, sqlite3.Error):  # extended codes keep the primary one in the low byte
+        return _SQLITE_FAULTS.get(getattr(error, "sqlite_errorcode", -1) & 0xFF)
+    return _POSTGRES_FAULTS.get(getattr(error, "sqlstate", None))

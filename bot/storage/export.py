@@ -158,24 +158,13 @@ def _same_fields(model: type[BaseModel], source: object) -> dict[str, Any]:
 # ---- import ----------------------------------------------------------------------------------------
 
 
-def _refuse(problems: list[ImportProblem]) -> UserError:
-    return UserError("import_invalid", errors=tuple(problems))
-
-
+# pydantic's kinds of problem as ours (any other: "invalid_value"); pydantic's own wording is dropped.
 _KINDS: Final = {
     "missing": "missing",
     "extra_forbidden": "unknown_field",
     "json_invalid": "not_json",
     "json_type": "not_json",
 }
-
-
-def _describe(exc: ValidationError) -> list[ImportProblem]:
-    """pydantic's problems as locations and a kind of problem; pydantic's own wording is dropped."""
-    return [
-        ImportProblem(tuple(error["loc"]), _KINDS.get(error["type"], "invalid_value"))
-        for error in exc.errors(include_url=False, include_input=False, include_context=False)
-    ]
 
 
 def parse_import(data: bytes, guild_id: int) -> GuildExport:
@@ -185,7 +174,9 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
     try:
         document = GuildExport.model_validate_json(data)
     except ValidationError as exc:
-        raise _refuse(_describe(exc)) from None
+        errors = exc.errors(include_url=False, include_input=False, include_context=False)
+        kinds = [ImportProblem(tuple(e["loc"]), _KINDS.get(e["type"], "invalid_value")) for e in errors]
+        raise UserError("import_invalid", errors=tuple(kinds)) from None
     problems: list[ImportProblem] = []
     if document.guild_id != guild_id:
         problems.append(ImportProblem(("guild_id",), "other_server"))
@@ -211,7 +202,7 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
     for index, state in enumerate(imported_characters(document, guild_id, "")):
         problems += [_unreachable_problem(index, u) for u in unreachable(state)]
     if problems:
-        raise _refuse(problems)
+        raise UserError("import_invalid", errors=tuple(problems))
     return document
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, one_line
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,8 @@ def _wal_mode(path: Path) -> bool:
 def _has_schema(path: Path) -> bool:
     """Whether the database holds any table, read through a read-only connection (which replays a
     usable WAL, and neither checkpoints nor deletes it on close)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
         return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0])
-    finally:
-        conn.close()
 
 
 def refuse_lost_data(path: Path) -> None:
@@ -94,12 +92,9 @@ def damage(path: Path) -> str | None:
     """``PRAGMA quick_check`` on a connection of its own (it reads the whole file: seconds on a large
     one): ``None`` when the file is sound, else its first finding, on one line."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
             rows = conn.execute("PRAGMA quick_check(1)").fetchall()
-        finally:
-            conn.close()
     except sqlite3.Error as exc:
-        return " ".join(str(exc).split())
+        return one_line(exc)
     found = str(rows[0][0]) if rows else "no answer"
     return None if found == "ok" else " ".join(found.split())

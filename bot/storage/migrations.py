@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from bot.storage.database import Database, one_line
-from bot.storage.errors import StorageError
+from bot.storage.database import Database
+from bot.storage.errors import StorageError, one_line
 from bot.storage.sql import Sql
 
 log = logging.getLogger(__name__)
@@ -109,15 +109,6 @@ def schema_version(sql: Sql) -> int:
     return int(found[0] or 0) if found else 0
 
 
-def _set_version(sql: Sql, version: int) -> None:
-    if sql.dialect == "sqlite":
-        # user_version lives in the database header: it is part of the transaction.
-        sql.run(f"PRAGMA user_version = {version:d}")
-    else:
-        sql.run("DELETE FROM schema_version")
-        sql.run("INSERT INTO schema_version (version) VALUES (?)", (version,))
-
-
 async def migrate(db: Database, directory: Path | None = None) -> int:
     """Bring ``db`` to the latest version of its dialect's migrations; return that version."""
     migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
@@ -147,7 +138,11 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
             raise StorageError(
                 f"migration {migration.path.name} failed, nothing applied: {one_line(exc)}"
             ) from None
-        _set_version(sql, migration.version)
+        if sql.dialect == "sqlite":  # user_version lives in the database header: in the transaction
+            sql.run(f"PRAGMA user_version = {migration.version:d}")
+        else:
+            sql.run("DELETE FROM schema_version")
+            sql.run("INSERT INTO schema_version (version) VALUES (?)", (migration.version,))
         return migration.version
 
     while (reached := await db.write(MIGRATION_LOCK, step)) is not None:

@@ -31,10 +31,9 @@ from bot.storage.database import (
     SqliteDatabase,
     database_path,
     is_postgres,
-    one_line,
     open_database,
 )
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, one_line
 from bot.storage.migrations import migrate
 from bot.storage.sql import Sql
 from bot.storage.transaction import Reader, Transaction
@@ -153,12 +152,6 @@ class Store:
     async def character(self, guild_id: int, character_id: int) -> Character:
         return await self.read(guild_id, lambda r: r.character(character_id))
 
-    async def character_by_name(self, guild_id: int, name: str) -> Character:
-        return await self.read(guild_id, lambda r: r.character_by_name(name))
-
-    async def active_character(self, guild_id: int, user_id: int) -> Character | None:
-        return await self.read(guild_id, lambda r: r.active_character(user_id))
-
     async def characters(self, guild_id: int) -> list[Character]:
         return await self.read(guild_id, Reader.characters)
 
@@ -178,10 +171,6 @@ class Store:
     async def npc_ids(self, guild_id: int) -> list[int]:
         """Ids of the server's NPCs, deleted ones included."""
         return await self._db.read(lambda sql: characters.npc_ids(sql, guild_id))
-
-    async def deleted_characters(self, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-        """(id, name) of deleted characters named by ``ref`` (id, or name or its start), latest first."""
-        return await self._db.read(lambda sql: characters.deleted(sql, guild_id, ref, limit=limit))
 
     async def history(
         self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10

@@ -143,7 +143,7 @@ class Table:
         return await harness.dispatch(self.fake, self.bot, payload)
 
     async def character(self, name: str, guild: int = GUILD) -> Character:
-        return await self.store.character_by_name(guild, name)
+        return await self.store.read(guild, lambda r: r.character_by_name(name))
 
     async def create(self, name: str, player: int | None = None, **attributes: Any) -> Character:
         options: dict[str, Any] = {"name": name, **attributes}

@@ -32,7 +32,9 @@ async def snapshot(table: Table, guild: int = GUILD) -> tuple[Any, ...]:
     """Everything a refused command must leave as it was."""
     characters = await table.store.characters(guild)
     _, events = await table.store.history(guild)
-    actives = [await table.store.active_character(guild, user) for user in (ALICE, BOB, GM, OWNER)]
+    actives = await table.store.read(
+        guild, lambda r: [r.active_character(u) for u in (ALICE, BOB, GM, OWNER)]
+    )
     return characters, await table.store.ruleset(guild), events, actives
 
 
@@ -118,7 +120,7 @@ async def test_undo_reverts_the_latest_change_and_chains_back(table: Table) -> N
     text = public(await table.run("undo"))
     assert "created" in text
     assert await table.store.characters(GUILD) == []
-    assert await table.store.active_character(GUILD, ALICE) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     history = await table.run("history")
     lines = history.embeds[0]["description"].splitlines()
     assert "undid" in lines[0] and "(undone)" in lines[3]
@@ -143,14 +145,14 @@ async def test_undoing_the_creation_of_the_selected_character_falls_back_to_anot
     assert "Nyx** became the active character" in public(await table.run("undo"))
     assert "Nyx" in public(await table.run("undo"))
     # Like a deletion: Alice plays her remaining character, and the GM can still target her.
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == aria.id
     public(await table.run("wound", {"severity": "light", "target": harness.user(ALICE)}))
     # Undoing the creation of her last character leaves her with none.
     public(await table.run("undo"))
     public(await table.run("undo"))
     assert await table.store.characters(GUILD) == []
-    assert await table.store.active_character(GUILD, ALICE) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
 
 
 async def test_a_server_wide_rest_is_undone_whole(table: Table) -> None:
@@ -405,9 +407,9 @@ async def test_export_then_import_brings_the_server_back(table: Table) -> None:
             (w.track, w.inflicted, w.current, w.note) for w in before.wounds
         ]
     assert await table.store.ruleset(GUILD) == ruleset
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.name == "Nyx"
-    assert await table.store.active_character(GUILD, BOB) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(BOB)) is None
     # An import is one change: /undo brings back what it replaced.
     public(await table.run("undo"))
     assert {c.name for c in await table.store.characters(GUILD)} == {"Aria", "Nyx", "Goblin", "Brann"}

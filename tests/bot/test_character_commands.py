@@ -39,7 +39,7 @@ async def test_a_gm_creates_a_character_for_a_player_who_is_pinged_and_whose_act
     aria = await table.character("Aria")
     assert (aria.owner_id, aria.corps, aria.resistance, aria.intuition) == (ALICE, 2, 1, -1)
     assert aria.physical_max == (4, 2, 1) and aria.preset == "humanoid"
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == aria.id
 
 
@@ -50,7 +50,7 @@ async def test_a_gm_creates_an_npc_without_a_player(table: Table) -> None:
     assert reply.allowed_mentions == {"parse": []}
     goblin = await table.character("Goblin chief")
     assert goblin.owner_id is None
-    assert await table.store.active_character(GUILD, GM) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(GM)) is None
 
 
 async def test_a_player_creates_their_own_character(table: Table) -> None:
@@ -58,7 +58,7 @@ async def test_a_player_creates_their_own_character(table: Table) -> None:
     public(reply)
     brann = await table.character("Brann")
     assert brann.owner_id == BOB and brann.resistance == 2
-    active = await table.store.active_character(GUILD, BOB)
+    active = await table.store.read(GUILD, lambda r: r.active_character(BOB))
     assert active is not None and active.id == brann.id
     # Naming themself as the player is the same thing.
     public(await table.run("character create", {"name": "Brann II", "player": harness.user(BOB)}, user=BOB))
@@ -87,7 +87,7 @@ async def test_a_name_is_taken_whatever_its_case(table: Table) -> None:
     text = refused(await table.run("character create", {"name": "aRIA", "player": harness.user(BOB)}))
     assert "already" in text
     assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
-    assert await table.store.active_character(GUILD, BOB) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(BOB)) is None
     # The same name is free in another server.
     reply = await table.run("character create", {"name": "aria"}, guild=OTHER_GUILD)
     public(reply)
@@ -97,7 +97,7 @@ async def test_a_name_is_taken_whatever_its_case(table: Table) -> None:
 async def test_only_the_first_character_of_a_player_becomes_active(table: Table) -> None:
     aria = await table.create("Aria", ALICE)
     await table.create("Nyx", ALICE)
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == aria.id
 
 
@@ -254,7 +254,7 @@ async def test_the_owner_selects_their_active_character(table: Table) -> None:
     reply = await table.run("character select", {"character": "Nyx"}, user=ALICE)
     public(reply)
     assert reply.embeds[0]["title"] == "Nyx"
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == nyx.id
     shown = await table.run("character show", user=ALICE)
     assert shown.embeds[0]["title"] == "Nyx"
@@ -266,9 +266,9 @@ async def test_only_the_owner_can_select_a_character(table: Table, who: int) -> 
     await table.create("Brann", BOB)
     text = refused(await table.run("character select", {"character": "Aria"}, user=who))
     assert "Aria" in text
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == aria.id
-    bob_active = await table.store.active_character(GUILD, BOB)
+    bob_active = await table.store.read(GUILD, lambda r: r.active_character(BOB))
     assert bob_active is not None and bob_active.name == "Brann"
 
 
@@ -367,13 +367,13 @@ async def test_confirming_deletes_announces_publicly_and_undo_brings_it_back_who
     assert not announcement.ephemeral and announcement.content == ""  # her own deletion: no ping
     assert "Deleted: Aria" in announcement.text and "/undo" in announcement.text
     assert await table.store.characters(GUILD) == []
-    assert await table.store.active_character(GUILD, ALICE) is None
+    assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     undo = await table.run("undo")
     assert "deleted" in public(undo)
     after = await table.character("Aria")
     assert after == before
     assert after.counts(Track.PHYSICAL) == (0, 1, 0) and after.counts(Track.MENTAL) == (1, 0, 0)
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == before.id
 
 
@@ -405,7 +405,7 @@ async def test_deleting_the_active_character_makes_the_next_most_recent_active(t
     nyx = await table.create("Nyx", ALICE)
     ask = await table.run("character delete", {"character": "Aria"}, user=ALICE)
     await table.click(custom_ids(ask)[0], ask, user=ALICE)
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == nyx.id
 
 

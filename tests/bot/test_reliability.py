@@ -223,7 +223,7 @@ async def test_selecting_a_character_is_recorded_and_undone(table: Table) -> Non
     history, _ = await table.store.history(GUILD, character_id=nyx.id)
     assert [e.kind for e in history].count("character_select") == 1
     public(await table.run("undo"))
-    active = await table.store.active_character(GUILD, ALICE)
+    active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.id == aria.id
 
 

@@ -372,7 +372,7 @@ class Hardened:
             "character create", options, user=user, guild=guild, may_ping=() if player is None else (player,)
         )
         outcome.public()
-        found = await self.table.store.character_by_name(guild, name)
+        found = await self.table.store.read(guild, lambda r: r.character_by_name(name))
         assert found.id is not None
         return found.id
 

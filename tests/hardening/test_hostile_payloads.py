@@ -113,7 +113,7 @@ async def test_guild_commands_in_a_dm_are_refused(hard: Hardened) -> None:
 
 async def test_forged_heal_buttons_are_refused_unchanged(hard: Hardened) -> None:
     world = await build_world(hard)
-    aria = (await hard.table.store.character_by_name(OTHER_GUILD, "Aria")).id
+    aria = (await hard.table.store.read(OTHER_GUILD, lambda r: r.character_by_name("Aria"))).id
     for custom_id in [
         "heal:9999999999999999999:p",  # beyond SQLite's integers
         "heal:0:m",

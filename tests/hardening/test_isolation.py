@@ -63,11 +63,11 @@ async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, 
 async def test_a_shared_name_means_this_servers_character(hard: Hardened) -> None:
     await build_world(hard)
     other = guild_rows(hard.url, OTHER_GUILD)
-    aria_here = await hard.table.store.character_by_name(GUILD, "Aria")
+    aria_here = await hard.table.store.read(GUILD, lambda r: r.character_by_name("Aria"))
     outcome = await hard.run("wound", {"severity": "light", "character": "aria"}, may_ping=(ALICE,))
     text = outcome.public().text.lower()
     assert "physical 🟨🟨 — light 2/4\n" in text  # Aria of the other server holds a serious wound
-    after = await hard.table.store.character_by_name(GUILD, "Aria")
+    after = await hard.table.store.read(GUILD, lambda r: r.character_by_name("Aria"))
     assert len(after.wounds) == len(aria_here.wounds) + 1
     assert guild_rows(hard.url, OTHER_GUILD) == other
     shown = (await hard.run("character show", {"player": harness.user(ALICE)})).public()

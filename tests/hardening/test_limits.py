@@ -123,7 +123,7 @@ async def test_twenty_wounds_per_severity_and_twenty_roll_sessions(
     hard.table.rng.queue = [10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 1] * top
     session = await run("heal roll", {"character": healer}, ALICE)
     assert not hard.table.rng.queue, "20 rolls, every die thrown six times"
-    healed = await hard.table.store.character_by_name(GUILD, healer)
+    healed = await hard.table.store.read(GUILD, lambda r: r.character_by_name(healer))
     assert healed.counts(Track.PHYSICAL) == (0, 0, 0), session.text
 
 

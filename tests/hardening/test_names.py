@@ -30,13 +30,13 @@ async def test_a_name_is_stored_as_shown(hard: Hardened, typed: str, stored: str
     created = await hard.run("character create", {"name": typed, "player": harness.user(ALICE)})
     card = created.public().embeds[-1]
     assert card["title"] == clip(escape(stored), 256) != ""
-    assert (await hard.table.store.character_by_name(GUILD, stored)).name == stored
+    assert (await hard.table.store.read(GUILD, lambda r: r.character_by_name(stored))).name == stored
     renamed = await hard.run("character edit", {"character": stored, "name": typed.strip() + "2"})
     assert renamed.public().embeds[-1]["title"] == clip(escape(stored + "2"), 256)
     # What the bot accepted, it exports, and imports back.
     [file] = (await hard.run("config export", {})).public().files
     (await hard.run("config import", {"file": harness.attachment("x.json", file.data)})).public()
-    assert (await hard.table.store.character_by_name(GUILD, stored + "2")).owner_id == ALICE
+    assert (await hard.table.store.read(GUILD, lambda r: r.character_by_name(stored + "2"))).owner_id == ALICE
 
 
 @pytest.mark.parametrize("typed", INVISIBLE)

@@ -92,7 +92,7 @@ async def test_a_plain_player_is_refused_every_gm_command(hard: Hardened, locale
 async def test_a_player_never_creates_an_npc(hard: Hardened) -> None:
     await seat(hard)
     (await hard.run("character create", {"name": "Sans joueur"}, user=NOBODY)).public()
-    made = await hard.table.store.character_by_name(GUILD, "Sans joueur")
+    made = await hard.table.store.read(GUILD, lambda r: r.character_by_name("Sans joueur"))
     assert made.owner_id == NOBODY, "no player given: a player's own character, never an NPC"
     mine = await hard.run(
         "character create", {"name": "Le mien", "player": harness.user(NOBODY)}, user=NOBODY

@@ -75,7 +75,7 @@ def strip(document: bytes) -> dict[str, Any]:
 async def test_export_then_import_round_trips(store: Store) -> None:
     await populate(store)
     before = await store.characters(GUILD)
-    actives = {user: await store.active_character(GUILD, user) for user in (ALICE, BOB)}
+    actives = await store.read(GUILD, lambda r: {user: r.active_character(user) for user in (ALICE, BOB)})
     exported = await store.export_guild(GUILD)
     data = json.loads(exported)
     assert data["format"] == "harmonies-wounds" and data["version"] == 1 and data["guild_id"] == GUILD
@@ -86,8 +86,9 @@ async def test_export_then_import_round_trips(store: Store) -> None:
     after = await store.characters(GUILD)
     assert [bare(c) for c in after] == [bare(c) for c in before]
     assert {c.id for c in after}.isdisjoint({c.id for c in before})  # new rows, the old ones kept for undo
+    now_active = await store.read(GUILD, lambda r: {user: r.active_character(user) for user in actives})
     for user, character in actives.items():
-        found = await store.active_character(GUILD, user)
+        found = now_active[user]
         assert character is not None and found is not None and found.name == character.name
     assert strip(await store.export_guild(GUILD)) == strip(exported)
     assert await store.ruleset(GUILD) == Ruleset.model_validate(data["ruleset"])
@@ -99,7 +100,7 @@ async def test_import_replaces_and_undo_of_an_import_restores_everything(store: 
     await populate(store)
     before = await store.characters(GUILD)
     ruleset = await store.ruleset(GUILD)
-    active = await store.active_character(GUILD, ALICE)
+    active = await store.read(GUILD, lambda r: r.active_character(ALICE))
     document = {
         "format": "harmonies-wounds",
         "version": 1,
@@ -111,15 +112,17 @@ async def test_import_replaces_and_undo_of_an_import_restores_everything(store: 
     await store.run(GUILD, import_(json.dumps(document).encode()))
     assert [c.name for c in await store.characters(GUILD)] == ["Solo"]
     assert await store.ruleset(GUILD) == Ruleset()
-    assert await store.active_character(GUILD, ALICE) is None
-    assert (await store.active_character(GUILD, BOB)) is not None
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
+    assert (await store.read(GUILD, lambda r: r.active_character(BOB))) is not None
 
     event = await store.run(GUILD, lambda tx: tx.undo(GM))
     assert event.details["kind"] == "import"
     assert await store.characters(GUILD) == before  # same ids, same wounds
     assert await store.ruleset(GUILD) == ruleset
-    assert await store.active_character(GUILD, ALICE) == active
-    assert await store.active_character(GUILD, BOB) == next(c for c in before if c.name == "Zoé la Grande")
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == active
+    assert await store.read(GUILD, lambda r: r.active_character(BOB)) == next(
+        c for c in before if c.name == "Zoé la Grande"
+    )
 
 
 def valid() -> dict[str, Any]:
@@ -231,9 +234,9 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
 async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
     counts = await store.run(GUILD, import_(json.dumps(valid()).encode()))
     assert counts == {"characters": 1, "wounds": 1, "replaced": 0}
-    aria = await store.character_by_name(GUILD, "aria")
+    aria = await store.read(GUILD, lambda r: r.character_by_name("aria"))
     assert aria.owner_id == ALICE and aria.counts(Track.PHYSICAL) == (1, 0, 0)
-    assert await store.active_character(GUILD, ALICE) == aria
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == aria
 
 
 @pytest.mark.parametrize("name", ["\u202e", "\u202eAria", "Aria\u200f", "Ar\x00ia"])

@@ -35,10 +35,10 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
         await store.character(OTHER_GUILD, aria.id)
     assert refused.value.key == "character_not_found"
     with pytest.raises(UserError):
-        await store.character_by_name(OTHER_GUILD, "Aria")
+        await store.read(OTHER_GUILD, lambda r: r.character_by_name("Aria"))
     with pytest.raises(UserError):
         await store.history(OTHER_GUILD, character_id=aria.id)
-    assert await store.active_character(OTHER_GUILD, ALICE) is None
+    assert await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE)) is None
     assert await store.characters(OTHER_GUILD) == []
     assert await store.owned_characters(OTHER_GUILD, ALICE) == []
     assert await store.search_characters(OTHER_GUILD, "") == []
@@ -106,10 +106,10 @@ async def test_same_names_in_two_servers_are_two_characters(store: Store) -> Non
     a = await create(store, "Aria", ALICE, guild_id=GUILD)
     b = await create(store, "aria", ALICE, guild_id=OTHER_GUILD)
     assert a.id != b.id
-    assert (await store.character_by_name(GUILD, "ARIA")).id == a.id
-    assert (await store.character_by_name(OTHER_GUILD, "ARIA")).id == b.id
-    assert (await store.active_character(GUILD, ALICE)) == a
-    assert (await store.active_character(OTHER_GUILD, ALICE)) == b
+    assert (await store.read(GUILD, lambda r: r.character_by_name("ARIA"))).id == a.id
+    assert (await store.read(OTHER_GUILD, lambda r: r.character_by_name("ARIA"))).id == b.id
+    assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == a
+    assert (await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE))) == b
     await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
     assert (await store.character(GUILD, a.id or 0)) == a
     assert await store.characters(OTHER_GUILD) == []

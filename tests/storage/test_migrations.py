@@ -166,7 +166,7 @@ async def test_data_of_every_version_survives_the_upgrade(
             (Track.MENTAL, Severity.MID, None, "", None),
         ]
         assert [c.name for c in await store.characters(GUILD)] == ["Aria"]
-        assert (await store.active_character(GUILD, ALICE)) == aria
+        assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == aria
         ruleset = await store.ruleset(GUILD)
         assert ruleset.gm_role_id == 4242 and ruleset.open_rolls
         events, total = await store.history(GUILD)

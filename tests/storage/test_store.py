@@ -65,9 +65,10 @@ async def test_names_are_unique_per_server_case_insensitively(store: Store) -> N
     with pytest.raises(UserError) as renamed:
         await store.run(GUILD, lambda tx: tx.save_character(replace(tx.character(bob.id or 0), name="aria")))
     assert renamed.value.key == "name_taken"
-    assert (await store.character_by_name(GUILD, "ＡＲＩＡ")).name == "Aria"  # full-width letters, NFKC
+    full_width = await store.read(GUILD, lambda r: r.character_by_name("ＡＲＩＡ"))  # NFKC
+    assert full_width.name == "Aria"
     with pytest.raises(UserError) as missing:
-        await store.character_by_name(GUILD, "Nobody")
+        await store.read(GUILD, lambda r: r.character_by_name("Nobody"))
     assert missing.value.key == "character_not_found"
 
 
@@ -83,7 +84,7 @@ async def test_search_puts_prefix_matches_first_and_escapes_wildcards(store: Sto
     assert len(await store.search_characters(GUILD, "")) == 7
     found = await store.search_characters(GUILD, "aria")
     assert found == [
-        ((await store.character_by_name(GUILD, "Aria")).id or 0, "Aria"),
+        ((await store.read(GUILD, lambda r: r.character_by_name("Aria"))).id or 0, "Aria"),
         (found[1][0], "Marianne"),
         (found[2][0], "Zaria"),
     ]
@@ -158,7 +159,7 @@ async def test_a_character_saved_in_a_transaction_is_seen_by_later_loads(store: 
 
     rested, event = await store.run(GUILD, work)
     assert event.character_name == "Aria" and event.character_id == rested.id
-    assert await store.active_character(GUILD, ALICE) == rested
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == rested
     await store.run(GUILD, lambda tx: tx.undo(GM))
     assert await store.characters(GUILD) == []
 

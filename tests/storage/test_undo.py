@@ -70,7 +70,7 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     with pytest.raises(UserError) as gone:
         await store.character(GUILD, aria_id)
     assert gone.value.key == "character_not_found"
-    assert await store.active_character(GUILD, ALICE) is None
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     with pytest.raises(UserError) as nothing:
         await undo(store)
     assert nothing.value.key == "undo_nothing"
@@ -124,23 +124,23 @@ async def test_undo_of_a_delete_brings_the_character_back_whole(store: Store) ->
     await store.run(GUILD, partial(delete, character=aria))
     with pytest.raises(UserError):
         await store.character(GUILD, aria.id)
-    assert (await store.active_character(GUILD, ALICE)) == older  # the next most recent one
+    assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == older  # the next most recent one
     history, _ = await store.history(GUILD, character_id=aria.id)
     assert history[0].kind == "character_delete"  # a deleted character's history stays readable
 
     assert await undo(store) == "character_delete"
     back = await store.character(GUILD, aria.id)
     assert back == aria  # same id, same wounds with the same ids
-    assert (await store.active_character(GUILD, ALICE)) == aria
+    assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == aria
     assert [c.name for c in await store.characters(GUILD)] == ["Aria", "Older"]
 
 
 async def test_deleting_the_last_character_clears_the_active_one(store: Store) -> None:
     aria = await create(store, "Aria")
     await store.run(GUILD, partial(delete, character=aria))
-    assert await store.active_character(GUILD, ALICE) is None
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     assert await undo(store) == "character_delete"
-    assert await store.active_character(GUILD, ALICE) == aria
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == aria
 
 
 async def test_undo_of_a_create_removes_the_character(store: Store) -> None:
@@ -148,12 +148,12 @@ async def test_undo_of_a_create_removes_the_character(store: Store) -> None:
     second = await create(store, "Second", BOB)
     assert await undo(store) == "character_create"
     assert [c.name for c in await store.characters(GUILD)] == ["First"]
-    assert await store.active_character(GUILD, BOB) is None
+    assert await store.read(GUILD, lambda r: r.active_character(BOB)) is None
     assert await store.search_characters(GUILD, "sec") == []
     # The name is free again.
     again = await create(store, "second", BOB)
     assert again.id != second.id
-    assert (await store.active_character(GUILD, ALICE)) == first
+    assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == first
 
 
 async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store, database_url: str) -> None:
@@ -226,9 +226,9 @@ async def test_undo_of_a_select_restores_the_previous_active_character(store: St
     other = await create(store, "Other")
     assert other.id is not None
     await store.run(GUILD, partial(select, user_id=ALICE, character_id=other.id))
-    assert await store.active_character(GUILD, ALICE) == other
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == other
     assert await undo(store) == "character_select"
-    assert await store.active_character(GUILD, ALICE) == aria
+    assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == aria
 
 
 async def test_undo_refuses_to_bring_back_a_name_taken_since(store: Store, database_url: str) -> None:
@@ -263,7 +263,7 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
         b' "characters": [{"name": "Solo"}]}' % GUILD
     )
     await store.run(GUILD, lambda tx: tx.import_guild(document, GM))
-    solo = await store.character_by_name(GUILD, "solo")
+    solo = await store.read(GUILD, lambda r: r.character_by_name("solo"))
 
     def configure(tx: Transaction) -> None:
         tx.save_ruleset(Ruleset(open_rolls=True))
