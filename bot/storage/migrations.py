@@ -43,9 +43,14 @@ class Migration:
 
     def statements(self) -> list[str]:
         try:
-            return split_statements(self.path.read_text(encoding="utf-8"))
+            found = split_statements(self.path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise StorageError(f"migration {self.path.name} cannot be read: {exc}") from None
+        if any(_first_keyword(statement) in _TRANSACTION_CONTROL for statement in found):
+            raise StorageError(
+                f"migration {self.path.name}: transaction control is not allowed in a migration file"
+            )
+        return found
 
 
 def find_migrations(directory: Path = SQLITE_MIGRATIONS) -> list[Migration]:
@@ -113,12 +118,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
     """Bring ``db`` to the latest version of its dialect's migrations; return that version."""
     migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
     latest = migrations[-1].version if migrations else 0
-    for migration in migrations:
-        for statement in migration.statements():
-            if _first_keyword(statement) in _TRANSACTION_CONTROL:
-                raise StorageError(
-                    f"migration {migration.path.name}: transaction control is not allowed in a migration file"
-                )
+    scripts = [migration.statements() for migration in migrations]  # all checked before one is applied
 
     def step(sql: Sql) -> int | None:
         """Apply the first missing migration; the version reached, or None when up to date."""
@@ -132,7 +132,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
             return None
         migration = migrations[current]
         try:
-            for statement in migration.statements():
+            for statement in scripts[current]:
                 sql.run(statement)
         except _database_errors() as exc:
             raise StorageError(
