@@ -6,7 +6,6 @@ Snowflakes are strings, shapes are Discord's own, so everything goes through dis
 
 from __future__ import annotations
 
-import copy
 import datetime
 import itertools
 import threading
@@ -70,6 +69,18 @@ CDN: dict[str, bytes] = {}
 
 _counter = itertools.count(1)
 _counter_lock = threading.Lock()
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): what ``copy.deepcopy`` does for
+    it, several times faster (no memo), since the fake copies every payload and message it keeps."""
+    if isinstance(value, Mapping):
+        return {key: clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clone(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(clone(item) for item in value)
+    return value
 
 
 def snowflake(when: datetime.datetime | None = None) -> int:
@@ -486,7 +497,7 @@ def _options(
     if options is None:
         return []
     if not isinstance(options, Mapping):
-        return [copy.deepcopy(dict(o)) for o in options]
+        return [clone(dict(o)) for o in options]
     guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
     permissions = int(payload.get("member", {}).get("permissions") or DEFAULT_MEMBER_PERMISSIONS)
     out: list[Payload] = []
@@ -568,7 +579,7 @@ def _message_of(message: Any, custom_id: str, channel_id: int) -> Payload:
         if message is None:
             raise ValueError("that reply has no message to click on")
     if message is not None:
-        return copy.deepcopy(dict(message))
+        return clone(dict(message))
     mid = snowflake()
     button = {"type": 2, "style": 1, "custom_id": custom_id, "label": "?"}
     return {
