@@ -285,7 +285,9 @@ def update(sql: Sql, guild_id: int, character: Character, known: Character) -> C
     before = {w.id: w for w in known.wounds}
     present = {w.id for w in character.wounds if w.id is not None}
     if present - before.keys():
-        raise ValueError(f"character {character_id}: wounds {sorted(present - before.keys())} are not its own")
+        raise ValueError(
+            f"character {character_id}: wounds {sorted(present - before.keys())} are not its own"
+        )
     key = name_key(character.name)
     params = character_params(character, key)
     if params != character_params(known, name_key(known.name)):
