@@ -94,6 +94,8 @@ class Config:
     profile_commands: int = 1500
     """/wound commands of the profiled load (fewer than the characters: none dies)."""
     profile_gil: bool = False
+    profile_kind: str = "wound"
+    """Which command the profiled load sends: ``wound``, ``heal roll`` or ``floor``."""
     """Only the samples of the thread holding the GIL (py-spy ``--gil``): Python's own work."""
     seed: int = 5
     keep: bool = False
@@ -354,8 +356,8 @@ async def throughput(standin: BenchStandin, work: Workload, pid: int, config: Co
 
 
 async def profiled(standin: BenchStandin, work: Workload, pid: int, config: Config) -> None:
-    """A /wound load under py-spy, attached to the bot; then as many heal rolls, not profiled, so that
-    the characters end as they were."""
+    """A load of ``config.profile_kind`` under py-spy, attached to the bot. Wounds and heal rolls come
+    in pairs (the heal rolls restore the characters), the unprofiled half before or after."""
     assert config.profile is not None
     binary = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
     if binary is None:
@@ -364,15 +366,18 @@ async def profiled(standin: BenchStandin, work: Workload, pid: int, config: Conf
     argv += ["--nonblocking", "-o", str(config.profile)]
     if config.profile_gil:
         argv.append("--gil")
+    n, kind, in_flight = config.profile_commands, config.profile_kind, config.in_flight
+    if kind == "heal roll":
+        await closed_loop(standin, work, "wound", commands=n, in_flight=in_flight, out=None)
     recorder = await asyncio.create_subprocess_exec(*argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     await asyncio.sleep(1.0)  # attached
-    n = config.profile_commands
-    await closed_loop(standin, work, "wound", commands=n, in_flight=config.in_flight, out=None)
+    await closed_loop(standin, work, kind, commands=n, in_flight=in_flight, out=None)
     recorder.send_signal(signal.SIGINT)
     _, err = await asyncio.wait_for(recorder.communicate(), 60)
     if not config.profile.exists():
         raise BenchError(f"py-spy failed: {err.decode(errors='replace')[-2000:]}")
-    await closed_loop(standin, work, "heal roll", commands=n, in_flight=config.in_flight, out=None)
+    if kind == "wound":
+        await closed_loop(standin, work, "heal roll", commands=n, in_flight=in_flight, out=None)
     standin.tidy()
     log(f"profile written to {config.profile}")
 
@@ -543,7 +548,8 @@ def run(config: Config) -> str:
         if config.profile is not None:
             mode = "the thread holding the GIL (`--gil`)" if config.profile_gil else "every active thread"
             parts.append(
-                f"py-spy profile of {config.profile_commands:,} `/wound` with {config.in_flight} in flight, "
+                f"py-spy profile of {config.profile_commands:,} {LABELS[config.profile_kind]} with "
+                f"{config.in_flight} in flight, "
                 f"samples of {mode}:\n\n```\n{spy.summary(config.profile)}\n```"
             )
         text = "\n\n".join(parts)
@@ -567,6 +573,9 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
     parser.add_argument("--postgres", action="store_true", help="run the bot on PostgreSQL")
     parser.add_argument("--profile", type=Path, help="also record a py-spy profile of a /wound load")
     parser.add_argument("--profile-gil", action="store_true", help="profile only the GIL holder")
+    parser.add_argument(
+        "--profile-kind", dest="profile_kind", choices=("wound", "heal roll", "floor"), help="what to profile"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the run's temporary directory")
     parser.add_argument("--output", type=Path, help="also write the report to this file")
     args = parser.parse_args(argv)
@@ -578,6 +587,7 @@ def parse(argv: Sequence[str]) -> tuple[Config, Path | None]:
         "in_flight",
         "servers",
         "profile",
+        "profile_kind",
     )
     changes: dict[str, Any] = {n: getattr(args, n) for n in names if getattr(args, n) is not None}
     if args.keep:

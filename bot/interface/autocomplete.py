@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 
 from bot.interface.permissions import actor_of
+from bot.rules import Character, Ruleset
+from bot.storage.store import Reader
 from bot.ui import limits
 from bot.ui.choices import choice_label
 from bot.ui.i18n import lang_of, t
@@ -27,23 +29,21 @@ async def _choices(
     if guild_id is None:
         return []
     bot = interaction.client
-    found = await bot.store.search_characters(
-        guild_id, current[:100], owner_id=owner_id, limit=CHOICE_LIMIT, npcs=npcs
-    )
+
+    def look(reader: Reader) -> tuple[Ruleset, list[Character]]:
+        found = reader.matching(current[:100], owner_id=owner_id, limit=CHOICE_LIMIT, npcs=npcs)
+        return reader.ruleset(), found
+
+    ruleset, found = await bot.store.read(guild_id, look)  # one read, one snapshot
     if not found:
         return []
-    ruleset = await bot.store.ruleset(guild_id)
-    loaded = {c.id: c for c in await bot.store.characters_by_ids(guild_id, [cid for cid, _ in found])}
     lang = lang_of(interaction.locale)
     gm = actor_of(interaction).is_gm(ruleset)
     choices = []
-    for cid, _ in found:
-        character = loaded.get(cid)
-        if character is None:  # deleted meanwhile
-            continue
+    for character in found:
         owner = None if character.owner_id is None else bot.names.get(guild_id, character.owner_id)
         label = choice_label(character, ruleset, lang, owner=owner, reveal=gm)
-        choices.append(app_commands.Choice(name=label, value=str(cid)))
+        choices.append(app_commands.Choice(name=label, value=str(character.id)))
     return choices
 
 

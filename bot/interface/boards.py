@@ -52,7 +52,10 @@ class BoardKeeper:
         self.now = now
         self.sleep = sleep
         self._boards: dict[int, dict[int, Board]] = {}
-        """Known boards by server, then channel (a server is loaded on its first change)."""
+        self._all_known = False
+        """Whether every stored board is in ``_boards`` (after :meth:`start`): a server missing there
+        has none, and its changes cost nothing. Before that, a server's boards load on its first change."""
+        """Known boards by server, then channel."""
         self._paces: dict[int, _Pace] = {}
         self._loading: dict[int, asyncio.Task[None]] = {}
         self.edits = 0
@@ -64,7 +67,7 @@ class BoardKeeper:
         """A change was committed in the server (a Store listener: synchronous, never blocks)."""
         known = self._boards.get(guild_id)
         if known is None:
-            if guild_id not in self._loading:
+            if not self._all_known and guild_id not in self._loading:
                 self._loading[guild_id] = asyncio.get_running_loop().create_task(self._load(guild_id))
             return
         for board in known.values():
@@ -74,6 +77,7 @@ class BoardKeeper:
         """At start-up: every stored board is edited once (changes made while the bot was away)."""
         for board in await self.bot.store.all_boards():
             self._boards.setdefault(board.guild_id, {})[board.channel_id] = board
+        self._all_known = True
         for guild_id in list(self._boards):
             self.changed(guild_id)
 
@@ -111,7 +115,7 @@ class BoardKeeper:
 
     async def _known(self, guild_id: int) -> dict[int, Board]:
         if guild_id not in self._boards:
-            found = await self.bot.store.boards(guild_id)
+            found = [] if self._all_known else await self.bot.store.boards(guild_id)
             self._boards.setdefault(guild_id, {b.channel_id: b for b in found})
         return self._boards[guild_id]
 

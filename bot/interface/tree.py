@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import discord
@@ -60,38 +62,63 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
         await answer_error(interaction, error)
 
 
+@dataclass(frozen=True)
+class _Option:
+    """What Discord's client allows for one option of a command (read once per command)."""
+
+    name: str
+    required: bool
+    choices: tuple[object, ...]
+    type: OptionType
+    low: float | None
+    high: float | None
+
+
+@lru_cache(maxsize=512)  # per command: a definition never changes once the tree is built
+def _options(command: app_commands.Command[Any, ..., Any]) -> tuple[_Option, ...]:
+    return tuple(
+        _Option(
+            p.display_name,
+            p.required,
+            tuple(choice.value for choice in p.choices),
+            p.type,
+            p.min_value,
+            p.max_value,
+        )
+        for p in command.parameters
+    )
+
+
 def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str, Any]) -> None:
     """Refuse what Discord's own client never sends for this command's definition: a missing required
     option, a value outside its choices, its range or its length, or of another type. Only a stale
     command definition (the bot updated, Discord not yet) or a forged payload does; it gets a refusal
     instead of reaching the command."""
-    for param in command.parameters:
-        if param.display_name not in given:
-            if param.required:
-                refuse(param.display_name)
+    for option in _options(command):
+        if option.name not in given:
+            if option.required:
+                refuse(option.name)
             continue
-        value = given[param.display_name]
-        if param.choices and value not in [choice.value for choice in param.choices]:
+        value = given[option.name]
+        if option.choices and value not in option.choices:
             refuse(value)
-        if param.type in _NUMBERS:
+        if option.type in _NUMBERS:
             # An integer option must hold an integer: a stale definition may still send 1.5 (or 2.0).
-            wanted = int if param.type is OptionType.integer else int | float
+            wanted = int if option.type is OptionType.integer else int | float
             if isinstance(value, bool) or not isinstance(value, wanted):
                 refuse(value)
             size = value
-        elif param.type is OptionType.string:
+        elif option.type is OptionType.string:
             if not isinstance(value, str):
                 refuse(value)
             size = len(value)  # discord.py keeps a string's min/max length in min_value/max_value
-        elif param.type is OptionType.boolean:
+        elif option.type is OptionType.boolean:
             if not isinstance(value, bool):
                 refuse(value)
             continue
         else:
             continue
-        if (param.min_value is not None and size < param.min_value) or (
-            param.max_value is not None and size > param.max_value
-        ):
+        if (option.low is not None and size < option.low) or (option.high is not None and size > option.high):
             refuse(value)
 
 

@@ -102,12 +102,11 @@ def inflict(
     for done in range(count):
         became = escalate(current.counts(track), current.maxima(track), severity)
         wounds.append(Wound(track, severity, became, note=note, inflicted_by=by, at=at, fatal=became is None))
-        current = replace(current, wounds=tuple(wounds))
+        current = replace(current, wounds=tuple(wounds), rest_days=0)
         results.append(Inflicted(severity, became))
         if became is None:
-            current = _beyond(current, track)
-            return Infliction(replace(current, rest_days=0), track, tuple(results), count - done - 1)
-    return Infliction(replace(current, rest_days=0), track, tuple(results), 0)
+            return Infliction(_beyond(current, track), track, tuple(results), count - done - 1)
+    return Infliction(current, track, tuple(results), 0)
 
 
 def total_penalty(character: Character, ruleset: Ruleset) -> int:

@@ -263,6 +263,8 @@ def insert_many(sql: Sql, characters: Sequence[Character]) -> list[Character]:
 def _insert_wounds(sql: Sql, character_id: int, wounds: Sequence[Wound]) -> tuple[Wound, ...]:
     """Insert the wounds whose id is None; return all with their ids."""
     fresh = [w for w in wounds if w.id is None]
+    if not fresh:
+        return tuple(wounds)
     ids: list[int] = []
     for chunk in _chunks(fresh):
         rows = sql.rows(
@@ -280,36 +282,39 @@ def update(sql: Sql, guild_id: int, character: Character, known: Character) -> C
     with the ids of its new wounds."""
     character_id = character.id
     assert character_id is not None
-    saved = replace(character, guild_id=guild_id, created_at=known.created_at)
     before = {w.id: w for w in known.wounds}
-    present = {w.id for w in saved.wounds if w.id is not None}
+    present = {w.id for w in character.wounds if w.id is not None}
     if present - before.keys():
-        raise ValueError(f"character {saved.id}: wounds {sorted(present - before.keys())} are not its own")
-    key = name_key(saved.name)
-    if character_params(saved, key) != character_params(known, name_key(known.name)):
+        raise ValueError(
+            f"character {character_id}: wounds {sorted(present - before.keys())} are not its own"
+        )
+    key = name_key(character.name)
+    params = character_params(character, key)
+    if params != character_params(known, name_key(known.name)):
         try:
             changed = sql.run(
                 f"UPDATE characters SET {_SET_COLUMNS} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                (*character_params(saved, key), saved.id, guild_id),
+                (*params, character_id, guild_id),
             )
         except UniqueViolation:
-            raise UserError("name_taken", name=saved.name) from None
+            raise UserError("name_taken", name=character.name) from None
         if changed != 1:
-            raise not_found(id=saved.id)
+            raise not_found(id=character_id)
     # Only current/fatal of a wound change after it is inflicted (the rules never touch the rest).
     sql.run_many(
         "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?",
         [
-            (None if w.current is None else int(w.current), int(w.fatal), w.id, saved.id)
-            for w in saved.wounds
+            (None if w.current is None else int(w.current), int(w.fatal), w.id, character_id)
+            for w in character.wounds
             if w.id is not None and (w.current, w.fatal) != (before[w.id].current, before[w.id].fatal)
         ],
     )
     sql.run_many(
         "DELETE FROM wounds WHERE id = ? AND character_id = ?",
-        [(wid, saved.id) for wid in before.keys() - present],
+        [(wid, character_id) for wid in before.keys() - present],
     )
-    return replace(saved, wounds=_insert_wounds(sql, character_id, saved.wounds))
+    wounds = _insert_wounds(sql, character_id, character.wounds)
+    return replace(character, guild_id=guild_id, created_at=known.created_at, wounds=wounds)
 
 
 def soft_delete(sql: Sql, guild_id: int, ids: Sequence[int], now: str) -> None:

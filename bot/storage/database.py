@@ -44,8 +44,9 @@ _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
-    # Checkpoint whenever the WAL passes 100 pages (default 1000): the main file stays close behind.
-    "PRAGMA wal_autocheckpoint = 100",
+    # Checkpoint whenever the WAL passes 1000 pages (4 MB, SQLite's default), and every minute (run.py):
+    # a checkpoint every 100 pages cost each /wound ~50 µs of system time for little more safety.
+    "PRAGMA wal_autocheckpoint = 1000",
 )
 
 

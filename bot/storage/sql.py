@@ -48,7 +48,9 @@ class Sql:
 
     def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         try:
-            return [tuple(r) for r in self.raw.execute(self._text(sql), params).fetchall()]
+            # Both drivers return plain tuples (no row factory is set on either).
+            rows: list[Row] = self.raw.execute(self._text(sql), params).fetchall()
+            return rows
         except self._unique as exc:
             raise _unique(exc) from None
 
@@ -66,6 +68,9 @@ class Sql:
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
         rows = list(params)
         if not rows:
+            return
+        if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
+            self.run(sql, rows[0])
             return
         try:
             if isinstance(self.raw, sqlite3.Connection):

@@ -155,9 +155,6 @@ class Store:
     async def characters(self, guild_id: int) -> list[Character]:
         return await self.read(guild_id, Reader.characters)
 
-    async def characters_by_ids(self, guild_id: int, ids: list[int]) -> list[Character]:
-        return await self._db.read(lambda sql: characters.load_many(sql, guild_id, ids))
-
     async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
         return await self._db.read(lambda sql: characters.load_all(sql, guild_id, owner_id=user_id))
 

@@ -60,6 +60,15 @@ class Reader:
         """Every living character of the server, by name."""
         return characters.load_all(self.sql, self.guild_id)
 
+    def matching(
+        self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
+    ) -> list[Character]:
+        """Living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
+        prefix matches first: what autocomplete offers."""
+        found = characters.search(self.sql, self.guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
+        loaded = {c.id: c for c in characters.load_many(self.sql, self.guild_id, [cid for cid, _ in found])}
+        return [loaded[cid] for cid, _ in found if cid in loaded]
+
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
         """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
         return characters.deleted(self.sql, self.guild_id, ref, limit=limit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import discord
 
@@ -18,6 +19,7 @@ RISK_COLOUR = 0xE67E22
 DEATH_COLOUR = 0xE74C3C
 
 
+@lru_cache(maxsize=1024)  # few distinct chances exist; Fraction arithmetic is slow on every card
 def percent(lang: Lang, chance: Fraction) -> str:
     """A chance as a whole percentage that never reads 0 % or 100 % unless it is exactly so."""
     value = round(chance * 100)

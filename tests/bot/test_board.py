@@ -235,3 +235,31 @@ async def test_the_board_survives_a_restart(database_url: str) -> None:
         assert "🟨 · 🟥 · −6 · light wound" not in board_text(table, board)
         assert "🟨🟥 · −6 · critical wound" in board_text(table, board)
         check_requests(table.fake.requests)
+
+
+async def test_a_change_in_a_server_without_a_board_reads_no_boards(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every stored board is known from start-up on: the changes of a server that has none cost no
+    read of the database (a /wound is as cheap with boards in other servers as without)."""
+    async with open_table(database_url) as table:
+        await table.create("Aria", ALICE)
+        discord = table.fake
+    async with open_table(database_url, fake=discord) as table:  # a restart: nothing known but the start
+        reads: list[int] = []
+        real = table.store.boards
+
+        async def counted(guild_id: int) -> list[Any]:
+            reads.append(guild_id)
+            return await real(guild_id)
+
+        monkeypatch.setattr(table.store, "boards", counted)
+        public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+        await settle(table)
+        assert reads == []
+        assert board_edits(table) == []
+        board = await post(table)  # a board posted later is known at once: the next change edits it
+        table.bot.boards.interval = 0
+        public(await table.run("wound", {"severity": "light", "character": "Aria"}))
+        await settle(table)
+        assert reads == [] and len(board_edits(table, board)) == 1

@@ -9,7 +9,6 @@ Discord would send for the client's commands, and refuses what it would never se
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from .payloads import (
     AUTOCOMPLETE,
     DEFAULT_MEMBER_PERMISSIONS,
     Payload,
+    clone,
     member_payload,
     resolved_channel,
     role_payload,
@@ -251,7 +251,7 @@ def build_reply(
             return None
         touching = [r for r in interaction.requests if r.ok and r.message_id == message_id]
         deleted = message_id == interaction.original_id and interaction.original_deleted
-        return SentMessage(message_id, copy.deepcopy(message), touching, deleted)
+        return SentMessage(message_id, clone(message), touching, deleted)
 
     dispatch_id = interaction.dispatch_id
     mine = set(map(id, interaction.requests))
@@ -268,7 +268,7 @@ def build_reply(
         requests=list(interaction.requests),
         other_requests=others,
         callback_type=interaction.callback_type,
-        callback=copy.deepcopy(interaction.callback_data),
+        callback=clone(interaction.callback_data),
         original=sent(interaction.original_id) if interaction.original_id is not None else None,
         followups=[m for m in map(sent, interaction.followup_ids) if m is not None],
         errors=list(errors),
@@ -302,7 +302,7 @@ async def dispatch(
     session = getattr(client.http, "_HTTPClient__session", None)
     if not isinstance(session, FakeSession) or session.fake is not fake:
         raise HarnessError("this client does not talk to that FakeDiscord (use the one connect() returned)")
-    data = copy.deepcopy(dict(payload))
+    data = clone(dict(payload))
     conform(client, data, discord_checks=discord_checks)
     fake.complete_interaction(data)
     if discord_checks:

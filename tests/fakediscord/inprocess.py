@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import copy
 import io
 import itertools
 import json
@@ -33,7 +32,7 @@ import discord
 from discord.utils import MISSING
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from .payloads import DEFAULT_APP_ID, DEFAULT_GUILD_ID, as_guild_payload
+from .payloads import DEFAULT_APP_ID, DEFAULT_GUILD_ID, as_guild_payload, clone
 from .rest import FakeDiscord, RecordedFile, RecordedRequest, reason
 
 API_PREFIX = re.compile(r"^https://discord\.com/api/v\d+(?=/)")
@@ -175,7 +174,7 @@ def _read_value(value: Any) -> bytes:
 
 def _decode_body(kwargs: Mapping[str, Any]) -> tuple[Any, list[RecordedFile]]:
     if kwargs.get("json") is not None:
-        return copy.deepcopy(kwargs["json"]), []
+        return clone(kwargs["json"]), []
     data = kwargs.get("data")
     if isinstance(data, aiohttp.FormData):
         body: Any = None

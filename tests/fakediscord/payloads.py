@@ -6,13 +6,12 @@ Snowflakes are strings, shapes are Discord's own, so everything goes through dis
 
 from __future__ import annotations
 
-import copy
 import datetime
 import itertools
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -70,6 +69,23 @@ CDN: dict[str, bytes] = {}
 
 _counter = itertools.count(1)
 _counter_lock = threading.Lock()
+
+
+_T = TypeVar("_T")
+
+
+def clone(value: _T) -> _T:
+    """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): what ``copy.deepcopy`` does for
+    it, several times faster (no memo), since the fake copies every payload and message it keeps."""
+    if isinstance(value, Mapping):
+        copied: Any = {key: clone(item) for key, item in value.items()}
+    elif isinstance(value, list):
+        copied = [clone(item) for item in value]
+    elif isinstance(value, tuple):
+        copied = tuple(clone(item) for item in value)
+    else:
+        copied = value
+    return copied  # type: ignore[no-any-return]
 
 
 def snowflake(when: datetime.datetime | None = None) -> int:
@@ -486,7 +502,7 @@ def _options(
     if options is None:
         return []
     if not isinstance(options, Mapping):
-        return [copy.deepcopy(dict(o)) for o in options]
+        return [clone(dict(o)) for o in options]
     guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
     permissions = int(payload.get("member", {}).get("permissions") or DEFAULT_MEMBER_PERMISSIONS)
     out: list[Payload] = []
@@ -568,7 +584,7 @@ def _message_of(message: Any, custom_id: str, channel_id: int) -> Payload:
         if message is None:
             raise ValueError("that reply has no message to click on")
     if message is not None:
-        return copy.deepcopy(dict(message))
+        return clone(dict(message))
     mid = snowflake()
     button = {"type": 2, "style": 1, "custom_id": custom_id, "label": "?"}
     return {

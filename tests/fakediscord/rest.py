@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import itertools
 import re
 import secrets
@@ -33,6 +32,7 @@ from .payloads import (
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     Payload,
+    clone,
     iso,
     member_payload,
     snowflake,
@@ -552,8 +552,8 @@ class FakeDiscord:
         interaction = Interaction(self, dict(payload), dispatch_id)
         message = interaction.payload.get("message")
         if message is not None:
-            current = self.messages.setdefault(int(message["id"]), copy.deepcopy(dict(message)))
-            interaction.payload["message"] = copy.deepcopy(current)
+            current = self.messages.setdefault(int(message["id"]), clone(dict(message)))
+            interaction.payload["message"] = clone(current)
         self.interactions[interaction.token] = interaction
         return interaction
 
@@ -585,7 +585,7 @@ class FakeDiscord:
 
     def guild_create(self, guild: Payload) -> Payload:
         """A guild as delivered to the bot: with the bot's own member (as Discord sends it)."""
-        data = copy.deepcopy(guild)
+        data = clone(guild)
         members = data.setdefault("members", [])
         if not any(m.get("user", {}).get("id") == self.bot_user["id"] for m in members):
             members.append(
@@ -646,7 +646,7 @@ class FakeDiscord:
         if fault.timeout:
             raise FakeTimeout(f"Timeout on reading data from socket ({record.method} {record.path})")
         if fault.status is not None:
-            return fault.status, copy.deepcopy(fault.body)
+            return fault.status, clone(fault.body)
         return answer if answer is not None else await self._answer(record, route)
 
     async def _answer(self, record: RecordedRequest, route: _Route | None) -> Answer:
@@ -707,7 +707,7 @@ class FakeDiscord:
                     "id": str(interaction.id),
                     "type": interaction.type,
                     "name": interaction.payload.get("data", {}).get("name", ""),
-                    "user": copy.deepcopy(interaction.user),
+                    "user": clone(interaction.user),
                 }
         self._apply_edit(message, body, files, created=True)
         self.messages[mid] = message
@@ -721,9 +721,9 @@ class FakeDiscord:
         if "embeds" in body:
             message["embeds"] = [_normalise_embed(e) for e in body["embeds"] or []]
         if "components" in body:
-            message["components"] = _number_components(copy.deepcopy(body["components"] or []))
+            message["components"] = _number_components(clone(body["components"] or []))
         if body.get("poll"):
-            message["poll"] = copy.deepcopy(body["poll"])
+            message["poll"] = clone(body["poll"])
         if body.get("flags") is not None:
             keep = message["flags"] & (EPHEMERAL | LOADING)
             message["flags"] = (int(body["flags"]) & ~LOADING) | keep
@@ -749,7 +749,7 @@ class FakeDiscord:
     # ---------------------------------------------------------------- routes
     def _install_routes(self) -> None:
         add = self.route
-        add("GET", "/users/@me", lambda r, p: (200, copy.deepcopy(self.bot_user)))
+        add("GET", "/users/@me", lambda r, p: (200, clone(self.bot_user)))
         add("GET", "/applications/@me", self._application)
         add("GET", "/oauth2/applications/@me", self._application)  # discord.py's login
         add("GET", "/gateway", lambda r, p: (200, {"url": self.gateway_url}), auth=False)
@@ -779,7 +779,7 @@ class FakeDiscord:
             "verify_key": "0" * 64,
             "flags": self.application_flags,
             "flags_new": str(self.application_flags),
-            "owner": copy.deepcopy(self.owner),
+            "owner": clone(self.owner),
             "team": None,
             "redirect_uris": [],
             "interactions_endpoint_url": None,
@@ -806,7 +806,7 @@ class FakeDiscord:
             return error(*MISSING_ACCESS)
         existing = self.commands.get(scope, [])
         if record.method == "GET":
-            return 200, copy.deepcopy(existing)
+            return 200, clone(existing)
         body = record.json
         if record.method == "POST":
             body = [body]
@@ -818,9 +818,9 @@ class FakeDiscord:
         made = [self._complete_command(scope, c, existing) for c in body]
         if record.method == "PUT":
             self.commands[scope] = made
-            return 200, copy.deepcopy(made)
+            return 200, clone(made)
         self.commands[scope] = [c for c in existing if c["id"] != made[0]["id"]] + made
-        return 200, copy.deepcopy(made[0])
+        return 200, clone(made[0])
 
     def register_commands(self, commands: Sequence[Payload], guild_id: int | None = None) -> list[Payload]:
         """Pretend the bot synced ``commands`` earlier (e.g. a bot that skips syncing when unchanged)."""
@@ -850,7 +850,7 @@ class FakeDiscord:
             "integration_types": [0],
             "name_localizations": None,
             "description_localizations": None,
-            **copy.deepcopy(given),
+            **clone(given),
             "id": previous["id"] if previous else str(snowflake()),
             "application_id": str(self.application_id),
             "version": str(snowflake()),
@@ -897,11 +897,11 @@ class FakeDiscord:
                 return error(
                     400, 50035, "Invalid Form Body (no message to update: not a component interaction)"
                 )
-            message = self.messages.setdefault(int(source["id"]), copy.deepcopy(source))
+            message = self.messages.setdefault(int(source["id"]), clone(source))
             if kind == CB_UPDATE:
                 self._apply_edit(message, data, record.files, created=False)
         interaction.callback_type = kind
-        interaction.callback_data = copy.deepcopy(data) if data else None
+        interaction.callback_data = clone(data) if data else None
         if message is not None:
             interaction.original_id = int(message["id"])
             if kind != CB_DEFERRED_UPDATE:
@@ -916,7 +916,7 @@ class FakeDiscord:
                 response_message_ephemeral=bool(message["flags"] & EPHEMERAL),
             )
             if kind in (CB_MESSAGE, CB_UPDATE):  # the spec has resources for 4 and 7 only
-                answer["resource"] = {"type": kind, "message": copy.deepcopy(message)}
+                answer["resource"] = {"type": kind, "message": clone(message)}
         return 200, answer
 
     def _interaction_of_webhook(self, params: dict[str, str]) -> Interaction | None:
@@ -944,7 +944,7 @@ class FakeDiscord:
         if record.method == "PATCH":
             self._apply_edit(message, record.json or {}, record.files, created=False)
             record.message_id = int(message["id"])
-        return 200, copy.deepcopy(message)
+        return 200, clone(message)
 
     def _followup(self, record: RecordedRequest, params: dict[str, str]) -> Answer:
         interaction = self._interaction_of_webhook(params)
@@ -972,7 +972,7 @@ class FakeDiscord:
             )
         interaction.followup_ids.append(int(message["id"]))
         record.message_id = int(message["id"])
-        return (200, copy.deepcopy(message)) if _truthy(record.query.get("wait")) else (204, None)
+        return (200, clone(message)) if _truthy(record.query.get("wait")) else (204, None)
 
     # -- channel messages
     def _channel_send(self, record: RecordedRequest, params: dict[str, str]) -> Answer:
@@ -982,7 +982,7 @@ class FakeDiscord:
         flags = int(body.get("flags") or 0)
         message = self.build_message(body, record.files, channel_id=params["channel_id"], flags=flags)
         record.message_id = int(message["id"])
-        return 200, copy.deepcopy(message)
+        return 200, clone(message)
 
     def _channel_message(self, record: RecordedRequest, params: dict[str, str]) -> Answer:
         message = self.messages.get(int(params["message_id"]))
@@ -994,7 +994,7 @@ class FakeDiscord:
         if record.method == "PATCH":
             self._apply_edit(message, record.json or {}, record.files, created=False)
             record.message_id = int(message["id"])
-        return 200, copy.deepcopy(message)
+        return 200, clone(message)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1010,7 +1010,7 @@ def _metadata(interaction: Interaction) -> Payload:
     metadata: Payload = {
         "id": str(interaction.id),
         "type": interaction.type,
-        "user": copy.deepcopy(interaction.user),
+        "user": clone(interaction.user),
         "authorizing_integration_owners": dict(
             interaction.payload.get("authorizing_integration_owners") or {}
         ),
@@ -1021,7 +1021,7 @@ def _metadata(interaction: Interaction) -> Payload:
     elif interaction.type == MODAL_SUBMIT:
         # The interaction that opened the modal: the component's, when it came from a message.
         trigger = source.get("interaction_metadata") or {**metadata, "type": APPLICATION_COMMAND}
-        metadata["triggering_interaction_metadata"] = copy.deepcopy(trigger)
+        metadata["triggering_interaction_metadata"] = clone(trigger)
     return metadata
 
 
@@ -1053,7 +1053,7 @@ def _attachments(body: Mapping[str, Any], files: Sequence[RecordedFile], channel
 
 
 def _normalise_embed(embed: Mapping[str, Any]) -> Payload:
-    out = copy.deepcopy(dict(embed))
+    out = clone(dict(embed))
     out.setdefault("type", "rich")
     for key in ("image", "thumbnail"):
         if isinstance(out.get(key), dict) and "url" in out[key]:

@@ -15,7 +15,9 @@ from bot.interface.flows import DeleteChoice, delete_question, send_card
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, send_public
 from bot.interface.views import Pager
+from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
+from bot.storage.store import Reader
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 from bot.ui.messages import character_list_embeds
@@ -79,14 +81,14 @@ class Characters(
         player: discord.User | None = None,
     ) -> None:
         actor = actor_of(interaction)
-        if character is None and player is not None:
-            player_id = player.id
-            found = await self.bot.store.read(actor.guild_id, lambda r: targets.active_of(r, player_id))
-        else:
-            found = await self.bot.store.read(
-                actor.guild_id, lambda r: targets.own_or_named(r, caller_id=actor.user_id, ref=character)
-            )
-        await send_card(interaction, found, await self.bot.store.ruleset(actor.guild_id))
+
+        def look(reader: Reader) -> tuple[Character, Ruleset]:  # one read, one snapshot
+            if character is None and player is not None:
+                return targets.active_of(reader, player.id), reader.ruleset()
+            return targets.own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
+
+        found, ruleset = await self.bot.store.read(actor.guild_id, look)
+        await send_card(interaction, found, ruleset)
 
     @app_commands.command(name="list", description="Every character of this server")
     async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
