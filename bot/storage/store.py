@@ -158,13 +158,6 @@ class Store:
     async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
         return await self._db.read(lambda sql: characters.load_all(sql, guild_id, owner_id=user_id))
 
-    async def search_characters(
-        self, guild_id: int, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
-    ) -> list[tuple[int, str]]:
-        return await self._db.read(
-            lambda sql: characters.search(sql, guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
-        )
-
     async def npc_ids(self, guild_id: int) -> list[int]:
         """Ids of the server's NPCs, deleted ones included."""
         return await self._db.read(lambda sql: characters.npc_ids(sql, guild_id))

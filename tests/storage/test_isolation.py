@@ -41,8 +41,8 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
     assert await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE)) is None
     assert await store.characters(OTHER_GUILD) == []
     assert await store.owned_characters(OTHER_GUILD, ALICE) == []
-    assert await store.search_characters(OTHER_GUILD, "") == []
-    assert await store.search_characters(OTHER_GUILD, "ari") == []
+    assert await store.read(OTHER_GUILD, lambda r: r.matching("")) == []
+    assert await store.read(OTHER_GUILD, lambda r: r.matching("ari")) == []
     assert await store.history(OTHER_GUILD) == ([], 0)
     exported = await store.export_guild(OTHER_GUILD)
     assert b"Aria" not in exported

@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -75,19 +76,17 @@ async def test_names_are_unique_per_server_case_insensitively(store: Store) -> N
 async def test_search_puts_prefix_matches_first_and_escapes_wildcards(store: Store) -> None:
     for name in ("Marianne", "Aria", "Ariel", "Zaria", "100% Pur", "a_b", "Bob"):
         await create(store, name, BOB if name == "Bob" else ALICE, active=False)
-    names = [name for _, name in await store.search_characters(GUILD, "ARI")]
-    assert names == ["Aria", "Ariel", "Marianne", "Zaria"]
-    assert [n for _, n in await store.search_characters(GUILD, "%")] == ["100% Pur"]
-    assert [n for _, n in await store.search_characters(GUILD, "_")] == ["a_b"]
-    assert [n for _, n in await store.search_characters(GUILD, "ari", limit=2)] == ["Aria", "Ariel"]
-    assert [n for _, n in await store.search_characters(GUILD, "", owner_id=BOB)] == ["Bob"]
-    assert len(await store.search_characters(GUILD, "")) == 7
-    found = await store.search_characters(GUILD, "aria")
-    assert found == [
-        ((await store.read(GUILD, lambda r: r.character_by_name("Aria"))).id or 0, "Aria"),
-        (found[1][0], "Marianne"),
-        (found[2][0], "Zaria"),
-    ]
+
+    async def names(text: str, **options: Any) -> list[str]:
+        return [c.name for c in await store.read(GUILD, lambda r: r.matching(text, **options))]
+
+    assert await names("ARI") == ["Aria", "Ariel", "Marianne", "Zaria"]
+    assert await names("%") == ["100% Pur"]
+    assert await names("_") == ["a_b"]
+    assert await names("ari", limit=2) == ["Aria", "Ariel"]
+    assert await names("", owner_id=BOB) == ["Bob"]
+    assert len(await names("")) == 7
+    assert await names("aria") == ["Aria", "Marianne", "Zaria"]
 
 
 async def test_lists_are_ordered_by_name(store: Store) -> None:

@@ -149,7 +149,7 @@ async def test_undo_of_a_create_removes_the_character(store: Store) -> None:
     assert await undo(store) == "character_create"
     assert [c.name for c in await store.characters(GUILD)] == ["First"]
     assert await store.read(GUILD, lambda r: r.active_character(BOB)) is None
-    assert await store.search_characters(GUILD, "sec") == []
+    assert await store.read(GUILD, lambda r: r.matching("sec")) == []
     # The name is free again.
     again = await create(store, "second", BOB)
     assert again.id != second.id
