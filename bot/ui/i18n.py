@@ -76,7 +76,10 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     template = entry.get(lang) or entry["en"]
     if not params and "{" not in template:
         return template  # nothing to fill in (most labels): skip the formatting
-    return template.format_map(_Params(params))
+    try:
+        return template.format(**params)
+    except KeyError:  # a parameter missing: shown as "?" (and logged) rather than failing the answer
+        return template.format_map(_Params(params))
 
 
 def plural_form(lang: Lang, count: int) -> str:
