@@ -181,9 +181,12 @@ class BoardKeeper:
             await self.forget(board)
 
     async def forget(self, board: Board) -> None:
-        """Stop keeping ``board`` (its message is gone, or moved)."""
-        self._boards.get(board.guild_id, {}).pop(board.channel_id, None)
-        await self.bot.store.delete_board(board.guild_id, board.channel_id)
+        """Stop keeping ``board`` (its message is gone). Only that message: a board posted again in the
+        channel meanwhile (a new message) is kept, in memory and in the database alike."""
+        known = self._boards.get(board.guild_id, {})
+        if (current := known.get(board.channel_id)) is not None and current.message_id == board.message_id:
+            del known[board.channel_id]
+        await self.bot.store.delete_board(board)
 
     def _lang(self, guild_id: int, language: Lang | None) -> Lang:
         if language is not None:

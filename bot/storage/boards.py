@@ -47,9 +47,13 @@ def put(sql: Sql, board: Board, now: str) -> None:
     )
 
 
-def remove(sql: Sql, guild_id: int, channel_id: int) -> None:
-    sql.run("DELETE FROM board_npcs WHERE channel_id = ?", (channel_id,))
-    sql.run("DELETE FROM boards WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id))
+def remove(sql: Sql, board: Board) -> None:
+    """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is another
+    message now (posted again meanwhile)."""
+    sql.run(
+        "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?",
+        (board.guild_id, board.channel_id, board.message_id),
+    )
 
 
 def set_npc(sql: Sql, guild_id: int, channel_id: int, character_id: int, *, shown: bool) -> None:

@@ -120,20 +120,26 @@ Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
 def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
     """On the writer's thread: the units waiting for the writer, in one transaction (group commit):
     ``BEGIN IMMEDIATE``, each unit in its own ``SAVEPOINT`` (a failing one rolls back alone), one
-    ``COMMIT`` for all. Should the commit fail, every unit fails with it."""
+    ``COMMIT`` for all. Should the commit fail, every unit fails with it. A unit alone (the writer
+    was idle) needs no savepoint: its failure rolls the whole transaction back."""
     outcomes: list[Outcome] = []
+    alone = len(works) == 1
     try:
         # Inside the try: a BEGIN that fails (a read-only file, a lock held too long by another
         # process) fails the group's units, and the writer's thread goes on with the next group.
         conn.execute("BEGIN IMMEDIATE")
         for work in works:
-            conn.execute("SAVEPOINT unit")
+            if not alone:
+                conn.execute("SAVEPOINT unit")
             try:
                 outcomes.append((True, work(Sql(conn, "sqlite"))))
             except BaseException as exc:  # its caller gets it; the thread goes on with the others
+                if alone:
+                    raise
                 conn.execute("ROLLBACK TO unit")
                 outcomes.append((False, exc))
-            conn.execute("RELEASE unit")
+            if not alone:
+                conn.execute("RELEASE unit")
         conn.execute("COMMIT")
     except BaseException as exc:  # the begin, the commit or a savepoint failed: nothing is kept
         if conn.in_transaction:

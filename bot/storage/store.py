@@ -195,8 +195,8 @@ class Store:
         now = self.clock()
         await self._db.write(board.guild_id, lambda sql: board_rows.put(sql, board, now))
 
-    async def delete_board(self, guild_id: int, channel_id: int) -> None:
-        await self._db.write(guild_id, lambda sql: board_rows.remove(sql, guild_id, channel_id))
+    async def delete_board(self, board: Board) -> None:
+        await self._db.write(board.guild_id, lambda sql: board_rows.remove(sql, board))
 
     async def show_on_board(self, guild_id: int, channel_id: int, character_id: int, *, shown: bool) -> None:
         await self._db.write(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -263,3 +264,15 @@ async def test_a_change_in_a_server_without_a_board_reads_no_boards(
         public(await table.run("wound", {"severity": "light", "character": "Aria"}))
         await settle(table)
         assert reads == [] and len(board_edits(table, board)) == 1
+
+
+async def test_a_board_given_up_late_does_not_take_the_new_one_with_it(table: Table) -> None:
+    """An edit of the old message that fails (404: /board deleted it) after the board was posted again
+    in the channel gives up that message only: the new board stays, in memory and in the database."""
+    first = await post(table)
+    second = await post(table)
+    (board,) = await table.store.boards(GUILD)
+    assert board.message_id == second != first
+    await table.bot.boards.forget(replace(board, message_id=first))
+    assert await table.store.boards(GUILD) == [board]
+    assert await table.bot.boards.board(GUILD, board.channel_id) == board

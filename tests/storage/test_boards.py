@@ -30,10 +30,12 @@ async def test_a_board_is_saved_moved_and_removed(store: Store) -> None:
     assert await store.boards(OTHER_GUILD) == []
     assert await store.all_boards() == [Board(GUILD, CHANNEL, MESSAGE + 1, (goblin.id,))]
 
-    await store.delete_board(OTHER_GUILD, CHANNEL)  # another server's channel: nothing happens
+    await store.delete_board(Board(OTHER_GUILD, CHANNEL, MESSAGE + 1))  # another server's: nothing happens
+    await store.delete_board(Board(GUILD, CHANNEL, MESSAGE))  # the message it was before: still kept
     assert len(await store.all_boards()) == 1
-    await store.delete_board(GUILD, CHANNEL)
+    await store.delete_board(Board(GUILD, CHANNEL, MESSAGE + 1))
     assert await store.all_boards() == []
+    assert await store.read(GUILD, lambda r: r.sql.rows("SELECT * FROM board_npcs")) == []
     await store.show_on_board(GUILD, CHANNEL, goblin.id, shown=True)  # no board: no NPC row
     assert await store.all_boards() == []
 
