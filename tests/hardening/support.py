@@ -80,21 +80,29 @@ def touched_players(before: list[str], after: list[str]) -> set[int]:
     return players
 
 
+PRIVATE_SUCCESSES = ("board_added", "board_removed")
+"""What the bot answers privately when it did what was asked (a GM's ``/board add:`` and ``remove:``)."""
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A message of the catalogue as a regex, its parameters matching anything."""
+    parts = []
+    for literal, placeholder, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if placeholder is not None:
+            parts.append(".*?")
+    return re.compile("".join(parts) + "…?", re.DOTALL)
+
+
 @cache
 def refusal_patterns(lang: Lang) -> list[tuple[str, re.Pattern[str]]]:
     """Every refusal of the catalogue in ``lang`` as a regex, its parameters matching anything."""
-    patterns = []
     refusals = {**ERRORS, "not_your_button": CATALOGUE["not_your_button"]}
-    for key, entry in refusals.items():
-        if key in NOT_REFUSALS:
-            continue
-        parts = []
-        for literal, placeholder, _, _ in string.Formatter().parse(entry[lang]):
-            parts.append(re.escape(literal))
-            if placeholder is not None:
-                parts.append(".*?")
-        patterns.append((key, re.compile("".join(parts) + "…?", re.DOTALL)))
-    return patterns
+    return [(key, _pattern(entry[lang])) for key, entry in refusals.items() if key not in NOT_REFUSALS]
+
+
+def is_private_success(text: str, lang: Lang) -> bool:
+    return any(_pattern(CATALOGUE[key][lang]).fullmatch(text) for key in PRIVATE_SUCCESSES)
 
 
 def refusal_key(text: str, lang: Lang) -> str | None:
@@ -278,6 +286,8 @@ class Hardened:
         if reply.callback_type == 8:  # autocomplete: never a change
             assert not outcome.changed, "an autocomplete changed the database"
             return outcome
+        if outcome.refused and outcome.changed and is_private_success(reply.text, lang):
+            return outcome  # done, and said privately (not a refusal)
         if outcome.refused:
             assert outcome.refusal is not None, f"not a refusal of the catalogue in {lang}: {reply.text!r}"
             assert not outcome.changed, f"refused ({outcome.refusal}) but the database changed"

@@ -212,3 +212,16 @@ async def test_the_server_owner_and_manage_server_are_gms_without_the_role(hard:
                 command, options, user=user, roles=[], permissions=permissions, may_ping=(ALICE, BOB)
             )
             outcome.public()
+
+
+async def test_a_gm_adding_an_npc_to_the_board_is_told_privately_and_it_is_done(hard: Hardened) -> None:
+    """The one success the bot says privately (``/board add:``, ``remove:``): the invariants take it
+    for what it is, not for a refusal (the fuzz met it once in a while, and failed)."""
+    (await hard.run("character create", {"name": "Gobelin"})).public()
+    (await hard.run("board")).public()
+    added = await hard.run("board", {"add": "Gobelin"})
+    assert added.refused and added.changed and added.refusal is None
+    again = await hard.run("board", {"add": "Gobelin"})
+    again.refused_with("board_npc_already")
+    removed = await hard.run("board", {"drop": "Gobelin"})
+    assert removed.changed and removed.refusal is None
