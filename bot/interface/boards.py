@@ -52,10 +52,10 @@ class BoardKeeper:
         self.now = now
         self.sleep = sleep
         self._boards: dict[int, dict[int, Board]] = {}
+        """Known boards by server, then channel."""
         self._all_known = False
         """Whether every stored board is in ``_boards`` (after :meth:`start`): a server missing there
         has none, and its changes cost nothing. Before that, a server's boards load on its first change."""
-        """Known boards by server, then channel."""
         self._paces: dict[int, _Pace] = {}
         self._loading: dict[int, asyncio.Task[None]] = {}
         self.edits = 0
