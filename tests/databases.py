@@ -96,3 +96,21 @@ def sql_lines(url: str, conn: Connection | None = None) -> list[str]:
         if own:
             looker.close()
     return lines
+
+
+def damage(path: Path) -> None:
+    """Damage an SQLite file: fill a table of its own (nothing of the bot's reads it), checkpointed
+    into the main file, then rot bits in its pages."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("CREATE TABLE filler (text TEXT)")
+        conn.executemany("INSERT INTO filler VALUES (?)", [("f" * 300,) for _ in range(2000)])
+        conn.commit()
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    data = bytearray(path.read_bytes())
+    page = 4096
+    for offset in range(len(data) - 40 * page, len(data) - page, 5 * page):
+        data[offset + 100 : offset + 300] = b"\xa5" * 200
+    path.write_bytes(bytes(data))

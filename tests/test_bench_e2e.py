@@ -4,8 +4,6 @@ for. Not a timed test: no figure is checked here, only that every interaction wa
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +13,7 @@ from bot.config import Settings
 from bot.interface.client import HarmoniesBot
 from bot.storage.store import Store
 from tests import fakediscord
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.test_bench import run_bench
 
 
 @pytest.mark.parametrize("bench_floor", [False, True])
@@ -44,18 +41,7 @@ async def test_the_floor_command_is_synced_only_with_bench_floor(tmp_path: Path,
 
 @pytest.mark.slow
 def test_the_end_to_end_bench_runs(tmp_path: Path) -> None:
-    report_path = tmp_path / "report.md"
-    done = subprocess.run(
-        [sys.executable, "-m", "bench", "e2e", "--tiny", "--output", str(report_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    report = report_path.read_text(encoding="utf-8")
-    assert report.strip() in done.stdout
+    report = run_bench(tmp_path, "e2e", "--tiny")
     for command in ("`/wound`", "`/heal roll`", "`/character show`", "character autocomplete"):
         for figure in ("bot CPU per command", "latency one at a time", "throughput, 4 in flight"):
             assert f"{command}: {figure}" in report, (command, figure)

@@ -21,30 +21,23 @@ CONFIRM_TIMEOUT = 60.0
 PAGER_TIMEOUT = 300.0
 
 
-class Confirm(discord.ui.View):
-    """Asks the caller (and only the caller) to confirm; buttons disabled after use or timeout.
-
-    It lives in memory: its buttons name the run of the bot that asked (``run``, the bot's
+class _Question(discord.ui.View):
+    """A question kept in memory with a go-on button (``go``) and ``cancel``, answered only by
+    ``author_id``. Its buttons name the run of the bot that asked (``run``, the bot's
     :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
     answer (:class:`ExpiredQuestion`) instead of none."""
 
-    def __init__(
-        self,
-        author_id: int,
-        lang: Lang,
-        on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]],
-        *,
-        run: str,
-    ) -> None:
+    go: discord.ui.Button[Any]
+    cancel: discord.ui.Button[Any]
+
+    def __init__(self, author_id: int, lang: Lang, *, go: str, run: str) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT)
         self.author_id = author_id
         self.lang = lang
-        self.on_confirm = on_confirm
-        self.message: discord.InteractionMessage | None = None
-        self.confirm.label = t(lang, "button_confirm")
+        self.go.label = t(lang, go)
         self.cancel.label = t(lang, "button_cancel")
         question = secrets.token_hex(4)
-        self.confirm.custom_id = f"ask:{run}:{question}:y"
+        self.go.custom_id = f"ask:{run}:{question}:y"
         self.cancel.custom_id = f"ask:{run}:{question}:n"
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -54,61 +47,59 @@ class Confirm(discord.ui.View):
             return False
         return True
 
-    def _disable(self) -> None:
+    def disable(self) -> None:
         for item in self.children:
             if isinstance(item, discord.ui.Button):
                 item.disabled = True
-
-    @discord.ui.button(style=discord.ButtonStyle.danger, label="Confirm")
-    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self._disable()
-        self.stop()
-        await self.on_confirm(interaction)
-
-    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
-    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self._disable()
-        self.stop()
-        await interaction.response.edit_message(content=t(self.lang, "cancelled"), view=self)
-
-    async def on_timeout(self) -> None:
-        self._disable()
-        if self.message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.message.edit(view=self)
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         await answer_error(interaction, error)
 
 
-class Ask(discord.ui.View):
+class Confirm(_Question):
+    """Asks the caller (and only the caller) to confirm, then runs ``on_confirm`` with the click;
+    buttons disabled after use or timeout."""
+
+    def __init__(
+        self,
+        author_id: int,
+        lang: Lang,
+        on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        *,
+        run: str,
+    ) -> None:
+        super().__init__(author_id, lang, go="button_confirm", run=run)
+        self.on_confirm = on_confirm
+        self.message: discord.InteractionMessage | None = None
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, label="Confirm")
+    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.disable()
+        self.stop()
+        await self.on_confirm(interaction)
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
+    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.disable()
+        self.stop()
+        await interaction.response.edit_message(content=t(self.lang, "cancelled"), view=self)
+
+    async def on_timeout(self) -> None:
+        self.disable()
+        if self.message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.message.edit(view=self)
+
+
+class Ask(_Question):
     """An awaited question with two answers (discord.py ``examples/views/confirm.py``): ``await
     view.wait()``, then ``value`` is True (go on), False (cancel) or None (no answer in time). The
-    answer's click is acknowledged by editing the question. Only ``author_id`` may answer."""
+    answer's click is acknowledged by editing the question with ``going`` (or "cancelled")."""
 
     def __init__(self, author_id: int, lang: Lang, *, go: str, going: str, run: str) -> None:
-        super().__init__(timeout=CONFIRM_TIMEOUT)
-        self.author_id = author_id
-        self.lang = lang
+        super().__init__(author_id, lang, go=go, run=run)
         self.going = going
         self.value: bool | None = None
-        self.go.label = t(lang, go)
-        self.cancel.label = t(lang, "button_cancel")
-        # Like Confirm's: named after this run of the bot, answered by ExpiredQuestion after a restart.
-        question = secrets.token_hex(4)
-        self.go.custom_id = f"ask:{run}:{question}:y"
-        self.cancel.custom_id = f"ask:{run}:{question}:n"
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id != self.author_id:
-            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
-            return False
-        return True
-
-    def disable(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
 
     async def _answer(self, interaction: discord.Interaction[Any], value: bool, text: str) -> None:
         if self.is_finished():  # a second click that raced the first one
@@ -126,9 +117,6 @@ class Ask(discord.ui.View):
     @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
     async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._answer(interaction, False, t(self.lang, "cancelled"))
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
-        await answer_error(interaction, error)
 
 
 class ExpiredQuestion(

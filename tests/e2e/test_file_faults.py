@@ -3,34 +3,17 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.storage.store import Store
+from tests.databases import damage
 from tests.e2e.game import GUILD, server_payload
 from tests.e2e.test_failures import one_line_error, start_and_wait
 from tests.fakediscord import DiscordStandin
 
 pytestmark = pytest.mark.slow
-
-
-def damage(path: Path) -> None:
-    """Fill a table of its own (nothing of the bot's reads it), then rot bits in its pages."""
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("PRAGMA journal_mode = DELETE")
-        conn.execute("CREATE TABLE filler (text TEXT)")
-        conn.executemany("INSERT INTO filler VALUES (?)", [("f" * 300,) for _ in range(2000)])
-        conn.commit()
-    finally:
-        conn.close()
-    data = bytearray(path.read_bytes())
-    page = 4096
-    for offset in range(len(data) - 40 * page, len(data) - page, 5 * page):
-        data[offset + 100 : offset + 300] = b"\xa5" * 200
-    path.write_bytes(bytes(data))
 
 
 async def test_a_damaged_database_stops_the_bot_with_one_line(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from bot.storage import StorageError, Store
 from bot.storage.migrations import latest_version
+from tests.databases import damage
 from tests.storage.conftest import create
 
 CRASH_AFTER_WAL_LOSS = """
@@ -63,23 +64,6 @@ def crash_after_wal_loss(path: Path) -> None:
 def unusable_wal_beside_an_empty_file(path: Path) -> None:
     path.write_bytes(b"")
     Path(f"{path}-wal").write_bytes(b"\x00" * 4096)  # a WAL SQLite cannot use
-
-
-def damage(path: Path) -> None:
-    """Fill a table of its own (nothing of the bot's reads it), then rot bits in its pages."""
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("CREATE TABLE filler (text TEXT)")
-        conn.executemany("INSERT INTO filler VALUES (?)", [("f" * 300,) for _ in range(2000)])
-        conn.commit()
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        conn.close()
-    data = bytearray(path.read_bytes())
-    page = 4096
-    for offset in range(len(data) - 40 * page, len(data) - page, 5 * page):
-        data[offset + 100 : offset + 300] = b"\xa5" * 200
-    path.write_bytes(bytes(data))
 
 
 async def test_a_deleted_wal_then_a_crash_loses_nothing_before_the_last_checkpoint(tmp_path: Path) -> None:
