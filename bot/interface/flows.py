@@ -32,21 +32,34 @@ if TYPE_CHECKING:
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """The 'roll healing' button, offered on a card when a healing session is available."""
-    tracks = [t for t in (Track.PHYSICAL, Track.MENTAL) if can_roll_healing(character, ruleset, t)]
-    if not tracks or character.id is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    for track in tracks:
-        view.add_item(HealButton(character.id, track, lang))
-    return view
+    heal = _heal_buttons(character, ruleset, lang)
+    return _buttons(*heal) if heal else None
 
 
 def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
     if character.id is None:
         return None
-    view = card_view(character, ruleset, lang) or discord.ui.View(timeout=None)
-    view.add_item(CardButton(character.id, lang))
+    return _buttons(*_heal_buttons(character, ruleset, lang), CardButton.button(character.id, lang))
+
+
+def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
+    if character.id is None:
+        return []
+    tracks = (Track.PHYSICAL, Track.MENTAL)
+    return [
+        HealButton.button(character.id, t, lang) for t in tracks if can_roll_healing(character, ruleset, t)
+    ]
+
+
+def _buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of buttons that :class:`HealButton` and :class:`CardButton` answer by their custom_id
+    (registered once at start-up, they survive restarts): stopped, so that discord.py keeps nothing
+    per message sent."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    view.stop()
     return view
 
 
@@ -416,17 +429,18 @@ class HealButton(
     """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
 
     def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
-        code = "p" if track is Track.PHYSICAL else "m"
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.primary,
-                emoji="🩹",
-                label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
-                custom_id=f"heal:{character_id}:{code}",
-            )
-        )
+        super().__init__(self.button(character_id, track, lang))
         self.character_id = character_id
         self.track = track
+
+    @staticmethod
+    def button(character_id: int, track: Track, lang: Lang) -> discord.ui.Button[Any]:
+        return discord.ui.Button(
+            style=discord.ButtonStyle.primary,
+            emoji="🩹",
+            label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+            custom_id=f"heal:{character_id}:{'p' if track is Track.PHYSICAL else 'm'}",
+        )
 
     @classmethod
     async def from_custom_id(
@@ -445,15 +459,17 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"card
     """On every short result: shows the full card, privately, to whoever clicks. Survives restarts."""
 
     def __init__(self, character_id: int, lang: Lang = "en") -> None:
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.secondary,
-                emoji="📋",
-                label=t(lang, "button_card"),
-                custom_id=f"card:{character_id}",
-            )
-        )
+        super().__init__(self.button(character_id, lang))
         self.character_id = character_id
+
+    @staticmethod
+    def button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
+        return discord.ui.Button(
+            style=discord.ButtonStyle.secondary,
+            emoji="📋",
+            label=t(lang, "button_card"),
+            custom_id=f"card:{character_id}",
+        )
 
     @classmethod
     async def from_custom_id(

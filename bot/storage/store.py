@@ -14,7 +14,6 @@ import os
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
-from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -51,7 +50,9 @@ class Store:
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
         self.listeners: list[Callable[[int], None]] = []
-        """Called with the server's id after each committed unit of work (the live boards listen)."""
+        """Called with the server's id after each committed unit of work (the live boards listen). A
+        caller cancelled while its unit commits (the bot stopping) does not call them: the boards show
+        the state of now again at the next start."""
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
@@ -100,19 +101,13 @@ class Store:
                 interactions.claim(sql, interaction)
             return result
 
-        done = asyncio.ensure_future(self._db.write(guild_id, unit))
-        # Even when the caller is cancelled meanwhile, the listeners hear of a committed change.
-        done.add_done_callback(partial(self._committed, guild_id))
-        return await asyncio.shield(done)
-
-    def _committed(self, guild_id: int, done: asyncio.Future[T]) -> None:
-        if done.cancelled() or done.exception() is not None:
-            return
+        result = await self._db.write(guild_id, unit)
         for listener in self.listeners:
             try:
                 listener(guild_id)
             except Exception:  # the change is committed: a listener's failure must not undo the answer
                 log.exception("A change listener failed for server %s", guild_id)
+        return result
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._db.write(None, lambda sql: settings.set_meta(sql, key, value))
