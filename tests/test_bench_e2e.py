@@ -29,10 +29,19 @@ async def test_the_floor_command_is_synced_only_with_bench_floor(tmp_path: Path,
             names = {command["name"] for command in fake.last_synced}
             assert "wound" in names
             assert ("bench-floor" in names) is bench_floor
+            assert ("bench-floor-write" in names) is bench_floor
             if bench_floor:
                 reply = await fakediscord.dispatch(fake, bot, fakediscord.slash("bench-floor", {}))
                 assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
                 assert reply.embeds[0]["title"] == "Benchmark floor"
+                handled = "SELECT COUNT(*) FROM handled_interactions"
+                before = await store.read(0, lambda r: r.sql.rows(handled))
+                payload = fakediscord.slash("bench-floor-write", {})
+                reply = await fakediscord.dispatch(fake, bot, payload)
+                assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
+                assert reply.embeds[0]["title"] == "Benchmark floor"
+                # Its one durable write: the interaction's id, committed before the answer.
+                assert await store.read(0, lambda r: r.sql.rows(handled)) == [(before[0][0] + 1,)]
         finally:
             await fakediscord.close(bot)
     finally:
@@ -42,9 +51,12 @@ async def test_the_floor_command_is_synced_only_with_bench_floor(tmp_path: Path,
 @pytest.mark.slow
 def test_the_end_to_end_bench_runs(tmp_path: Path) -> None:
     report = run_bench(tmp_path, "e2e", "--tiny")
-    for command in ("`/wound`", "`/heal roll`", "`/character show`", "character autocomplete"):
+    commands = ("`/wound`", "`/heal roll`", "`/character show`", "character autocomplete")
+    for command in ("trivial command with one durable write", *commands):
         for figure in ("bot CPU per command", "latency one at a time", "throughput, 4 in flight"):
             assert f"{command}: {figure}" in report, (command, figure)
-    # Every interaction of the throughput runs got its answer (the trivial command's too).
-    assert re.findall(r"(\d+) of [\d,]+ not answered", report) == ["0"] * 4
+    # Beside the trivial command that writes: /wound and /heal roll, each figure.
+    assert len(re.findall(r"\(with a write\)", report)) == 6
+    # Every interaction of the throughput runs got its answer (the trivial commands' too).
+    assert re.findall(r"(\d+) of [\d,]+ not answered", report) == ["0"] * 5
     assert "(0 not answered)" in report

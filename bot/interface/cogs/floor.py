@@ -1,8 +1,12 @@
-"""/bench-floor: the trivial command of the end-to-end benchmark, loaded only with BENCH_FLOOR=1.
+"""/bench-floor and /bench-floor-write: the trivial commands of the end-to-end benchmark, loaded only
+with BENCH_FLOOR=1.
 
-It is registered, synced and dispatched like every other command (guild-only, through the bot's own
-tree and its checks) and answers through the same helper as a real result, but with a fixed embed and
-no database: what any command costs before it does anything (``python -m bench e2e``).
+They are registered, synced and dispatched like every other command (guild-only, through the bot's own
+tree and its checks) and answer through the same helper as a real result, with a fixed embed.
+``/bench-floor`` touches no database: what any command costs before it does anything.
+``/bench-floor-write`` first commits one unit of work that only records the interaction's id (the
+replay guard every change writes): what any change costs before its rules, its history and its
+answer (``python -m bench e2e``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from bot.interface.replies import send_public
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
+    from bot.storage.transaction import Transaction
 
 FLOOR_EMBED = discord.Embed(
     title="Benchmark floor", description="A fixed answer: no database, no rules.", colour=0x5865F2
@@ -28,6 +33,19 @@ class Floor(commands.Cog):
     @app_commands.guild_only()
     async def bench_floor(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         await send_public(interaction, embeds=[FLOOR_EMBED])
+
+    @app_commands.command(
+        name="bench-floor-write", description="Benchmark floor: one durable write, then a fixed answer"
+    )
+    @app_commands.guild_only()
+    async def bench_floor_write(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        assert interaction.guild_id is not None  # guild_only
+        await interaction.client.store.run(interaction.guild_id, _nothing, interaction=interaction.id)
+        await send_public(interaction, embeds=[FLOOR_EMBED])
+
+
+def _nothing(tx: Transaction) -> None:
+    """A unit of work with no change of its own: the store records the interaction's id."""
 
 
 async def setup(bot: HarmoniesBot) -> None:
