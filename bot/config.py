@@ -67,8 +67,9 @@ class Settings(DatabaseSettings):
     """With a port, ``GET /healthz`` and ``GET /readyz`` are answered there."""
     health_host: str = "127.0.0.1"
     bench_floor: bool = False
-    """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database: the
-    floor of the end-to-end benchmark (``python -m bench e2e``). Off in normal use."""
+    """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database, and
+    ``/bench-floor-write``, the same after one durable write: the floors of the end-to-end benchmark
+    (``python -m bench e2e``). Off in normal use."""
 
     @field_validator("log_level")
     @classmethod
