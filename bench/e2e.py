@@ -4,7 +4,10 @@ The unmodified ``python -m bot`` runs against the local Discord stand-in (``test
 gateway door, ``DiscordStandin``): every interaction goes out as an INTERACTION_CREATE on a real
 websocket and comes back as a real HTTP callback. The floor is ``/bench-floor``, a command of the same
 bot process (loaded with ``BENCH_FLOOR=1``, synced and dispatched like every other command, answering a
-fixed embed through the same helper as real results, touching no database).
+fixed embed through the same helper as real results, touching no database). A second floor,
+``/bench-floor-write``, first commits one unit of work that only records the interaction's id: what
+every change pays before its rules, its history and its answer; /wound and /heal roll are reported
+against it too.
 
 In one run, floor and commands alternating so that the load of the machine hits them alike:
 
@@ -252,7 +255,6 @@ class Figures:
     """Per kind: latencies one at a time, CPU, throughput runs."""
 
     latency: dict[str, Series] = field(default_factory=lambda: {k: Series() for k in KINDS})
-    cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(KINDS, 0.0))
     split: dict[str, dict[str, float]] = field(
         default_factory=lambda: {k: dict.fromkeys(SPLIT, 0.0) for k in KINDS}
     )
@@ -266,7 +268,7 @@ class Figures:
     failures: list[str] = field(default_factory=list)
 
     def cpu_per(self, kind: str) -> float:
-        return self.cpu[kind] / self.count[kind] if self.count[kind] else float("nan")
+        return sum(self.split[kind].values()) / self.count[kind] if self.count[kind] else float("nan")
 
     def rate(self, kind: str) -> float:
         seconds = self.rate_seconds[kind]
@@ -301,7 +303,6 @@ async def one_at_a_time(
             out.latency[kind].add(await one(standin, work, kind))
             for name, value in cpu_split(pid).items():
                 out.split[kind][name] += value - parts[name]
-                out.cpu[kind] += value - parts[name]
             out.count[kind] += 1
         if round_ % 50 == 49:
             standin.tidy()
