@@ -1,6 +1,9 @@
 """SQL of characters and their wounds. Every statement is scoped by ``guild_id``.
 
 A character and its wounds load in one query (a LEFT JOIN): one consistent snapshot, one statement.
+It loads with the wounds that still count (held, or the blow that killed): healed wounds stay in the
+table, for the export, but no rule reads them, and a campaign's pile of them would otherwise be read,
+copied and snapshotted by every change. Only the export loads every wound.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from bot.storage.codec import (
 from bot.storage.errors import StorageError
 from bot.storage.sql import Sql, UniqueViolation
 
-_SELECT = (
+_COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"
+_SELECT_EVERY_WOUND = (
     f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM characters c "
     "LEFT JOIN wounds w ON w.character_id = c.id "
 )
+_SELECT = _SELECT_EVERY_WOUND.replace("w.character_id = c.id ", f"w.character_id = c.id AND {_COUNTS} ")
 _SET_COLUMNS = (
     "owner_id = ?, name = ?, name_key = ?, corps = ?, resistance = ?, intuition = ?, preset = ?, "
     "physical_max_low = ?, physical_max_mid = ?, physical_max_high = ?, "
@@ -99,7 +104,7 @@ def load_active(sql: Sql, guild_id: int, user_id: int) -> Character | None:
     rows = sql.rows(
         f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM active_characters a "
         "JOIN characters c ON c.id = a.character_id "
-        "LEFT JOIN wounds w ON w.character_id = c.id "
+        f"LEFT JOIN wounds w ON w.character_id = c.id AND {_COUNTS} "
         "WHERE a.guild_id = ? AND a.user_id = ? AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY w.id",
         (guild_id, user_id, guild_id),
     )
@@ -107,13 +112,16 @@ def load_active(sql: Sql, guild_id: int, user_id: int) -> Character | None:
     return found[0] if found else None
 
 
-def load_all(sql: Sql, guild_id: int, owner_id: int | None = None) -> list[Character]:
-    """The living characters of a server (of one owner), ordered by name."""
+def load_all(
+    sql: Sql, guild_id: int, owner_id: int | None = None, *, every_wound: bool = False
+) -> list[Character]:
+    """The living characters of a server (of one owner), ordered by name; with their healed wounds
+    too when ``every_wound`` (the export)."""
     owner_clause, params = (
         ("AND c.owner_id = ? ", (guild_id, owner_id)) if owner_id is not None else ("", (guild_id,))
     )
     rows = sql.rows(
-        _SELECT
+        (_SELECT_EVERY_WOUND if every_wound else _SELECT)
         + f"WHERE c.guild_id = ? AND c.deleted_at IS NULL {owner_clause}ORDER BY c.name_key, c.id, w.id",
         params,
     )
@@ -350,13 +358,18 @@ def restore(sql: Sql, guild_id: int, snapshots: Sequence[CharacterSnapshot]) -> 
     )
     wanted = {s.character.id: {w.id for w in s.wounds} for s in snapshots}
     existing: dict[int, set[int]] = {cid: set() for cid in wanted if cid is not None}
+    counting: set[int] = set()
     for chunk in _chunks(list(existing)):
         marks = ", ".join("?" * len(chunk))
-        for wid, cid in sql.rows(
-            f"SELECT id, character_id FROM wounds WHERE character_id IN ({marks})", chunk
+        for wid, cid, counts in sql.rows(
+            f"SELECT w.id, w.character_id, {_COUNTS} FROM wounds w WHERE w.character_id IN ({marks})", chunk
         ):
             existing[cid].add(wid)
-    extra = [(wid, cid) for cid, ids in existing.items() for wid in ids - wanted[cid]]
+            if counts:
+                counting.add(wid)
+    # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
+    # in it (see the module's docstring) and stays as it is.
+    extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid]]
     missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
     if missing:
         raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")

@@ -204,7 +204,7 @@ class Store:
         def look(sql: Sql) -> tuple[Ruleset | None, list[Character], dict[int, int]]:
             return (
                 settings.load_ruleset(sql, guild_id),
-                characters.load_all(sql, guild_id),
+                characters.load_all(sql, guild_id, every_wound=True),
                 active.all_active(sql, guild_id),
             )
 

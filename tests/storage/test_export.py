@@ -81,8 +81,13 @@ async def test_export_then_import_round_trips(store: Store) -> None:
     assert data["format"] == "harmonies-wounds" and data["version"] == 1 and data["guild_id"] == GUILD
     assert len(data["characters"]) == 3
 
+    exported_wounds = [w for c in data["characters"] for w in c["wounds"]]
+    healed = [w for w in exported_wounds if w["current"] is None and not w["fatal"]]
+    # A loaded character holds the wounds that count; the export keeps the healed ones too.
+    assert healed and len(exported_wounds) == sum(len(c.wounds) for c in before) + len(healed)
+
     counts = await store.run(GUILD, import_(exported))
-    assert counts == {"characters": 3, "wounds": sum(len(c.wounds) for c in before), "replaced": 3}
+    assert counts == {"characters": 3, "wounds": len(exported_wounds), "replaced": 3}
     after = await store.characters(GUILD)
     assert [bare(c) for c in after] == [bare(c) for c in before]
     assert {c.id for c in after}.isdisjoint({c.id for c in before})  # new rows, the old ones kept for undo

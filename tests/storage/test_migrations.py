@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -163,7 +164,12 @@ async def test_data_of_every_version_survives_the_upgrade(
         )
         assert [(w.track, w.inflicted, w.current, w.note, w.inflicted_by) for w in aria.wounds] == [
             (Track.PHYSICAL, Severity.LOW, Severity.MID, "sword; then worse", 900),
-            (Track.MENTAL, Severity.MID, None, "", None),
+        ]
+        # The healed wound is kept, though a loaded character holds only the wounds that count.
+        exported = json.loads(await store.export_guild(GUILD))["characters"][0]["wounds"]
+        assert [(w["track"], w["current"] is None, w["fatal"]) for w in exported] == [
+            ("physical", False, False),
+            ("mental", True, False),
         ]
         assert [c.name for c in await store.characters(GUILD)] == ["Aria"]
         assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == aria

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import partial
 
@@ -9,7 +10,7 @@ from bot.errors import UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from tests.databases import dump
+from tests.databases import Looker, dump, is_postgres
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
 
 
@@ -255,6 +256,83 @@ async def test_a_failed_unit_of_work_records_nothing(store: Store, database_url:
     with pytest.raises(RuntimeError):
         await store.run(GUILD, work)
     assert dump(database_url) == before
+
+
+def heal_first(tx: Transaction, character_id: int) -> None:
+    """A GM heals the character's first held wound outright."""
+    current = tx.character(character_id)
+    first = current.wounds[0]
+    saved = tx.save_character(replace(current, wounds=(replace(first, current=None), *current.wounds[1:])))
+    tx.record("heal_wound", GM, character=saved)
+
+
+def wounds_table(url: str, character_id: int) -> list[tuple[object, ...]]:
+    looker = Looker(url)
+    try:
+        rows = looker.execute(
+            "SELECT id, current_severity, fatal FROM wounds WHERE character_id = ? ORDER BY id",
+            (character_id,),
+        ).fetchall()
+        return [tuple(r) for r in rows]
+    finally:
+        looker.close()
+
+
+async def test_healed_wounds_stay_out_of_loads_and_snapshots_and_undo_keeps_them(
+    store: Store, database_url: str
+) -> None:
+    aria = await create(store, "Aria")
+    aria_id = aria.id or 0
+    await wound(store, aria, count=2)
+    await store.run(GUILD, partial(heal_first, character_id=aria_id))
+    loaded = await store.character(GUILD, aria_id)
+    assert [w.current for w in loaded.wounds] == [Severity.LOW]  # the healed one is not loaded
+    table = wounds_table(database_url, aria_id)
+    assert [row[1] for row in table] == [None, 0]  # but it is kept
+
+    await wound(store, loaded)
+    events, _ = await store.history(GUILD, per_page=1)
+    looker = Looker(database_url)
+    try:
+        (snapshot,) = looker.execute("SELECT snapshot FROM events WHERE id = ?", (events[0].id,)).fetchone()
+    finally:
+        looker.close()
+    assert [w[0] for w in json.loads(snapshot)["characters"][str(aria_id)]["wounds"]] == [table[1][0]]
+
+    assert await undo(store) == "wound"  # the new wound goes; the healed one stays healed
+    assert wounds_table(database_url, aria_id) == table
+    assert await store.character(GUILD, aria_id) == loaded
+    assert await undo(store) == "heal_wound"  # and comes back when its healing is undone
+    assert [row[1] for row in wounds_table(database_url, aria_id)] == [0, 0]
+    assert len((await store.character(GUILD, aria_id)).wounds) == 2
+
+
+async def test_undo_of_a_snapshot_that_lists_healed_wounds_still_works(
+    store: Store, database_url: str
+) -> None:
+    """Snapshots written before healed wounds left the loads list them: undo puts them back as they
+    were (healed) and removes only what the event added."""
+    aria = await create(store, "Aria")
+    aria_id = aria.id or 0
+    await wound(store, aria, count=2)
+    await store.run(GUILD, partial(heal_first, character_id=aria_id))
+    table = wounds_table(database_url, aria_id)
+    await wound(store, await store.character(GUILD, aria_id))
+    events, _ = await store.history(GUILD, per_page=1)
+    looker = Looker(database_url)
+    try:
+        (text,) = looker.execute("SELECT snapshot FROM events WHERE id = ?", (events[0].id,)).fetchone()
+        snapshot = json.loads(text)
+        snapshot["characters"][str(aria_id)]["wounds"] = [
+            [wid, cur, bool(fatal)] for wid, cur, fatal in table
+        ]
+        looker.execute("UPDATE events SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), events[0].id))
+        if not is_postgres(database_url):
+            looker._conn.commit()
+    finally:
+        looker.close()
+    assert await undo(store) == "wound"
+    assert wounds_table(database_url, aria_id) == table
 
 
 async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(store: Store) -> None:

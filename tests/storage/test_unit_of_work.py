@@ -34,7 +34,7 @@ async def test_work_runs_once_each_even_with_many_in_flight(store: Store) -> Non
         runs += 1
         current = tx.character(character_id)
         saved = tx.save_character(
-            replace(current, wounds=(*current.wounds, Wound(Track.MENTAL, Severity.LOW, None)))
+            replace(current, wounds=(*current.wounds, Wound(Track.MENTAL, Severity.LOW, Severity.LOW)))
         )
         tx.record("mental", GM, character=saved)
         return len(saved.wounds)
