@@ -36,7 +36,8 @@ deleted and the bot then crash."""
 async def watch_database(store: Store) -> str:
     """Beside the bot, for its whole life: ``PRAGMA quick_check`` once (in the background: on a large
     database it takes seconds, and nothing needs to wait for it), then a checkpoint every
-    :data:`CHECKPOINT_EVERY` seconds. Returns only when the file is damaged, with the first finding."""
+    :data:`CHECKPOINT_EVERY` seconds, with the ids of handled interactions older than a day dropped.
+    Returns only when the file is damaged, with the first finding."""
     damage = await store.quick_check()
     if damage is not None:
         return damage
@@ -45,6 +46,7 @@ async def watch_database(store: Store) -> str:
         await asyncio.sleep(CHECKPOINT_EVERY)
         try:
             await store.checkpoint()
+            await store.forget_old_interactions()
         except Exception as error:  # a full disk, say: commands will say so; try again later
             log.warning("Database checkpoint failed: %s", error)
 

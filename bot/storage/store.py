@@ -138,6 +138,10 @@ class Store:
         if isinstance(self._db, SqliteDatabase):
             await self._db.checkpoint()
 
+    async def forget_old_interactions(self) -> int:
+        """Drop the ids of interactions handled more than a day before the newest (run every minute)."""
+        return await self._db.write(None, interactions.forget_old)
+
     async def quick_check(self) -> str | None:
         """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
         if isinstance(self._db, SqliteDatabase):

@@ -9,9 +9,12 @@ import pytest
 
 from bot.errors import UserError
 from bot.history import Event
+from bot.interface import run
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
+from bot.storage.errors import AlreadyHandled
+from tests.databases import Looker
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
 
 
@@ -180,3 +183,51 @@ async def test_writers_of_two_stores_on_one_database_wait_for_each_other(
     finally:
         await other.close()
     assert len((await store.character(GUILD, aria.id or 0)).wounds) == 60
+
+
+async def test_ids_of_handled_interactions_are_kept_a_day_then_dropped(
+    store: Store, database_url: str
+) -> None:
+    day = 24 * 3600 * 1000 << 22  # a snowflake's time is in its high bits, in milliseconds
+    newest = 1_500_000_000_000_000_000
+    ids = [newest - day - 1, newest - day, newest - 1, newest]
+    for interaction in ids:
+        await store.run(GUILD, lambda tx: None, interaction=interaction)
+    with pytest.raises(AlreadyHandled):  # the claim alone drops nothing
+        await store.run(GUILD, lambda tx: None, interaction=ids[0])
+
+    assert await store.forget_old_interactions() == 1
+    looker = Looker(database_url)
+    try:
+        kept = [
+            row[0] for row in looker.execute("SELECT interaction_id FROM handled_interactions").fetchall()
+        ]
+    finally:
+        looker.close()
+    assert sorted(kept) == ids[1:]
+    await store.run(GUILD, lambda tx: None, interaction=ids[0])  # forgotten: it would be applied again
+    with pytest.raises(AlreadyHandled):
+        await store.run(GUILD, lambda tx: None, interaction=ids[1])
+
+
+async def test_the_minute_job_drops_old_interaction_ids(
+    store: Store, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run, "CHECKPOINT_EVERY", 0.01)
+    old, new = 1_000_000_000_000_000_000, 1_500_000_000_000_000_000
+    for interaction in (old, new):
+        await store.run(GUILD, lambda tx: None, interaction=interaction)
+    watcher = asyncio.create_task(run.watch_database(store))
+    try:
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            looker = Looker(database_url)
+            try:
+                rows = looker.execute("SELECT interaction_id FROM handled_interactions").fetchall()
+            finally:
+                looker.close()
+            if len(rows) == 1:
+                break
+        assert [row[0] for row in rows] == [new]
+    finally:
+        watcher.cancel()
