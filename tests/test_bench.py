@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import idle
 from bench.data import Shape, character_name, generate, guild_id, player_id
 from bench.measure import percentile
 from bot.storage.migrations import MIGRATIONS_DIR, latest_version
@@ -92,3 +93,15 @@ def test_the_bench_runs_on_a_tiny_data_set(tmp_path: Path) -> None:
     # Every command of the throughput runs (SQLite: capacity, sustained; PostgreSQL: capacity) answered.
     answered = re.findall(r"(\d+) of [\d,]+ not answered", report)
     assert answered == ["0", "0", "0"], answered
+
+
+async def test_the_idle_gap_bench_commits_each_unit_and_times_both_modes(tmp_path: Path) -> None:
+    path = tmp_path / "idle.db"
+    generate(path, idle.SHAPE)
+    count = "SELECT COUNT(*) FROM events"
+    with sqlite3.connect(path) as conn:
+        before = conn.execute(count).fetchone()[0]
+    found = await idle.measure(path, units=idle.BLOCK, gap_s=0.001)
+    assert set(found) == {"back to back", "idle between"} and min(found.values()) > 0
+    with sqlite3.connect(path) as conn:
+        assert conn.execute(count).fetchone()[0] == before + 2 * idle.BLOCK
