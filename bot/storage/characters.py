@@ -74,56 +74,41 @@ def _storable(character_id: int) -> bool:
     return 0 < character_id < 2**63
 
 
-def load(sql: Sql, guild_id: int, character_id: int) -> Character:
-    if not _storable(character_id):
-        raise not_found(id=character_id)
-    rows = sql.rows(
-        _SELECT + "WHERE c.id = ? AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY w.id",
-        (character_id, guild_id),
-    )
-    found = characters_from_rows(rows)
-    if not found:
-        raise not_found(id=character_id)
-    return found[0]
-
-
-def load_by_name(sql: Sql, guild_id: int, name: str) -> Character:
-    if "\x00" in name:  # no stored name holds NUL (PostgreSQL would refuse the query itself)
-        raise not_found(name=name)
-    rows = sql.rows(
-        _SELECT + "WHERE c.guild_id = ? AND c.name_key = ? AND c.deleted_at IS NULL ORDER BY w.id",
-        (guild_id, name_key(name)),
-    )
-    found = characters_from_rows(rows)
-    if not found:
-        raise not_found(name=name)
-    return found[0]
-
-
-def load_active(sql: Sql, guild_id: int, user_id: int) -> Character | None:
-    rows = sql.rows(
-        f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM active_characters a "
-        "JOIN characters c ON c.id = a.character_id "
-        f"LEFT JOIN wounds w ON w.character_id = c.id AND {_COUNTS} "
-        "WHERE a.guild_id = ? AND a.user_id = ? AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY w.id",
-        (guild_id, user_id, guild_id),
-    )
+def _first(sql: Sql, where: str, params: Sequence[object]) -> Character | None:
+    """The living character ``where`` finds, if any."""
+    rows = sql.rows(_SELECT + f"WHERE {where} AND c.deleted_at IS NULL ORDER BY w.id", params)
     found = characters_from_rows(rows)
     return found[0] if found else None
 
 
-def load_all(
-    sql: Sql, guild_id: int, owner_id: int | None = None, *, every_wound: bool = False
-) -> list[Character]:
-    """The living characters of a server (of one owner), ordered by name; with their healed wounds
-    too when ``every_wound`` (the export)."""
-    owner_clause, params = (
-        ("AND c.owner_id = ? ", (guild_id, owner_id)) if owner_id is not None else ("", (guild_id,))
-    )
+def load(sql: Sql, guild_id: int, character_id: int) -> Character:
+    found = _storable(character_id) and _first(sql, "c.id = ? AND c.guild_id = ?", (character_id, guild_id))
+    if not found:
+        raise not_found(id=character_id)
+    return found
+
+
+def load_by_name(sql: Sql, guild_id: int, name: str) -> Character:
+    # No stored name holds NUL (PostgreSQL would refuse the query itself).
+    key = name_key(name)
+    found = None if "\x00" in name else _first(sql, "c.guild_id = ? AND c.name_key = ?", (guild_id, key))
+    if found is None:
+        raise not_found(name=name)
+    return found
+
+
+def load_active(sql: Sql, guild_id: int, user_id: int) -> Character | None:
+    active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
+    return _first(sql, f"c.id = ({active}) AND c.guild_id = ?", (guild_id, user_id, guild_id))
+
+
+def load_all(sql: Sql, guild_id: int, *, every_wound: bool = False) -> list[Character]:
+    """The living characters of a server, ordered by name; with their healed wounds too when
+    ``every_wound`` (the export)."""
     rows = sql.rows(
         (_SELECT_EVERY_WOUND if every_wound else _SELECT)
-        + f"WHERE c.guild_id = ? AND c.deleted_at IS NULL {owner_clause}ORDER BY c.name_key, c.id, w.id",
-        params,
+        + "WHERE c.guild_id = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.id, w.id",
+        (guild_id,),
     )
     return characters_from_rows(rows)
 

@@ -92,32 +92,29 @@ def insert(
     )
 
 
+def _scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int, ...]]:
+    """FROM and WHERE of the events of a server (touching one character), the column to order them
+    newest first by (the one its index is ordered by), and the parameters."""
+    if character_id is None:
+        return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
+    joined = (
+        "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND e.guild_id = ?"
+    )
+    return joined, "l.event_id", (character_id, guild_id)
+
+
 def page(sql: Sql, guild_id: int, character_id: int | None, *, limit: int, offset: int) -> list[Event]:
     """Events of the server (touching one character), newest first."""
-    if character_id is None:
-        rows = sql.rows(
-            f"SELECT {_COLUMNS} FROM events e WHERE e.guild_id = ? ORDER BY e.id DESC LIMIT ? OFFSET ?",
-            (guild_id, limit, offset),
-        )
-    else:
-        rows = sql.rows(
-            f"SELECT {_COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
-            "WHERE l.character_id = ? AND e.guild_id = ? ORDER BY l.event_id DESC LIMIT ? OFFSET ?",
-            (character_id, guild_id, limit, offset),
-        )
+    where, newest, params = _scope(guild_id, character_id)
+    rows = sql.rows(
+        f"SELECT {_COLUMNS} FROM {where} ORDER BY {newest} DESC LIMIT ? OFFSET ?", (*params, limit, offset)
+    )
     return [_event(r) for r in rows]
 
 
 def count(sql: Sql, guild_id: int, character_id: int | None) -> int:
-    if character_id is None:
-        rows = sql.rows("SELECT COUNT(*) FROM events WHERE guild_id = ?", (guild_id,))
-    else:
-        rows = sql.rows(
-            "SELECT COUNT(*) FROM event_characters l JOIN events e ON e.id = l.event_id "
-            "WHERE l.character_id = ? AND e.guild_id = ?",
-            (character_id, guild_id),
-        )
-    return int(next(iter(rows))[0])
+    where, _, params = _scope(guild_id, character_id)
+    return int(next(iter(sql.rows(f"SELECT COUNT(*) FROM {where}", params)))[0])
 
 
 @dataclass(frozen=True)
@@ -130,23 +127,14 @@ class Undoable:
 
 
 def latest_undoable(sql: Sql, guild_id: int, character_id: int | None) -> Undoable | None:
-    if character_id is None:
-        rows = sql.rows(
-            f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM events e "
-            f"WHERE e.guild_id = ? AND {_UNDOABLE} ORDER BY e.id DESC LIMIT 1",
-            (guild_id,),
-        )
-    else:
-        rows = sql.rows(
-            f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM event_characters l "
-            "JOIN events e ON e.id = l.event_id "
-            f"WHERE l.character_id = ? AND e.guild_id = ? AND {_UNDOABLE} ORDER BY l.event_id DESC LIMIT 1",
-            (character_id, guild_id),
-        )
-    found = list(rows)
-    if not found:
+    where, newest, params = _scope(guild_id, character_id)
+    row = sql.row(
+        f"SELECT {_COLUMNS}, e.snapshot, e.touches_ruleset FROM {where} AND {_UNDOABLE} "
+        f"ORDER BY {newest} DESC LIMIT 1",
+        params,
+    )
+    if row is None:
         return None
-    row = found[0]
     snapshot = json.loads(row[10]) if row[10] else {}
     return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[11]))
 

@@ -154,9 +154,6 @@ class Store:
     async def characters(self, guild_id: int) -> list[Character]:
         return await self.read(guild_id, Reader.characters)
 
-    async def owned_characters(self, guild_id: int, user_id: int) -> list[Character]:
-        return await self._db.read(lambda sql: characters.load_all(sql, guild_id, owner_id=user_id))
-
     async def npc_ids(self, guild_id: int) -> list[int]:
         """Ids of the server's NPCs, deleted ones included."""
         return await self._db.read(lambda sql: characters.npc_ids(sql, guild_id))

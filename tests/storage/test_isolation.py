@@ -40,7 +40,6 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
         await store.history(OTHER_GUILD, character_id=aria.id)
     assert await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE)) is None
     assert await store.characters(OTHER_GUILD) == []
-    assert await store.owned_characters(OTHER_GUILD, ALICE) == []
     assert await store.read(OTHER_GUILD, lambda r: r.matching("")) == []
     assert await store.read(OTHER_GUILD, lambda r: r.matching("ari")) == []
     assert await store.history(OTHER_GUILD) == ([], 0)

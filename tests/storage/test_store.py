@@ -97,7 +97,6 @@ async def test_lists_are_ordered_by_name(store: Store) -> None:
     for name in ("zed", "Émile", "alpha", "Beta"):
         await create(store, name, ALICE if name != "Beta" else BOB)
     assert [c.name for c in await store.characters(GUILD)] == ["alpha", "Beta", "zed", "Émile"]
-    assert [c.name for c in await store.owned_characters(GUILD, ALICE)] == ["alpha", "zed", "Émile"]
 
 
 async def test_history_pages_newest_first(store: Store) -> None:
