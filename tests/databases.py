@@ -69,6 +69,11 @@ class Looker:
             query.replace("%", "%%").replace("?", "%s") if self._postgres else query, params
         )
 
+    def commit(self) -> None:
+        """What was written, committed (a PostgreSQL connection here commits each statement)."""
+        if not self._postgres:
+            self._conn.commit()
+
     def close(self) -> None:
         self._conn.close()
 

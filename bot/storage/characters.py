@@ -30,7 +30,7 @@ _SELECT_EVERY_WOUND = (
     f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM characters c "
     "LEFT JOIN wounds w ON w.character_id = c.id "
 )
-_SELECT = _SELECT_EVERY_WOUND.replace("w.character_id = c.id ", f"w.character_id = c.id AND {_COUNTS} ")
+_SELECT = _SELECT_EVERY_WOUND + f"AND {_COUNTS} "
 _SET_COLUMNS = (
     "owner_id = ?, name = ?, name_key = ?, corps = ?, resistance = ?, intuition = ?, preset = ?, "
     "physical_max_low = ?, physical_max_mid = ?, physical_max_high = ?, "

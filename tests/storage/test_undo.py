@@ -10,7 +10,7 @@ from bot.errors import UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from tests.databases import Looker, dump, is_postgres
+from tests.databases import Looker, dump
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
 
 
@@ -327,8 +327,7 @@ async def test_undo_of_a_snapshot_that_lists_healed_wounds_still_works(
             [wid, cur, bool(fatal)] for wid, cur, fatal in table
         ]
         looker.execute("UPDATE events SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), events[0].id))
-        if not is_postgres(database_url):
-            looker._conn.commit()
+        looker.commit()
     finally:
         looker.close()
     assert await undo(store) == "wound"
