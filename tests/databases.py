@@ -9,6 +9,13 @@ from typing import Any
 
 import psycopg
 
+from bot.storage.migrations import SQLITE_MIGRATIONS, find_migrations
+
+
+def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:
+    """The schema version the migrations of ``directory`` reach (numbered 1, 2, 3… without gaps)."""
+    return len(find_migrations(directory))
+
 
 def connect(url: str) -> sqlite3.Connection | psycopg.Connection[Any]:
     """A plain connection to ``url``, to look at the database behind the bot's back."""

@@ -11,8 +11,9 @@ from pathlib import Path
 from bench import idle
 from bench.data import Shape, character_name, generate, guild_id, player_id
 from bench.measure import percentile
-from bot.storage.migrations import MIGRATIONS_DIR, latest_version
+from bot.storage.migrations import MIGRATIONS_DIR
 from bot.storage.store import Store
+from tests.databases import latest_version
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = (

@@ -14,7 +14,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage import Store
-from bot.storage.migrations import find_migrations, latest_version
+from bot.storage.migrations import find_migrations
+from tests.databases import latest_version
 
 LATEST = latest_version()
 ALL_MIGRATIONS = ", ".join(m.path.name for m in find_migrations())

@@ -70,11 +70,6 @@ def find_migrations(directory: Path = SQLITE_MIGRATIONS) -> list[Migration]:
     return found
 
 
-def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:
-    migrations = find_migrations(directory)
-    return migrations[-1].version if migrations else 0
-
-
 def split_statements(script: str) -> list[str]:
     """The complete SQL statements of ``script``, in order (triggers with ``BEGIN … END`` included)."""
     statements: list[str] = []

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.migrations import latest_version
+from tests.databases import latest_version
 from tests.e2e.game import GM_ROLE, GUILD, Table, server_payload, wait_ready_after
 from tests.e2e.process import REPO, BotProcess
 from tests.fakediscord import DiscordStandin

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, Store
-from bot.storage.migrations import latest_version
-from tests.databases import damage
+from tests.databases import damage, latest_version
 from tests.storage.conftest import create
 
 CRASH_AFTER_WAL_LOSS = """

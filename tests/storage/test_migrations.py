@@ -12,8 +12,8 @@ import pytest
 from bot.rules import Severity, Track
 from bot.storage import StorageError, Store, open_database
 from bot.storage.boards import Board
-from bot.storage.migrations import MIGRATIONS_DIR, latest_version, migrate, split_statements
-from tests.databases import connect, dump, is_postgres, tables
+from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
+from tests.databases import connect, dump, is_postgres, latest_version, tables
 from tests.storage.conftest import ALICE, GUILD
 
 LATEST = latest_version(MIGRATIONS_DIR / "sqlite")

@@ -17,7 +17,8 @@ from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from bot.storage.migrations import MIGRATIONS_DIR, latest_version
+from bot.storage.migrations import MIGRATIONS_DIR
+from tests.databases import latest_version
 from tests.storage.conftest import GM, GUILD, create
 
 PROCESSES = 4
