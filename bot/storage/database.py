@@ -6,9 +6,10 @@ connection, run whole, in one hop, on the thread that holds that connection, ins
 else runs in the middle of it, and nothing is ever retried.
 
 * **SQLite** (aiosqlite): one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``, the
-  units waiting for it committed together, in arrival order) and one reader connection on another
-  (WAL: reads see the last commit and never wait for the writer). A unit runs there through
-  :mod:`bot.storage.aiosqlite_thread`, the one private call of aiosqlite.
+  units waiting for it committed together, in arrival order), one reader connection on another
+  (WAL: reads see the last commit and never wait for the writer), and a third that checkpoints the
+  WAL beside the writer. A unit runs there through :mod:`bot.storage.aiosqlite_thread`, the one
+  private call of aiosqlite.
 * **PostgreSQL** (psycopg 3 and psycopg-pool): a pool of connections, one worker thread per
   connection; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED),
   so the units of one server run one at a time across every process sharing the database.
@@ -17,6 +18,8 @@ else runs in the middle of it, and nothing is ever retried.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -35,6 +38,7 @@ if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments 
     import psycopg_pool
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Work = Callable[[Sql], T]
 
 BUSY_TIMEOUT_MS = 5000
@@ -44,10 +48,11 @@ _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
-    # Checkpoint whenever the WAL passes 1000 pages (4 MB, SQLite's default), and every minute (run.py):
-    # a checkpoint every 100 pages cost each /wound ~50 µs of system time for little more safety.
-    "PRAGMA wal_autocheckpoint = 1000",
+    # No checkpoint inside a commit (SQLite's own, every 1000 pages, stopped the writer and all waiting
+    # for it 10-50 ms, up to 0.5 s on a large file): the checkpointer does it beside the writer.
+    "PRAGMA wal_autocheckpoint = 0",
 )
+CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
 
 
 def is_postgres(url: str) -> bool:
@@ -168,16 +173,18 @@ def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
 
 
 class SqliteDatabase:
-    """Two aiosqlite connections, each on its own thread: the writer, and the reader."""
+    """Three aiosqlite connections, each on its own thread: the writer, the reader, and the
+    checkpointer (which copies the WAL into the main file while the writer goes on)."""
 
     dialect: Dialect = "sqlite"
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, connections: list[aiosqlite.Connection]) -> None:
         self.path = path
         self.url = f"sqlite:///{path}"
-        self._writer = writer
-        self._reader = reader
+        self._writer, self._reader, self._checkpointer = connections
         self._closed = False
+        self._committed = 0  # units since the last checkpoint started
+        self._checkpointing: asyncio.Task[None] | None = None
         # The units waiting for the writer: the next group, taken whole by the writer's thread (the
         # unit that started it has no future: the thread's call answers it).
         self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
@@ -192,28 +199,39 @@ class SqliteDatabase:
             raise StorageError(f"cannot create the database folder {path.parent}: {one_line(exc)}") from None
         if path.is_dir():
             raise StorageError(f"cannot open database {path}: it is a folder")
-        writer = await _sqlite_connect(path, wal=True)
-        try:
-            reader = await _sqlite_connect(path, wal=False)
-        except BaseException:
-            await writer.close()
-            raise
-        return cls(path, writer, reader)
+        connections: list[aiosqlite.Connection] = []
+        async with contextlib.AsyncExitStack() as opened:  # should one fail, those before are closed
+            for wal in (True, False, False):  # the writer (WAL mode is its to set), reader, checkpointer
+                opened.push_async_callback((conn := await _sqlite_connect(path, wal=wal)).close)
+                connections.append(conn)
+            opened.pop_all()
+        return cls(path, connections)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
         """Queued for the writer; answered once the group it joined is committed (see
         :func:`_sqlite_group`). A unit finding no other waiting starts the next group: it asks the
-        writer's thread to run it after the group before, with every unit that joined meanwhile."""
+        writer's thread to run it after the group before, with every unit that joined meanwhile.
+        Every :data:`CHECKPOINT_UNITS` units, a checkpoint starts on the checkpointer's thread."""
         self._refuse_if_closed()
         future: asyncio.Future[T] | None = None
         with self._guard:
             if self._waiting:  # a group is forming: join it
                 future = asyncio.get_running_loop().create_future()
             self._waiting.append((work, future))
-        if future is not None:
-            return await future
-        result: T = await aiosqlite_thread.run(self._writer, self._run_group)
+        result: T = await (future or aiosqlite_thread.run(self._writer, self._run_group))
+        self._committed += 1
+        if self._committed >= CHECKPOINT_UNITS and not self._checkpointing and not self._closed:
+            self._committed = 0
+            self._checkpointing = asyncio.create_task(self._checkpoint_in_background())
         return result
+
+    async def _checkpoint_in_background(self) -> None:
+        try:
+            await self.checkpoint()
+        except Exception as exc:  # a full disk, say: the next one tries again, commands are not stopped
+            log.warning("Database checkpoint failed: %s", one_line(exc))
+        finally:
+            self._checkpointing = None
 
     def _run_group(self, conn: sqlite3.Connection) -> Any:
         """On the writer's thread: run the waiting units as one group. The unit that started the
@@ -234,22 +252,23 @@ class SqliteDatabase:
         return await aiosqlite_thread.run(self._reader, partial(_sqlite_read, work=work))
 
     async def checkpoint(self, *, truncate: bool = False) -> None:
-        """Copy the WAL into the main file, on the writer's thread between two groups of units
-        (``PASSIVE``: without waiting for readers; ``TRUNCATE``: all of it, then empty the WAL)."""
+        """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
+        for the reader or the writer; ``TRUNCATE``: all of it, then empty the WAL)."""
         pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})"
-        await aiosqlite_thread.run(self._writer, lambda conn: conn.execute(pragma).fetchall())
+        await aiosqlite_thread.run(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
     def _refuse_if_closed(self) -> None:
         if self._closed:
             raise RuntimeError(f"the database {self.path} is closed")
 
     async def close(self) -> None:
-        """Close both connections once what was queued is done, even when the first close fails."""
+        """Close the connections once what was queued is done, even when one close fails."""
         self._closed = True
-        try:
-            await self._writer.close()
-        finally:
-            await self._reader.close()
+        if self._checkpointing:
+            await self._checkpointing
+        async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...
+            for conn in (self._checkpointer, self._reader, self._writer):
+                closing.push_async_callback(conn.close)
 
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import shutil
+import sqlite3
 import threading
 from functools import partial
 from pathlib import Path
@@ -9,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, open_database
-from bot.storage.database import SqliteDatabase, database_path
+from bot.storage.database import CHECKPOINT_UNITS, SqliteDatabase, database_path
 from bot.storage.sql import Sql, UniqueViolation
 
 
@@ -56,10 +59,16 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
         assert path.is_file()
 
         def pragmas(sql: Sql) -> dict[str, object]:
-            names = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+            names = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
             return {name: (sql.row(f"PRAGMA {name}") or ("",))[0] for name in names}
 
-        expected = {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1, "busy_timeout": 5000}
+        expected = {
+            "journal_mode": "wal",
+            "synchronous": 2,
+            "foreign_keys": 1,
+            "busy_timeout": 5000,
+            "wal_autocheckpoint": 0,  # the checkpointer's thread does it (below)
+        }
         assert await db.write(None, pragmas) == expected
         assert await db.read(pragmas) == expected
     finally:
@@ -191,5 +200,71 @@ async def test_units_waiting_for_the_sqlite_writer_share_one_commit_and_fail_alo
         assert outcomes[:4] + outcomes[5:] == [2, 3, 4, 5, 6, 7, 8, 9, 10]
         found = await db.read(lambda sql: sql.rows("SELECT x FROM t ORDER BY x"))
         assert found == [(v,) for v in range(11) if v != 5]
+    finally:
+        await db.close()
+
+
+def rows_in_the_main_file(path: Path, tmp_path: Path) -> int:
+    """The rows of ``t`` a copy of the main file holds alone, without the WAL: what was checkpointed."""
+    copy = tmp_path / "main-file-only.db"
+    shutil.copyfile(path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        tables = conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 't'").fetchone()[0]
+        return int(conn.execute("SELECT COUNT(*) FROM t").fetchone()[0]) if tables else 0
+    finally:
+        conn.close()
+
+
+async def wait_for_rows_in_the_main_file(path: Path, tmp_path: Path, count: int) -> int:
+    for _ in range(500):
+        found = rows_in_the_main_file(path, tmp_path)
+        if found >= count:
+            break
+        await asyncio.sleep(0.01)
+    return found
+
+
+async def test_the_wal_is_checkpointed_beside_the_writer_every_so_many_units(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    db = await open_database(str(path))
+    rows = CHECKPOINT_UNITS - 1  # the first unit creates the table
+
+    def insert(x: int, sql: Sql) -> None:
+        sql.run("INSERT INTO t (x) VALUES (?)", (x,))
+
+    try:
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
+        for x in range(1, rows):
+            await db.write(None, partial(insert, x))
+        assert rows_in_the_main_file(path, tmp_path) == 0  # no commit checkpointed: all in the WAL
+        await db.write(None, partial(insert, rows))  # the last unit before a checkpoint
+        assert await wait_for_rows_in_the_main_file(path, tmp_path, rows) == rows
+    finally:
+        await db.close()
+
+
+async def test_a_failing_checkpoint_is_logged_and_stops_no_write(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = await open_database(str(tmp_path / "bot.db"))
+    assert isinstance(db, SqliteDatabase)
+    calls = 0
+
+    async def full_disk(*, truncate: bool = False) -> None:
+        nonlocal calls
+        calls += 1
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(db, "checkpoint", full_disk)
+    try:
+        await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
+        with caplog.at_level(logging.WARNING, logger="bot.storage.database"):
+            for x in range(1, 2 * CHECKPOINT_UNITS + 1):
+                await db.write(None, partial(lambda x, sql: sql.run("INSERT INTO t (x) VALUES (?)", (x,)), x))
+            await asyncio.sleep(0.01)
+        assert calls == 2
+        assert caplog.messages.count("Database checkpoint failed: database or disk is full") == 2
+        assert await db.read(lambda sql: sql.row("SELECT COUNT(*) FROM t")) == (2 * CHECKPOINT_UNITS,)
     finally:
         await db.close()
