@@ -217,8 +217,12 @@ def rows_in_the_main_file(path: Path, tmp_path: Path) -> int:
 
 
 async def wait_for_rows_in_the_main_file(path: Path, tmp_path: Path, count: int) -> int:
+    found = 0
     for _ in range(500):
-        found = rows_in_the_main_file(path, tmp_path)
+        try:
+            found = rows_in_the_main_file(path, tmp_path)
+        except sqlite3.DatabaseError:  # copied while the checkpointer was writing it: look again
+            found = 0
         if found >= count:
             break
         await asyncio.sleep(0.01)
