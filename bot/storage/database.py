@@ -48,8 +48,8 @@ _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
-    # No checkpoint inside a commit (SQLite's own, every 1000 pages, stopped the writer and all waiting
-    # for it 10-50 ms, up to 0.5 s on a large file): the checkpointer does it beside the writer.
+    # No checkpoint inside a commit (SQLite's own, every 1000 pages, held up the writer and all waiting
+    # for it; see docs/benchmarks.md): the checkpointer does it beside the writer.
     "PRAGMA wal_autocheckpoint = 0",
 )
 CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
