@@ -1,6 +1,6 @@
 """Benchmark data sets: SQLite databases written with direct bulk inserts that match the schema.
 
-The schema is created by the project's own migration files (``bot/migrations/*.sql``); the indexes are
+The schema is created by the project's own migration files (``migrations/sqlite/*.sql``); the indexes are
 dropped while the rows go in and created again afterwards (the same ``CREATE INDEX`` statements), so a
 database of 100 000 characters and 1 000 000 events takes seconds. Nothing is analysed (no
 ``sqlite_stat1``): a real database never is either.

@@ -8,16 +8,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "bot"
+COGS = ROOT / "cogs"  # installed as bot.cogs (pyproject.toml)
 
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[0] == "cogs":
+        parts.insert(0, "bot")
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-MODULES = {module_name(path): path for path in BOT.rglob("*.py")}
+MODULES = {module_name(path): path for path in [*BOT.rglob("*.py"), *COGS.glob("*.py")]}
 
 
 def _type_checking_only(node: ast.AST) -> bool:
@@ -55,9 +58,20 @@ def imports_discord(name: str) -> bool:
 
 def test_discord_is_imported_only_by_the_interface_and_the_text() -> None:
     outside = {
-        name for name in MODULES if imports_discord(name) and not name.startswith(("bot.interface", "bot.ui"))
+        name
+        for name in MODULES
+        if imports_discord(name) and not name.startswith(("bot.interface", "bot.cogs", "bot.ui"))
     }
     assert outside == set()
+
+
+def test_cogs_are_entrypoints_that_nothing_imports() -> None:
+    """A cog imports from ``bot`` (never another cog), and nothing imports a cog: the bot loads each
+    one as an extension, found in the folder."""
+    cogs = {name for name in MODULES if name.startswith("bot.cogs.")}
+    assert {"bot.cogs.combat", "bot.cogs.mental", "bot.cogs.healing"} <= cogs
+    for name, targets in IMPORTS.items():
+        assert not {t for t in targets if t.startswith("bot.cogs")}, name
 
 
 def test_the_core_layers_do_not_reach_up() -> None:
@@ -66,7 +80,7 @@ def test_the_core_layers_do_not_reach_up() -> None:
         if name.startswith("bot.rules"):
             assert all(t.startswith("bot.rules") or t == "bot.errors" for t in bot_targets), name
         if name.startswith(("bot.storage", "bot.shards", "bot.actions", "bot.ui")):
-            assert not any(t.startswith("bot.interface") for t in bot_targets), name
+            assert not any(t.startswith(("bot.interface", "bot.cogs")) for t in bot_targets), name
         if name.startswith(("bot.storage", "bot.shards", "bot.ui")):
             assert not any(t.startswith("bot.actions") for t in bot_targets), name
 
@@ -97,8 +111,8 @@ def test_no_import_circles() -> None:
 
 def test_the_checker_sees_a_circle_hidden_in_a_function(tmp_path: Path) -> None:
     hidden = tmp_path / "hidden.py"
-    hidden.write_text("def f():\n    from bot.interface.flows import card\n", encoding="utf-8")
-    assert "bot.interface.flows" in imported(hidden)
+    hidden.write_text("def f():\n    from bot.interface.results import card\n", encoding="utf-8")
+    assert "bot.interface.results" in imported(hidden)
     guarded = tmp_path / "guarded.py"
     guarded.write_text("if TYPE_CHECKING:\n    from bot.interface.client import HarmoniesBot\n")
     assert imported(guarded) == set()

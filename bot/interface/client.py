@@ -15,6 +15,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
+from importlib import resources
 from typing import Any
 
 import discord
@@ -34,17 +35,14 @@ from bot.ui.translator import HarmoniesTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "bot.interface.cogs.characters",
-    "bot.interface.cogs.combat",
-    "bot.interface.cogs.mental",
-    "bot.interface.cogs.healing",
-    "bot.interface.cogs.admin",
-    "bot.interface.cogs.board",
-    "bot.interface.cogs.menus",
-)
-FLOOR_EXTENSION = "bot.interface.cogs.floor"
 COMMANDS_HASH_KEY = "synced_commands_sha256"
+
+
+def extensions() -> list[str]:
+    """Every cog of ``cogs/`` (the package ``bot.cogs``), by its file name."""
+    folder = resources.files("bot.cogs")
+    names = sorted(p.name.removesuffix(".py") for p in folder.iterdir() if p.name.endswith(".py"))
+    return [f"bot.cogs.{name}" for name in names if not name.startswith("_")]
 
 
 class HarmoniesBot(commands.AutoShardedBot):
@@ -107,10 +105,8 @@ class HarmoniesBot(commands.AutoShardedBot):
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await self.tree.set_translator(HarmoniesTranslator())
         self.add_dynamic_items(ExpiredQuestion)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
-        if self.settings.bench_floor:
-            await self.load_extension(FLOOR_EXTENSION)
         if self.sync_commands:
             await self.sync_if_changed()
 

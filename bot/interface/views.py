@@ -1,6 +1,6 @@
 """Views: questions kept in memory (a damage roll's confirmation, a risky healing session; and the
 answer to their buttons after a restart), list paging and the "Wound…" menu's choices (the persistent
-buttons, Heal, Card and the deletion's, live with their flows, in flows.py)."""
+buttons, Heal, Card and the deletion's, live in the cogs that answer them)."""
 
 from __future__ import annotations
 

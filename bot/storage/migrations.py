@@ -1,4 +1,5 @@
-"""Schema migrations: ``bot/migrations/<dialect>/NNNN_name.sql``, applied in order at start-up.
+"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations`` once
+installed), applied in order at start-up.
 
 Each file is atomic: its statements and the new version are one transaction, so a failing file
 leaves the schema and the version untouched. SQLite records the version in ``PRAGMA user_version``
@@ -26,9 +27,10 @@ from bot.storage.sql import Sql
 
 log = logging.getLogger(__name__)
 
-# Package data, wherever the package is (a checkout, an editable install, a wheel installed in any venv).
-# Installers unpack wheels, so this is a real folder; a zipped package would be reported as not found.
-MIGRATIONS_DIR = Path(str(resources.files("bot") / "migrations"))
+# Package data, wherever the package is (the top-level folder of a checkout, mapped into the package by
+# the editable install; bot/migrations in an installed wheel). Installers unpack wheels, so this is a real
+# folder; a zipped package would be reported as not found.
+MIGRATIONS_DIR = Path(str(resources.files("bot.migrations")))
 #: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
 SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"
 MIGRATION_LOCK = -0x4861726D6F6E  # an advisory lock key no server id can be (they are positive)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.interface.cogs.menus import CARD_MENU, WOUND_MENU
 from bot.rules import Track
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
 
+WOUND_MENU = "Wound…"  # the menus as Discord shows them (cogs/menus.py)
+CARD_MENU = "Card"
 USER_COMMAND = 2
 SELECT = 3
 

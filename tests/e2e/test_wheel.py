@@ -52,11 +52,20 @@ def build_and_install(work: Path) -> Path:
     run(["bash", REPO / "scripts" / "dist.sh", dist], cwd=REPO, env=clean_env())
     (wheel,) = dist.glob("harmonies_wounds-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    packages = {p.parent.relative_to(REPO).as_posix() for p in REPO.glob("bot/**/__init__.py")}
-    missing = sorted(p for p in packages if f"{p}/__init__.py" not in names)
-    assert not missing, f"packages missing from {wheel.name}: {missing}"
-    migrations = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "bot" / "migrations").glob("*/*.sql"))
+    # cogs/ and migrations/ are installed inside bot/, and nothing else at the top but bot/ itself.
+    inside = {"bot": "bot", "cogs": "bot/cogs", "migrations": "bot/migrations"}
+    modules = {
+        f"{inside[p.relative_to(REPO).parts[0]]}/{p.relative_to(REPO).as_posix().split('/', 1)[1]}"
+        for top in inside
+        for p in (REPO / top).glob("**/*.py")
+    }
+    missing = sorted(m for m in modules if m not in names)
+    assert not missing, f"modules missing from {wheel.name}: {missing}"
+    migrations = sorted(
+        f"bot/{p.relative_to(REPO).as_posix()}" for p in (REPO / "migrations").glob("*/*.sql")
+    )
     assert migrations and all(m in names for m in migrations), sorted(names)  # sqlite/ and postgres/
+    assert {n.split("/")[0] for n in names} == {"bot", wheel.name.split("-")[0] + "-0.1.0.dist-info"}
 
     venv = work / "venv"
     run([sys.executable, "-m", "venv", venv], cwd=work, env=clean_env())

@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import targets
-from bot.interface.flows import wound_and_reply
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang
 from bot.interface.views import WoundChooser
+from bot.interface.wounding import wound_and_reply
 from bot.rules import Track, can_roll_healing
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name

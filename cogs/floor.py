@@ -49,4 +49,5 @@ def _nothing(tx: Transaction) -> None:
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Floor())
+    if bot.settings.bench_floor:  # only when the benchmark asks for it
+        await bot.add_cog(Floor())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -11,16 +12,17 @@ from discord.ext import commands
 from bot.actions import characters, targets
 from bot.history import Edited
 from bot.interface import autocomplete
-from bot.interface.flows import DeleteChoice, delete_question, send_card
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, send_public
+from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
+from bot.interface.results import CARD_ID, card_button, send_card
 from bot.interface.views import Pager
-from bot.rules import Character, Ruleset
+from bot.rules import Character, Ruleset, can_roll_healing
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
 from bot.ui.card import character_card
-from bot.ui.i18n import t_name
-from bot.ui.messages import character_list_embeds
+from bot.ui.i18n import Lang, t, t_name
+from bot.ui.messages import character_deleted_embed, character_list_embeds
+from bot.ui.status import secret_card
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -156,6 +158,109 @@ class Characters(
         )
 
 
+async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], character_id: int) -> None:
+    """The "Card" button: the full card, to the one who clicked, in their language."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    ruleset = await bot.store.ruleset(actor.guild_id)
+    character = await bot.store.character(actor.guild_id, character_id)
+    lang = caller_lang(interaction)
+    if ruleset.is_secret(character.owner_id, character.id) and not actor.is_gm(ruleset):
+        embed = secret_card(character, lang)
+    else:
+        embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
+    await interaction.response.send_message(
+        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_ID):
+    """On every short result: shows the full card, privately, to whoever clicks. Survives restarts."""
+
+    def __init__(self, character_id: int, lang: Lang = "en") -> None:
+        super().__init__(card_button(character_id, lang))
+        self.character_id = character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(int(match["cid"]))
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await show_card_privately(interaction, self.character_id)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+async def delete_and_reply(
+    interaction: discord.Interaction[HarmoniesBot], character_id: int, *, answered: discord.ui.View
+) -> None:
+    """The deletion, once confirmed: the private question loses its buttons (``answered``), the
+    deletion is announced in the channel (pinging the player when it was not their own doing)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    deleted = await characters.delete(bot.store, actor, character_id)
+    await interaction.response.edit_message(view=answered)
+    lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
+    mention = None if actor.owns(deleted) else deleted.owner_id
+    await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
+
+
+class DeleteChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"delete:(?P<cid>\d{1,19}):(?P<author>\d{1,20}):(?P<answer>[yn])",
+):
+    """Confirm or Cancel under a deletion question. Survives restarts like the Heal button: the
+    character, who asked and the answer are all in its custom_id. Only who asked may answer."""
+
+    def __init__(
+        self, character_id: int, author_id: int, confirm: bool, lang: Lang = "en", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                label=t(lang, "button_confirm" if confirm else "button_cancel"),
+                custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
+                disabled=disabled,
+            )
+        )
+        self.character_id = character_id
+        self.author_id = author_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeleteChoice:
+        return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        lang = caller_lang(interaction)  # the language of whoever clicked
+        try:
+            if interaction.user.id != self.author_id:
+                await send_private(interaction, t(lang, "not_your_button"))
+                return
+            answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+            if self.confirm:
+                await delete_and_reply(interaction, self.character_id, answered=answered)
+            else:
+                await interaction.response.edit_message(content=t(lang, "cancelled"), view=answered)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+def delete_question(
+    character_id: int, author_id: int, lang: Lang, *, disabled: bool = False
+) -> discord.ui.View:
+    """The Confirm and Cancel buttons of a deletion question (disabled once answered)."""
+    view = discord.ui.View(timeout=None)
+    for confirm in (True, False):
+        view.add_item(DeleteChoice(character_id, author_id, confirm, lang, disabled=disabled))
+    return view
+
+
 async def setup(bot: HarmoniesBot) -> None:
-    bot.add_dynamic_items(DeleteChoice)
+    bot.add_dynamic_items(DeleteChoice, CardButton)
     await bot.add_cog(Characters(bot))

@@ -12,10 +12,10 @@ from discord.ext import commands
 from bot.actions import admin, targets
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
-from bot.interface.flows import secret_ids
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
+from bot.interface.results import secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE

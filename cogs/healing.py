@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import contextlib
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import healing
+from bot.actions import healing, wounds
 from bot.interface import autocomplete
-from bot.interface.flows import CardButton, HealButton, heal_and_reply, lower_and_reply, send_gm_only
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
-from bot.interface.replies import public_lang, send_public
-from bot.rules import Track
+from bot.interface.replies import answer_error, caller_lang, public_lang, send_public
+from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
+from bot.interface.views import Ask
+from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
-from bot.ui.messages import rest_embed, rest_mentions, roll_embed
+from bot.ui.i18n import Lang, t, tn
+from bot.ui.messages import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
+from bot.ui.odds import odds_embed, odds_question
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -151,7 +156,119 @@ class Resting(commands.Cog):
         await send_gm_only(interaction, embed, rolled.ruleset)
 
 
+async def heal_and_reply(
+    interaction: discord.Interaction[HarmoniesBot],
+    *,
+    ref: str | None = None,
+    character_id: int | None = None,
+    dice: str | None = None,
+    track: Track = Track.PHYSICAL,
+) -> None:
+    """/heal roll and the Heal button: one healing session. When the bot rolls and the first roll may
+    worsen the wound, the roller confirms privately first (unless the server turned that off)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    confirmed = None
+    if not dice:
+        prospect = await healing.heal_prospect(
+            bot.store, actor, ref=ref, character_id=character_id, track=track
+        )
+        if prospect.odds.risky and prospect.ruleset.confirm_risky_healing:
+            if not await ask_before_healing(interaction, prospect):
+                return
+            confirmed, character_id, ref = prospect.odds, prospect.character.id, None
+    healed = await healing.heal_roll(
+        bot.store,
+        actor,
+        bot.rng,
+        ref=ref,
+        character_id=character_id,
+        dice=dice,
+        track=track,
+        confirmed=confirmed,
+    )
+    lang = public_lang(interaction, healed.ruleset)
+    result = healing_embed(healed.session, healed.ruleset, lang)
+    if healed.unused_dice:
+        # The player typed more dice than the session needed: say so rather than drop them silently.
+        result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
+    key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
+    await send_result(interaction, healed.character, healed.ruleset, result, title_key=key)
+
+
+async def ask_before_healing(
+    interaction: discord.Interaction[HarmoniesBot], prospect: healing.Prospect
+) -> bool:
+    """Ask the roller, privately, whether to go on with a risky session: the odds, then Roll / Cancel.
+    True when they said go on; False after a cancel or when nobody answered in time (then the question
+    says so, and nothing changed). The result is then posted as a follow-up of ``interaction``."""
+    lang = caller_lang(interaction)
+    view = Ask(
+        interaction.user.id, lang, go="button_heal_go", going="heal_going", run=interaction.client.run_id
+    )
+    await interaction.response.send_message(
+        odds_question(prospect.character, prospect.odds, lang),
+        embed=odds_embed(prospect.character, prospect.odds, lang),
+        view=view,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    if await view.wait():  # timed out
+        view.disable()
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(content=t(lang, "expired"), view=view)
+        return False
+    return bool(view.value)
+
+
+async def lower_and_reply(
+    interaction: discord.Interaction[HarmoniesBot],
+    *,
+    track: Track,
+    severity: str,
+    target: discord.abc.User | None,
+    character: str | None,
+) -> None:
+    """/heal wound and /heal mental: a GM lowers one wound one rank."""
+    bot = interaction.client
+    lowered = await wounds.lower(
+        bot.store,
+        actor_of(interaction),
+        track=track,
+        severity=parse_severity(track, severity),
+        player_id=target.id if target else None,
+        ref=character,
+    )
+    lang = public_lang(interaction, lowered.ruleset)
+    result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
+    owner = lowered.character.owner_id
+    await send_result(
+        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+    )
+
+
+class HealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
+    """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
+
+    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
+        super().__init__(heal_button(character_id, track, lang))
+        self.character_id = character_id
+        self.track = track
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HealButton:
+        return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
+
+    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+        try:
+            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 async def setup(bot: HarmoniesBot) -> None:
-    bot.add_dynamic_items(HealButton, CardButton)
+    bot.add_dynamic_items(HealButton)
     await bot.add_cog(Healing(bot))
     await bot.add_cog(Resting(bot))

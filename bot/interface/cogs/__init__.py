@@ -1,1 +1,0 @@
-"""Discord entrypoints: one cog per area."""

@@ -1,0 +1,136 @@
+"""What the results of several cogs share: posting a short result or a card (a secret NPC's figures
+to the GM alone), and the Heal and Card buttons under them. The buttons are answered by their custom_id:
+``HEAL_ID`` by the healing cog, ``CARD_ID`` by the characters cog."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang, public_lang, send_public
+from bot.rules import Character, Ruleset, Track, can_roll_healing
+from bot.storage.store import Store
+from bot.ui.card import character_card
+from bot.ui.i18n import Lang, t
+from bot.ui.status import secret_card, secret_result
+
+if TYPE_CHECKING:
+    from bot.interface.client import HarmoniesBot
+
+HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
+CARD_ID = r"card:(?P<cid>\d{1,19})"
+
+
+def heal_button(character_id: int, track: Track, lang: Lang) -> discord.ui.Button[Any]:
+    """Roll one healing session of ``track`` (answered by the healing cog)."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.primary,
+        emoji="🩹",
+        label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+        custom_id=f"heal:{character_id}:{'p' if track is Track.PHYSICAL else 'm'}",
+    )
+
+
+def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
+    """Show the full card privately to whoever clicks (answered by the characters cog)."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.secondary,
+        emoji="📋",
+        label=t(lang, "button_card"),
+        custom_id=f"card:{character_id}",
+    )
+
+
+def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    """The 'roll healing' button, offered on a card when a healing session is available."""
+    heal = _heal_buttons(character, ruleset, lang)
+    return _buttons(*heal) if heal else None
+
+
+def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
+    if character.id is None:
+        return None
+    return _buttons(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
+
+
+def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
+    if character.id is None:
+        return []
+    tracks = (Track.PHYSICAL, Track.MENTAL)
+    return [heal_button(character.id, t, lang) for t in tracks if can_roll_healing(character, ruleset, t)]
+
+
+def _buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of buttons that the healing and characters cogs answer by their custom_id (registered
+    once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message
+    sent."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    view.stop()
+    return view
+
+
+async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset[int]:
+    """The characters of the server whose state players see only as a word."""
+    if not ruleset.secret_npcs:
+        return frozenset(ruleset.secret_characters)
+    # Deleted NPCs too: their history stays readable, and stays secret.
+    return frozenset(await store.npc_ids(guild_id)) | ruleset.secret_characters
+
+
+async def send_result(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: Character,
+    ruleset: Ruleset,
+    result: discord.Embed,
+    *,
+    title_key: str,
+    mention: int | None = None,
+) -> None:
+    """Post a short result in the channel, with its Card (and Heal) buttons. Of a secret NPC, the
+    channel reads only its state as a word, and the GM who acted gets the result privately."""
+    lang = public_lang(interaction, ruleset)
+    view = result_view(character, ruleset, lang)
+    if not ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[result], view=view, mention=mention)
+        return
+    await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
+    await send_gm_only(interaction, result, ruleset)
+
+
+async def send_gm_only(
+    interaction: discord.Interaction[HarmoniesBot], embed: discord.Embed, ruleset: Ruleset
+) -> None:
+    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
+    if not actor_of(interaction).is_gm(ruleset):
+        return
+    embed.set_author(name=t(caller_lang(interaction), "secret_gm_only"))
+    await interaction.followup.send(
+        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+def card(character: Character, ruleset: Ruleset, lang: Lang) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A character's card and, when a healing session is available, its Heal button."""
+    embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
+    return embed, card_view(character, ruleset, lang)
+
+
+async def send_card(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: Character,
+    ruleset: Ruleset,
+    *,
+    mention: bool = False,
+) -> None:
+    lang = public_lang(interaction, ruleset)
+    embed, view = card(character, ruleset, lang)
+    if ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
+        await send_gm_only(interaction, embed, ruleset)
+        return
+    await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)

@@ -1,0 +1,228 @@
+"""The wound commands, one implementation for both tracks: /wound (cogs/combat.py) and /mental
+(cogs/mental.py) are each a :class:`WoundCog` with the command :func:`inflict_command` makes; the
+right-click "Wound…" menu (cogs/menus.py) runs the same flow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot.actions import wounds
+from bot.errors import UserError
+from bot.interface import autocomplete
+from bot.interface.options import WOUNDING
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang, public_lang
+from bot.interface.results import send_result
+from bot.interface.views import Confirm
+from bot.rules import Character, Ruleset, Track, parse_severity
+from bot.rules.character import NOTE_MAX
+from bot.rules.ruleset import MAX_DAMAGE
+from bot.rules.wounds import MAX_COUNT
+from bot.ui.damage import damage_embed, preview_embed
+from bot.ui.i18n import tn
+from bot.ui.messages import wound_embed
+from bot.ui.status import with_status
+
+if TYPE_CHECKING:
+    from bot.interface.client import HarmoniesBot
+
+
+class WoundCog(commands.Cog):
+    """The cog of one wound track."""
+
+    track: ClassVar[Track]
+
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    async def inflict(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        severity: str | None = None,
+        damage: app_commands.Range[int, 0, MAX_DAMAGE] | None = None,
+        target: discord.User | None = None,
+        character: str | None = None,
+        count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+        note: app_commands.Range[str, 1, NOTE_MAX] | None = None,
+        dice: app_commands.Range[str, 1, 200] | None = None,
+        preview: bool = False,
+    ) -> None:
+        await wound_and_reply(
+            interaction,
+            track=self.track,
+            severity=severity,
+            damage=damage,
+            dice=dice,
+            preview=preview,
+            target=target,
+            character=character,
+            count=count,
+            note=note,
+        )
+
+
+def inflict_command(
+    name: str, description: str, severities: list[Choice[str]]
+) -> app_commands.Command[Any, ..., None]:
+    """The slash command of a :class:`WoundCog` (a class attribute of the cog)."""
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=WoundCog.inflict
+    )
+    command.guild_only = True
+    # Made before its options are described: their texts are made translatable here, as discord.py
+    # does for the options of a decorated function.
+    app_commands.describe(**{name: locale_str(text) for name, text in WOUNDING.items()})(command)
+    app_commands.choices(severity=[Choice(name=locale_str(c.name), value=c.value) for c in severities])(
+        command
+    )
+    app_commands.autocomplete(character=autocomplete.characters)(command)
+    return command
+
+
+async def wound_and_reply(
+    interaction: discord.Interaction[HarmoniesBot],
+    *,
+    track: Track,
+    severity: str | None,
+    target: discord.abc.User | None,
+    character: str | None,
+    count: int,
+    note: str | None,
+    damage: int | None = None,
+    dice: str | None = None,
+    preview: bool = False,
+) -> None:
+    """/wound and /mental: inflict, then post the short result (the card behind a button),
+    pinging the player.
+
+    With ``damage`` instead of ``severity`` the target rolls against each blow (rules.md §8); with
+    ``preview`` the GM first sees the odds privately and confirms."""
+    if (severity is None) == (damage is None):
+        raise UserError("severity_or_damage")
+    if damage is not None:
+        blows = Blows(track, damage, target.id if target else None, character, count, note or "", dice)
+        if preview:
+            await preview_damage(interaction, blows)
+        else:
+            await damage_and_reply(interaction, blows)
+        return
+    if dice is not None or preview:
+        raise UserError("damage_option_alone")
+    assert severity is not None
+    bot = interaction.client
+    wounded = await wounds.wound(
+        bot.store,
+        actor_of(interaction),
+        track=track,
+        severity=parse_severity(track, severity),
+        player_id=target.id if target else None,
+        ref=character,
+        count=count,
+        note=note or "",
+    )
+    lang = public_lang(interaction, wounded.ruleset)
+    result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    character_after = wounded.character
+    await send_result(
+        interaction, character_after, wounded.ruleset, result, title_key=key, mention=character_after.owner_id
+    )
+
+
+@dataclass(frozen=True)
+class Blows:
+    """What a GM asked of /wound damage: or /mental damage:."""
+
+    track: Track
+    damage: int
+    player_id: int | None
+    ref: str | None
+    count: int
+    note: str
+    dice: str | None
+
+
+async def damage_and_reply(interaction: discord.Interaction[HarmoniesBot], blows: Blows) -> None:
+    """Roll every blow, inflict what the table gives, then post the rolls in a short result."""
+    await _post_damage(interaction, *await _roll_damage(interaction, blows), blows.track)
+
+
+async def _post_damage(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: Character,
+    ruleset: Ruleset,
+    result: discord.Embed,
+    track: Track,
+) -> None:
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    await send_result(interaction, character, ruleset, result, title_key=key, mention=character.owner_id)
+
+
+async def _roll_damage(
+    interaction: discord.Interaction[HarmoniesBot], blows: Blows
+) -> tuple[Character, Ruleset, discord.Embed]:
+    """The blows rolled and committed; the character after them, and the short result to post."""
+    bot = interaction.client
+    damaged = await wounds.damage(
+        bot.store,
+        actor_of(interaction),
+        bot.rng,
+        track=blows.track,
+        level=blows.damage,
+        dice=blows.dice,
+        player_id=blows.player_id,
+        ref=blows.ref,
+        count=blows.count,
+        note=blows.note,
+    )
+    lang = public_lang(interaction, damaged.ruleset)
+    result = damage_embed(damaged.infliction, damaged.ruleset, lang, note=blows.note)
+    if damaged.unused_dice:
+        result.set_footer(text=tn(lang, "dice_unused", damaged.unused_dice))
+    return damaged.character, damaged.ruleset, with_status(result, damaged.character, damaged.ruleset, lang)
+
+
+async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: Blows) -> None:
+    """The GM sees the odds of the first blow privately; only they may confirm, which rolls for real.
+    Cancelling or letting it time out changes nothing."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    seen = await wounds.preview_damage(
+        bot.store,
+        actor,
+        track=blows.track,
+        level=blows.damage,
+        dice=blows.dice,
+        player_id=blows.player_id,
+        ref=blows.ref,
+    )
+    asking = caller_lang(interaction)
+    odds = preview_embed(
+        seen.character,
+        seen.ruleset,
+        blows.track,
+        blows.damage,
+        seen.odds,
+        asking,
+        count=blows.count,
+        dice=seen.dice,
+    )
+
+    async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
+        try:
+            rolled = await _roll_damage(click, blows)
+        finally:  # the question's buttons are spent, whether the roll went through or was refused
+            await click.response.edit_message(view=view)
+        await _post_damage(click, *rolled, blows.track)
+
+    view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
+    await interaction.response.send_message(
+        embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+    view.message = await interaction.original_response()

@@ -1,0 +1,100 @@
+"""/board: the live party board of a channel."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import targets
+from bot.errors import UserError
+from bot.interface import autocomplete
+from bot.interface.permissions import actor_of
+from bot.interface.replies import caller_lang, send_private
+from bot.storage.boards import Board
+from bot.ui.i18n import t_name
+
+if TYPE_CHECKING:
+    from bot.interface.client import HarmoniesBot
+
+
+class PartyBoard(commands.Cog):
+    def __init__(self, bot: HarmoniesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="board", description="Post the live party board in this channel, or move it here (GM)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(add="Show this NPC on the board too", drop="Take this NPC off the board")
+    @app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
+    async def board(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        add: str | None = None,
+        drop: str | None = None,
+    ) -> None:
+        if add is not None and drop is not None:
+            raise UserError("board_one_at_a_time")
+        if add is not None:
+            await show_on_board(interaction, add, shown=True)
+        elif drop is not None:
+            await show_on_board(interaction, drop, shown=False)
+        else:
+            await post_board(interaction)
+
+
+async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
+    """/board: post the live board in this channel; a board already there is moved (the old message
+    deleted, a new one posted at the bottom)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a guild interaction comes from a channel"
+    old = await bot.boards.board(actor.guild_id, channel_id)
+    board = Board(actor.guild_id, channel_id, 0, old.npc_ids if old else ())
+    sent = await interaction.response.send_message(
+        embed=await bot.boards.render(board), allowed_mentions=discord.AllowedMentions.none()
+    )
+    if not isinstance(sent.message_id, int):
+        raise RuntimeError("Discord did not say which message the board is")
+    board = replace(board, message_id=sent.message_id)
+    await bot.store.save_board(board)
+    await bot.boards.posted(board, fresh=True)
+    if old is not None:
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await bot.get_partial_messageable(channel_id).get_partial_message(old.message_id).delete()
+
+
+async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str, *, shown: bool) -> None:
+    """/board add: or remove: an NPC on this channel's board (player characters are always on it)."""
+    bot = interaction.client
+    actor = actor_of(interaction)
+    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a guild interaction comes from a channel"
+    board = await bot.boards.board(actor.guild_id, channel_id)
+    if board is None:
+        raise UserError("board_none")
+    character = await bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, ref))
+    if character.owner_id is not None:
+        raise UserError("board_player_character", name=character.name)
+    assert character.id is not None
+    if (character.id in board.npc_ids) == shown:
+        raise UserError("board_npc_already" if shown else "board_npc_absent", name=character.name)
+    await bot.store.show_on_board(actor.guild_id, channel_id, character.id, shown=shown)
+    ids = (*board.npc_ids, character.id) if shown else tuple(i for i in board.npc_ids if i != character.id)
+    await bot.boards.posted(replace(board, npc_ids=ids), fresh=False)
+    lang = caller_lang(interaction)
+    await send_private(
+        interaction, t_name(lang, "board_added" if shown else "board_removed", character.name, 300)
+    )
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(PartyBoard(bot))

@@ -1,0 +1,21 @@
+"""/mental: a GM inflicts mental wounds (the command is shared with /wound: bot/interface/wounding.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.interface.options import MENTAL
+from bot.interface.wounding import WoundCog, inflict_command
+from bot.rules import Track
+
+if TYPE_CHECKING:
+    from bot.interface.client import HarmoniesBot
+
+
+class Mental(WoundCog):
+    track = Track.MENTAL
+    mental = inflict_command("mental", "Inflict mental wounds (GM)", MENTAL)
+
+
+async def setup(bot: HarmoniesBot) -> None:
+    await bot.add_cog(Mental(bot))
