@@ -46,6 +46,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     yield from _database(request, tmp_path, migrated=True)
 
 
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite database: for the tests where the backend plays no part (command dispatch)."""
+    return f"sqlite:///{tmp_path / 'data' / 'bot.db'}"
+
+
 @pytest.fixture(params=BACKENDS)
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database of each backend (no schema at all)."""

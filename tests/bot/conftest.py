@@ -8,8 +8,10 @@ from tests.bot.table import Table, check_requests, open_table
 
 
 @pytest.fixture
-async def table(database_url: str) -> AsyncIterator[Table]:
-    async with open_table(database_url) as table:
+async def table(sqlite_url: str) -> AsyncIterator[Table]:
+    """The real bot on SQLite: the backend plays no part in dispatch (test_every_command.py runs every
+    command on each backend; the storage and end-to-end tests run on both)."""
+    async with open_table(sqlite_url) as table:
         yield table
         # Every request the bot made, whatever the test did, must be valid for Discord and ping no one
         # it should not.

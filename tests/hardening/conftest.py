@@ -10,9 +10,11 @@ from tests.hardening.support import Hardened
 
 
 @pytest.fixture
-async def hard(database_url: str) -> AsyncIterator[Hardened]:
-    """The real bot on a fresh database of each backend, every interaction checked (support.Hardened)."""
-    async with open_table(database_url) as table:
+async def hard(sqlite_url: str) -> AsyncIterator[Hardened]:
+    """The real bot on a fresh SQLite database, every interaction checked (support.Hardened). The
+    backend plays no part in what these tests attack: isolation between servers is also a storage test
+    on both backends (tests/storage)."""
+    async with open_table(sqlite_url) as table:
         # The fuzz rolls healing with the bot's dice at any odds: both servers turn off the private
         # question before a risky session (tests/bot/test_heal_confirmation.py covers the question).
         for guild in (GUILD, OTHER_GUILD):
