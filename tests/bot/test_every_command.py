@@ -5,6 +5,7 @@ storage and end-to-end tests run on both)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ async def test_every_command_answers_on_each_backend(any_table: Table) -> None:
     public(await table.run("board"))
     answered(await table.run("board", {"add": "Gobelin"}))
     public(await table.run("config show"))
-    for command, options in [
+    settings: list[tuple[str, dict[str, Any]]] = [
         ("config penalties", {"track": "physical", "light": -2}),
         ("config rest", {"track": "physical", "light": 2}),
         ("config difficulty", {"track": "physical", "light": 1}),
@@ -60,7 +61,8 @@ async def test_every_command_answers_on_each_backend(any_table: Table) -> None:
         ("config players-create", {"allowed": False}),
         ("config secret-npcs", {"secret": True}),
         ("config language", {"language": "fr"}),
-    ]:
+    ]
+    for command, options in settings:
         public(await table.run(command, options))
     exported = await table.run("config export")
     (message,) = shown(exported)
