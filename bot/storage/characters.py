@@ -34,14 +34,14 @@ _SELECT = _SELECT_EVERY_WOUND + f"AND {_COUNTS} "
 _SET_COLUMNS = (
     "owner_id = ?, name = ?, name_key = ?, corps = ?, resistance = ?, intuition = ?, preset = ?, "
     "physical_max_low = ?, physical_max_mid = ?, physical_max_high = ?, "
-    "mental_max_low = ?, mental_max_mid = ?, mental_max_high = ?, rest_days = ?, dead = ?, incoherent = ?"
+    "mental_max_low = ?, mental_max_mid = ?, mental_max_high = ?, rest_days = ?"
 )
 _INSERT = (
     "INSERT INTO characters (guild_id, owner_id, name, name_key, corps, resistance, intuition, preset, "
     "physical_max_low, physical_max_mid, physical_max_high, mental_max_low, mental_max_mid, "
-    "mental_max_high, rest_days, dead, incoherent, created_at) VALUES "
+    "mental_max_high, rest_days, created_at) VALUES "
 )
-_CHARACTER_VALUES = "(" + ", ".join(["?"] * 18) + ")"
+_CHARACTER_VALUES = "(" + ", ".join(["?"] * 16) + ")"
 _WOUND_INSERT = (
     "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
     "inflicted_by, inflicted_at) VALUES "
