@@ -134,6 +134,9 @@ class CharacterSnapshot:
 
     character: Character
     wounds: tuple[WoundState, ...]
+    out: frozenset[Track] | None = None
+    """Of a snapshot written before migration 0004: the tracks its stored flags said the character was
+    dead or incoherent on. Those flags, not the ``fatal`` marks, said it then (0004 made them agree)."""
 
     @classmethod
     def of(cls, character: Character) -> CharacterSnapshot:
@@ -175,4 +178,7 @@ class CharacterSnapshot:
             created_at=data["created_at"],
         )
         states = tuple(WoundState(wid, _severity(cur), bool(fatal)) for wid, cur, fatal in data["wounds"])
-        return cls(character, states)
+        if "dead" not in data:
+            return cls(character, states)
+        flags = ((Track.PHYSICAL, data["dead"]), (Track.MENTAL, data["incoherent"]))
+        return cls(character, states, frozenset(track for track, flag in flags if flag))

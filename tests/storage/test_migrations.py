@@ -5,12 +5,13 @@ import re
 import shutil
 import sqlite3
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from bot.rules import Severity, Track
-from bot.storage import StorageError, Store, open_database
+from bot.storage import StorageError, Store, Transaction, open_database
 from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
 from tests.databases import connect, dump, is_postgres, latest_version, tables
@@ -235,6 +236,30 @@ LIFE_STATES_AT_3 = "".join(
 )
 
 
+def _old_edit(eid: int, cid: int, name: str, wounds: str, *, dead: bool = False) -> str:
+    """A /character edit of versions 1 to 3 (corps 2 -> 0), its snapshot with the stored flags."""
+    character = (
+        f'{{"id": {cid}, "owner_id": null, "name": "{name}", "corps": 2, "resistance": 0, "intuition": 0, '
+        '"preset": "humanoid", "physical_max": [4, 2, 1], "mental_max": [4, 2, 1], "rest_days": 0, '
+        f'"dead": {str(dead).lower()}, "incoherent": false, '
+        f'"created_at": "2024-01-0{cid}T00:00:00.000+00:00", "wounds": {wounds}}}'
+    )
+    return f"""
+        INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, character_id, character_name, details,
+            touches_ruleset, undone, undoes, snapshot)
+            VALUES ({eid}, 111111111111, 'character_edit', 900, '2024-03-01T00:00:00.000+00:00', {cid},
+                    '{name}', '{{"corps": 0}}', 0, 0, NULL, '{{"characters": {{"{cid}": {character}}}}}');
+        INSERT INTO event_characters (event_id, character_id) VALUES ({eid}, {cid});"""
+
+
+# Edits of three of them, each undoable: the snapshots say what the flags said.
+OLD_EDITS = (
+    _old_edit(1, 1, "Slain", "[[1, 0, false], [2, null, true]]", dead=True)
+    + _old_edit(2, 3, "Ghost", "[]", dead=True)
+    + _old_edit(3, 4, "Undead", "[[4, 0, false], [5, null, true]]")
+)
+
+
 async def test_the_stored_life_flags_become_fatal_wounds_and_keep_their_meaning(
     tmp_path: Path, empty_database_url: str
 ) -> None:
@@ -246,13 +271,21 @@ async def test_the_stored_life_flags_become_fatal_wounds_and_keep_their_meaning(
         assert await migrate(db, migrations_up_to(3, tmp_path / "old", url)) == 3
     finally:
         await db.close()
-    seed(url, LIFE_STATES_AT_3)
+    seed(url, LIFE_STATES_AT_3 + OLD_EDITS)
     store = await Store.open(url)
     try:
         loaded = {c.name: c for c in await store.characters(GUILD)}
         exported = json.loads(await store.export_guild(GUILD))["characters"]
+        # Undoing a change recorded before the upgrade puts back what its snapshot said, flags included.
+        for cid in (1, 3, 4):
+            await store.run(GUILD, partial(Transaction.undo, actor_id=900, character_id=cid))
+        undone = {c.name: c for c in await store.characters(GUILD)}
     finally:
         await store.close()
+    assert {name: c.corps for name, c in undone.items() if c.corps} == {"Slain": 2, "Ghost": 2, "Undead": 2}
+    assert undone == {
+        name: replace(c, corps=2) if name in ("Slain", "Ghost", "Undead") else c for name, c in loaded.items()
+    }
     states = {name: (c.dead, c.incoherent) for name, c in loaded.items()}
     assert states == {
         "Slain": (True, False),
