@@ -244,16 +244,12 @@ class Configured:
         before, after = data.get("before"), data.get("after")
         whole = {} if before is None or after is None else {"before": before, "after": after}
         extra = {k: v for k, v in data.items() if k not in ("setting", "before", "after", "kind")}
-        setting = data.get("setting")
-        return {"setting": "?" if setting is None else setting, "changes": extra, **whole}
+        return {"setting": data.get("setting") or "?", "changes": extra, **whole}
 
     @model_serializer
     def _json(self) -> dict[str, object]:
-        return {
-            "setting": self.setting,
-            **self.changes,
-            **({} if self.after is None else {"after": self.after}),
-        }
+        after = {} if self.after is None else {"after": self.after}
+        return {"setting": self.setting, **self.changes, **after}
 
 
 @dataclass(frozen=True)
