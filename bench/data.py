@@ -236,8 +236,8 @@ def _fill(conn: sqlite3.Connection, shape: Shape) -> None:
     conn.executemany(
         "INSERT INTO characters (id, guild_id, owner_id, name, name_key, corps, resistance, intuition, "
         "preset, physical_max_low, physical_max_mid, physical_max_high, mental_max_low, mental_max_mid, "
-        "mental_max_high, rest_days, dead, incoherent, created_at, deleted_at) "
-        "VALUES (?, ?, ?, ?, ?, 1, 2, 0, 'humanoid', 4, 2, 1, 4, 2, 1, 0, 0, 0, ?, NULL)",
+        "mental_max_high, rest_days, created_at, deleted_at) "
+        "VALUES (?, ?, ?, ?, ?, 1, 2, 0, 'humanoid', 4, 2, 1, 4, 2, 1, 0, ?, NULL)",
         (
             (
                 character_id(shape, g, k),

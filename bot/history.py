@@ -1,22 +1,37 @@
-"""What the event log holds: the kinds of change, and a typed record per kind (what the UI shows).
+"""What the event log holds: the kinds of change, and one typed record per kind (what the UI shows).
 
-Storage keeps an event's record as JSON in its ``details`` column; :func:`details_of` (written by the
-actions) and :func:`record_of` (read by the UI) are the one boundary between the two. The JSON is the
-one older versions wrote, so their rows still read; a row that does not fit its kind reads as
-:class:`Unreadable`.
+Storage keeps a record as JSON in the event's ``details`` column; each record is a pydantic dataclass
+that writes and reads that JSON itself, the JSON older versions wrote (so their rows still read). A
+row that does not fit its kind reads as :class:`Unreadable`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
-from typing import TypeVar
+from dataclasses import dataclass as plain_dataclass
+from dataclasses import field, fields
+from enum import IntEnum, StrEnum
+from typing import Annotated, Any, ClassVar
+
+from pydantic import (
+    Discriminator,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    SerializationInfo,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    model_serializer,
+    model_validator,
+)
+from pydantic.dataclasses import dataclass
 
 from bot.rules.damage import Harm
-from bot.rules.severity import Severity, Track, parse_severity, severity_name
-
-T = TypeVar("T")
+from bot.rules.severity import SEVERITY_NAMES, Severity, Track
 
 
 class EventKind(StrEnum):
@@ -35,7 +50,7 @@ class EventKind(StrEnum):
     UNDO = "undo"
 
 
-@dataclass(frozen=True)
+@plain_dataclass(frozen=True)
 class Event:
     """One recorded change (or an undo) in a server, as storage keeps it: ``details`` is the JSON of
     its record (read it with :func:`record_of`)."""
@@ -53,25 +68,66 @@ class Event:
     """For an ``undo`` event: the id of the event it reverted."""
 
 
-# ---- one record per kind ---------------------------------------------------------------------------
+def _names(info: ValidationInfo | SerializationInfo, harm: bool) -> tuple[str, ...]:
+    names = SEVERITY_NAMES[Track((info.context or {}).get("track", Track.PHYSICAL))]
+    return ("none", *names, "fatal") if harm else names
+
+
+def _by_name(enum: type[IntEnum], harm: bool) -> tuple[PlainValidator, PlainSerializer]:
+    """A severity (or a blow's :class:`Harm`) written by its name on the record's track (the context):
+    ``light``, ``psychosis``, ``fatal``. The track is the event's kind, or a heal roll's ``track``."""
+
+    def read(value: object, info: ValidationInfo) -> IntEnum:
+        return value if isinstance(value, enum) else enum(_names(info, harm).index(value))
+
+    def write(value: IntEnum, info: SerializationInfo) -> str:
+        return _names(info, harm)[value]
+
+    return PlainValidator(read), PlainSerializer(write, return_type=str)
+
+
+Named = Annotated[Severity, *_by_name(Severity, harm=False)]
+NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
+_Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
+"""A track's maxima when the change was made (older events have none)."""
+_GIVEN = Field(default=None, exclude_if=lambda v: v is None)
 
 
 @dataclass(frozen=True)
-class Created:
-    owner_id: int | None = None
+class _Lenient:
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_default(cls, data: Any) -> Any:  # a key an older row wrote as null takes its default
+        return {k: v for k, v in data.items() if v is not None} if isinstance(data, dict) else data
+
+
+@dataclass(frozen=True)
+class _OnTrack(_Lenient):
+    track: Annotated[Track, Field(exclude=True)]
+    """Not written: the event's kind says it."""
+    _kinds: ClassVar[tuple[EventKind, EventKind]] = (EventKind.WOUND, EventKind.MENTAL)
+
+    @property
+    def kind(self) -> EventKind:
+        return self._kinds[self.track is Track.MENTAL]
+
+
+@dataclass(frozen=True)
+class Created(_Lenient):
+    owner_id: StrictInt | None = None
     """``None``: an NPC."""
     kind = EventKind.CHARACTER_CREATE
 
 
 @dataclass(frozen=True)
-class Edited:
+class Edited(_Lenient):
     """The values a ``/character edit`` gave (the others are ``None``)."""
 
-    name: str | None = None
-    corps: int | None = None
-    resistance: int | None = None
-    intuition: int | None = None
-    preset: str | None = None
+    name: StrictStr | None = _GIVEN
+    corps: StrictInt | None = _GIVEN
+    resistance: StrictInt | None = _GIVEN
+    intuition: StrictInt | None = _GIVEN
+    preset: StrictStr | None = _GIVEN
     kind = EventKind.CHARACTER_EDIT
 
     def changes(self) -> dict[str, str | int]:
@@ -91,67 +147,56 @@ class Selected:
 
 
 @dataclass(frozen=True)
-class Wounded:
-    track: Track
-    severity: Severity
-    count: int = 1
-    note: str = ""
-    became: tuple[Severity | None, ...] = ()
+class Wounded(_OnTrack):
+    severity: Named
+    count: StrictInt = 1
+    note: StrictStr = ""
+    became: tuple[Named | None, ...] = ()
     """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
-    not_applied: int = 0
-    maxima: tuple[int, int, int] | None = None
-    """The track's maxima then, which say why a wound escalated (older events have none)."""
-
-    @property
-    def kind(self) -> EventKind:
-        return EventKind.WOUND if self.track is Track.PHYSICAL else EventKind.MENTAL
+    not_applied: StrictInt = 0
+    maxima: _Maxima = None
 
 
 @dataclass(frozen=True)
-class Blow:
+class Blow(_Lenient):
     """One damage roll of a :class:`DamageRolled`: the roll's margin, the effective damage and what the
     table made of it (what the wound then became is in :attr:`DamageRolled.became`)."""
 
-    harm: Harm
-    effective: int
-    margin: int
-    success: bool
+    harm: NamedHarm
+    effective: StrictInt = 0
+    margin: StrictInt = 0
+    success: StrictBool = False
 
 
 @dataclass(frozen=True)
-class DamageRolled:
+class DamageRolled(_OnTrack):
     """A GM stated a damage level and the target rolled against each blow (rules.md §8)."""
 
-    track: Track
-    damage: int
-    count: int = 1
-    note: str = ""
+    damage: StrictInt
+    count: StrictInt = 1
+    note: StrictStr = ""
     rolls: tuple[Blow, ...] = ()
-    became: tuple[Severity | None, ...] = ()
+    became: tuple[Named | None, ...] = ()
     """What each wound inflicted became, in order (blows that left none have no entry); ``None``:
     beyond the track."""
-    not_applied: int = 0
-
-    @property
-    def kind(self) -> EventKind:
-        return EventKind.WOUND if self.track is Track.PHYSICAL else EventKind.MENTAL
+    not_applied: StrictInt = 0
 
 
 @dataclass(frozen=True)
-class HealRollStep:
-    success: bool
-    worsened: bool = False
-    became: Severity | None = None
+class HealRollStep(_Lenient):
+    success: StrictBool = False
+    worsened: StrictBool = False
+    became: Named | None = None
     """What the wound became; ``None``: healed, or (when ``worsened``) beyond the track."""
-    margin: int | None = None
+    margin: StrictInt | None = None
 
 
 @dataclass(frozen=True)
-class HealRolled:
+class HealRolled(_Lenient):
     track: Track
-    severity: Severity
+    severity: Named
     rolls: tuple[HealRollStep, ...] = ()
-    maxima: tuple[int, int, int] | None = None
+    maxima: _Maxima = None
     """The track's maxima then, which say why a worsened wound went further up."""
     kind = EventKind.HEAL_ROLL
 
@@ -161,45 +206,73 @@ class HealRolled:
 
 
 @dataclass(frozen=True)
-class Lowered:
+class Lowered(_OnTrack):
     """A GM lowered one wound one rank, without a roll."""
 
-    track: Track
-    severity: Severity
-    became: Severity | None = None
+    severity: Named
+    became: Named | None = None
     """``None``: healed."""
-
-    @property
-    def kind(self) -> EventKind:
-        return EventKind.HEAL_WOUND if self.track is Track.PHYSICAL else EventKind.HEAL_MENTAL
+    _kinds = (EventKind.HEAL_WOUND, EventKind.HEAL_MENTAL)
 
 
 @dataclass(frozen=True)
-class Rested:
-    days: int
-    characters: int = 0
+class Rested(_Lenient):
+    days: StrictInt = 0
+    characters: StrictInt = 0
     kind = EventKind.REST
 
 
 @dataclass(frozen=True)
 class Configured:
-    setting: str
-    changes: dict[str, object] = field(default_factory=dict)
+    """Written flat: ``{"setting": …, <each setting changed>: <its JSON value>, "after": …}``."""
+
+    setting: StrictStr
+    changes: dict[str, Any] = field(default_factory=dict)
     """The settings changed, as JSON values."""
-    before: dict[str, object] | None = None
-    after: dict[str, object] | None = None
-    """The whole settings before and after, as JSON (older events have neither)."""
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    """The whole settings before and after, as JSON (older events have neither). ``before`` is not
+    written here: the event's undo snapshot holds it, and storage reads it back from there (events
+    written before that kept it here too)."""
     kind = EventKind.CONFIG
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unflatten(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        before, after = data.get("before"), data.get("after")
+        whole = {} if before is None or after is None else {"before": before, "after": after}
+        extra = {k: v for k, v in data.items() if k not in ("setting", "before", "after", "kind")}
+        return {"setting": data.get("setting") or "?", "changes": extra, **whole}
+
+    @model_serializer
+    def _json(self) -> dict[str, object]:
+        after = {} if self.after is None else {"after": self.after}
+        return {"setting": self.setting, **self.changes, **after}
 
 
 @dataclass(frozen=True)
 class Imported:
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, StrictInt] = field(default_factory=dict)
     kind = EventKind.IMPORT
 
+    @model_validator(mode="before")
+    @classmethod
+    def _unflatten(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return {"counts": {k: 0 if v is None else v for k, v in data.items() if k != "kind"}}
 
-@dataclass(frozen=True)
+    @model_serializer
+    def _json(self) -> dict[str, int]:
+        return dict(self.counts)
+
+
+@plain_dataclass(frozen=True)
 class Undid:
+    """Written by storage when it reverts a change (``bot/storage/undo.py``), read here."""
+
     event_id: int
     reverted: Record | None = None
     """What the reverted change was, when known."""
@@ -210,293 +283,78 @@ class Undid:
     kind = EventKind.UNDO
 
 
-@dataclass(frozen=True)
+@plain_dataclass(frozen=True)
 class Unreadable:
     """A row whose details do not fit its kind (or of a kind this version does not know)."""
 
     raw_kind: str
 
 
-Record = (
-    Created
-    | Edited
-    | Deleted
-    | Selected
-    | Wounded
-    | DamageRolled
-    | HealRolled
-    | Lowered
-    | Rested
-    | Configured
-    | Imported
-    | Undid
-    | Unreadable
-)
+_SAME_RECORD = {EventKind.MENTAL: EventKind.WOUND, EventKind.HEAL_MENTAL: EventKind.HEAL_WOUND}
+_DAMAGE = "damage"
 
 
-Recordable = (
-    Created
-    | Edited
-    | Deleted
-    | Selected
-    | Wounded
-    | DamageRolled
-    | HealRolled
-    | Lowered
-    | Rested
-    | Configured
-    | Imported
-)
+def _tag(value: Any) -> str | None:
+    """Which record a row (or a record) is: its kind's, and a damage roll by its ``damage``."""
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        if kind in (EventKind.WOUND, EventKind.MENTAL) and "damage" in value:
+            return _DAMAGE
+    else:
+        kind = _DAMAGE if isinstance(value, DamageRolled) else value.kind
+    return _SAME_RECORD.get(kind, kind)  # type: ignore[arg-type]
+
+
+Recordable = Annotated[
+    Annotated[Created, Tag(EventKind.CHARACTER_CREATE)]
+    | Annotated[Edited, Tag(EventKind.CHARACTER_EDIT)]
+    | Annotated[Deleted, Tag(EventKind.CHARACTER_DELETE)]
+    | Annotated[Selected, Tag(EventKind.CHARACTER_SELECT)]
+    | Annotated[Wounded, Tag(EventKind.WOUND)]
+    | Annotated[DamageRolled, Tag(_DAMAGE)]
+    | Annotated[HealRolled, Tag(EventKind.HEAL_ROLL)]
+    | Annotated[Lowered, Tag(EventKind.HEAL_WOUND)]
+    | Annotated[Rested, Tag(EventKind.REST)]
+    | Annotated[Configured, Tag(EventKind.CONFIG)]
+    | Annotated[Imported, Tag(EventKind.IMPORT)],
+    Discriminator(_tag),
+]
 """What an action records (an undo is recorded by storage, which reverts it)."""
+Record = Recordable | Undid | Unreadable
+_RECORDS: TypeAdapter[Recordable] = TypeAdapter(Recordable)
+_TRACK_OF_KIND: dict[str, Track] = {EventKind.WOUND: Track.PHYSICAL, EventKind.HEAL_WOUND: Track.PHYSICAL}
+_TRACK_OF_KIND |= {EventKind.MENTAL: Track.MENTAL, EventKind.HEAL_MENTAL: Track.MENTAL}
+_TRACKED = {*_TRACK_OF_KIND, EventKind.HEAL_ROLL}
 
 
-# ---- record -> JSON (the actions) ------------------------------------------------------------------
-
-
-def details_of(record: Record) -> dict[str, object]:
+def details_of(record: Recordable) -> dict[str, object]:
     """The JSON that storage keeps in the event's ``details`` column."""
-    match record:
-        case Created(owner_id=owner):
-            return {"owner_id": owner}
-        case Edited():
-            return dict(record.changes())
-        case Wounded(track=track):
-            return {
-                "severity": severity_name(track, record.severity),
-                "count": record.count,
-                "note": record.note,
-                "became": [_name(track, b) for b in record.became],
-                "not_applied": record.not_applied,
-                **_maxima_json(record.maxima),
-            }
-        case DamageRolled(track=track):
-            return {
-                "damage": record.damage,
-                "count": record.count,
-                "note": record.note,
-                "rolls": [
-                    {
-                        "margin": blow.margin,
-                        "success": blow.success,
-                        "effective": blow.effective,
-                        "harm": _harm_name(track, blow.harm),
-                    }
-                    for blow in record.rolls
-                ],
-                "became": [_name(track, b) for b in record.became],
-                "not_applied": record.not_applied,
-            }
-        case HealRolled(track=track):
-            rolls = [
-                {
-                    "margin": step.margin,
-                    "success": step.success,
-                    "became": _name(track, step.became),
-                    "worsened": step.worsened,
-                }
-                for step in record.rolls
-            ]
-            severity = severity_name(track, record.severity)
-            return {"track": track.value, "severity": severity, "rolls": rolls, **_maxima_json(record.maxima)}
-        case Lowered(track=track):
-            return {"severity": severity_name(track, record.severity), "became": _name(track, record.became)}
-        case Rested():
-            return {"days": record.days, "characters": record.characters}
-        case Configured():
-            whole = {} if record.before is None else {"before": record.before, "after": record.after}
-            return {"setting": record.setting, **record.changes, **whole}
-        case Imported():
-            return dict(record.counts)
-        case Deleted() | Selected() | Undid() | Unreadable():
-            return {}
-
-
-def _maxima_json(maxima: tuple[int, int, int] | None) -> dict[str, object]:
-    return {} if maxima is None else {"maxima": list(maxima)}
-
-
-def _name(track: Track, severity: Severity | None) -> str | None:
-    return None if severity is None else severity_name(track, severity)
-
-
-_HARM_WORDS = {Harm.NONE: "none", Harm.FATAL: "fatal"}
-"""How a blow that left no wound, or killed by the table, is written; the others by their severity."""
-
-
-def _harm_name(track: Track, harm: Harm) -> str:
-    severity = harm.severity
-    return _HARM_WORDS[harm] if severity is None else severity_name(track, severity)
-
-
-# ---- JSON -> record (the UI) -----------------------------------------------------------------------
-
-
-class _Misfit(ValueError):
-    """The details do not fit the kind."""
+    track = getattr(record, "track", Track.PHYSICAL)
+    written = _RECORDS.dump_python(record, mode="json", context={"track": track})
+    return written if isinstance(written, dict) else {}
 
 
 def record_of(event: Event) -> Record:
     """The typed record of ``event``; :class:`Unreadable` when its details do not fit its kind."""
-    try:
-        return _read(event.kind, event.details, undoes=event.undoes)
-    except _Misfit:
+    if event.kind != EventKind.UNDO:
+        return _read(event.kind, event.details)
+    data = event.details  # as bot/storage/undo.py writes it; the first undo rows said "details"
+    event_id = data.get("event_id") or 0 if event.undoes is None else event.undoes
+    kind, inner = data.get("kind"), data.get("event_details", data.get("details", {}))
+    restored, name = data.get("restored") or [], data.get("character_name")
+    if type(event_id) is not int or not isinstance(kind, str | None) or not isinstance(name, str | None):
         return Unreadable(event.kind)
-
-
-def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -> Record:
-    if kind not in EventKind.__members__.values():
-        raise _Misfit(kind)
-    match EventKind(kind):
-        case EventKind.CHARACTER_CREATE:
-            return Created(_optional(data, "owner_id", int))
-        case EventKind.CHARACTER_EDIT:
-            return Edited(
-                name=_optional(data, "name", str),
-                corps=_optional(data, "corps", int),
-                resistance=_optional(data, "resistance", int),
-                intuition=_optional(data, "intuition", int),
-                preset=_optional(data, "preset", str),
-            )
-        case EventKind.CHARACTER_DELETE:
-            return Deleted()
-        case EventKind.CHARACTER_SELECT:
-            return Selected()
-        case EventKind.WOUND | EventKind.MENTAL:
-            track = Track.PHYSICAL if kind == EventKind.WOUND else Track.MENTAL
-            if "damage" in data:
-                return _damage_rolled(track, data)
-            return Wounded(
-                track,
-                _severity(track, data.get("severity")),
-                count=_get(data, "count", int, 1),
-                note=_get(data, "note", str, ""),
-                became=tuple(_severity_or_none(track, b) for b in _get(data, "became", list, [])),
-                not_applied=_get(data, "not_applied", int, 0),
-                maxima=_maxima(data),
-            )
-        case EventKind.HEAL_ROLL:
-            track = _track(_get(data, "track", str, Track.PHYSICAL.value))
-            return HealRolled(
-                track,
-                _severity(track, data.get("severity")),
-                tuple(_step(track, step) for step in _get(data, "rolls", list, [])),
-                maxima=_maxima(data),
-            )
-        case EventKind.HEAL_WOUND | EventKind.HEAL_MENTAL:
-            track = Track.PHYSICAL if kind == EventKind.HEAL_WOUND else Track.MENTAL
-            return Lowered(
-                track, _severity(track, data.get("severity")), _severity_or_none(track, data.get("became"))
-            )
-        case EventKind.REST:
-            return Rested(_get(data, "days", int, 0), _get(data, "characters", int, 0))
-        case EventKind.CONFIG:
-            changes = {key: value for key, value in data.items() if key not in ("setting", "before", "after")}
-            before, after = _optional(data, "before", dict), _optional(data, "after", dict)
-            whole = before is not None and after is not None
-            return Configured(
-                _get(data, "setting", str, "?"), changes, before if whole else None, after if whole else None
-            )
-        case EventKind.IMPORT:
-            return Imported({key: _get(data, key, int, 0) for key in data})
-        case EventKind.UNDO:
-            return _undid(data, undoes)
-
-
-def _undid(data: Mapping[str, object], undoes: int | None) -> Undid:
-    event_id = undoes if undoes is not None else _get(data, "event_id", int, 0)
-    kind = _optional(data, "kind", str)
     if kind is None or kind == EventKind.UNDO:
         return Undid(event_id)
-    inner = data.get("event_details", data.get("details", {}))  # "details": the first undo records
-    if not isinstance(inner, dict):
-        raise _Misfit("event_details")
+    if not isinstance(inner, dict) or not isinstance(restored, list):
+        return Unreadable(event.kind)
+    return Undid(event_id, _read(kind, inner), name, tuple(i for i in restored if type(i) is int))
+
+
+def _read(kind: str, details: dict[str, Any]) -> Recordable | Unreadable:
     try:
-        reverted: Record = _read(kind, inner)
-    except _Misfit:
-        reverted = Unreadable(kind)
-    restored = tuple(i for i in _get(data, "restored", list, []) if type(i) is int)
-    return Undid(event_id, reverted, _optional(data, "character_name", str), restored)
-
-
-def _damage_rolled(track: Track, data: Mapping[str, object]) -> DamageRolled:
-    return DamageRolled(
-        track,
-        _get(data, "damage", int, 0),
-        count=_get(data, "count", int, 1),
-        note=_get(data, "note", str, ""),
-        rolls=tuple(_blow(track, blow) for blow in _get(data, "rolls", list, [])),
-        became=tuple(_severity_or_none(track, b) for b in _get(data, "became", list, [])),
-        not_applied=_get(data, "not_applied", int, 0),
-    )
-
-
-def _blow(track: Track, value: object) -> Blow:
-    if not isinstance(value, dict):
-        raise _Misfit("rolls")
-    word = value.get("harm")
-    if word in ("none", "fatal"):
-        harm = Harm.NONE if word == "none" else Harm.FATAL
-    else:
-        harm = Harm(_severity(track, word) + 1)
-    return Blow(
-        harm,
-        effective=_get(value, "effective", int, 0),
-        margin=_get(value, "margin", int, 0),
-        success=_get(value, "success", bool, False),
-    )
-
-
-def _get(data: Mapping[str, object], key: str, kind: type[T], default: T) -> T:
-    value = data.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _Misfit(key)
-    return value
-
-
-def _optional(data: Mapping[str, object], key: str, kind: type[T]) -> T | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _Misfit(key)
-    return value
-
-
-def _maxima(data: Mapping[str, object]) -> tuple[int, int, int] | None:
-    raw = _get(data, "maxima", list, [])
-    if len(raw) != 3 or not all(type(v) is int for v in raw):
-        return None
-    return raw[0], raw[1], raw[2]
-
-
-def _track(value: str) -> Track:
-    try:
-        return Track(value)
-    except ValueError:
-        raise _Misfit("track") from None
-
-
-def _severity(track: Track, value: object) -> Severity:
-    if not isinstance(value, str):
-        raise _Misfit("severity")
-    try:
-        return parse_severity(track, value)
-    except ValueError:
-        raise _Misfit("severity") from None
-
-
-def _severity_or_none(track: Track, value: object) -> Severity | None:
-    return None if value is None else _severity(track, value)
-
-
-def _step(track: Track, value: object) -> HealRollStep:
-    if not isinstance(value, dict):
-        raise _Misfit("rolls")
-    return HealRollStep(
-        success=_get(value, "success", bool, False),
-        worsened=_get(value, "worsened", bool, False),
-        became=_severity_or_none(track, value.get("became")),
-        margin=_optional(value, "margin", int),
-    )
+        track = _TRACK_OF_KIND.get(kind) or Track(details.get("track") or Track.PHYSICAL)
+        data = {**details, "kind": kind, **({"track": track} if kind in _TRACKED else {})}
+        return _RECORDS.validate_python(data, context={"track": track})
+    except (ValidationError, ValueError):
+        return Unreadable(kind)

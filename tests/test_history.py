@@ -227,3 +227,95 @@ def test_details_that_do_not_fit_read_as_unreadable(kind: str, details: dict[str
 def test_an_undo_of_an_unreadable_change_still_reads() -> None:
     row = stored("undo", {"kind": "wound", "event_details": {"severity": 99}, "event_id": 3})
     assert record_of(row) == Undid(3, Unreadable("wound"))
+
+
+RULES = {"open_rolls": False, "physical": {"penalties": [-1, -3, -5]}}
+CHANGED = {"open_rolls": True, "physical": {"penalties": [-1, -3, -5]}}
+
+# One stored row of every kind, as versions before this one wrote it (bot/actions and
+# bot/storage/undo.py of those versions), and the record it reads as.
+ROWS_OLD_VERSIONS_WROTE: list[tuple[str, dict[str, Any], Record]] = [
+    ("character_create", {"owner_id": 42}, Created(42)),
+    ("character_edit", {"name": "Arya", "resistance": 3}, Edited(name="Arya", resistance=3)),
+    ("character_delete", {}, Deleted()),
+    ("character_select", {}, Selected()),
+    (
+        "wound",
+        {
+            "severity": "critical",
+            "count": 2,
+            "note": "",
+            "became": ["critical", None],
+            "not_applied": 0,
+            "maxima": [3, 2, 1],
+        },
+        Wounded(Track.PHYSICAL, HIGH, 2, "", (HIGH, None), 0, (3, 2, 1)),
+    ),
+    (
+        "mental",
+        {
+            "damage": 18,
+            "count": 1,
+            "note": "ghost",
+            "rolls": [{"margin": 2, "success": True, "effective": 16, "harm": "shock"}],
+            "became": ["trauma"],
+            "not_applied": 0,
+        },
+        DamageRolled(Track.MENTAL, 18, 1, "ghost", (Blow(Harm.LOW, 16, 2, True),), (MID,), 0),
+    ),
+    (
+        "heal_roll",
+        {
+            "track": "mental",
+            "severity": "trauma",
+            "rolls": [{"margin": -3, "success": False, "became": "psychosis", "worsened": True}],
+            "maxima": [3, 2, 1],
+        },
+        HealRolled(Track.MENTAL, MID, (HealRollStep(False, True, HIGH, -3),), (3, 2, 1)),
+    ),
+    ("heal_wound", {"severity": "critical", "became": "serious"}, Lowered(Track.PHYSICAL, HIGH, MID)),
+    ("heal_mental", {"severity": "trauma", "became": "shock"}, Lowered(Track.MENTAL, MID, LOW)),
+    ("rest", {"days": 7, "characters": 2}, Rested(7, 2)),
+    # The settings before were kept in the details as well as in the undo snapshot.
+    (
+        "config",
+        {"setting": "dice", "open_rolls": True, "before": RULES, "after": CHANGED},
+        Configured("dice", {"open_rolls": True}, RULES, CHANGED),
+    ),
+    ("config", {"setting": "roles", "gm_role_id": None}, Configured("roles", {"gm_role_id": None})),
+    (
+        "import",
+        {"characters": 2, "wounds": 0, "replaced": 0},
+        Imported({"characters": 2, "wounds": 0, "replaced": 0}),
+    ),
+    (
+        "undo",
+        {
+            "kind": "character_edit",
+            "character_name": "Arya",
+            "event_details": {"name": "Arya"},
+            "event_id": 3,
+            "event_at": "2024-05-01T10:00:00+00:00",
+            "restored": [12],
+        },
+        Undid(3, Edited(name="Arya"), "Arya", (12,)),
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "details", "expected"), ROWS_OLD_VERSIONS_WROTE)
+def test_a_row_of_every_kind_as_older_versions_wrote_it_reads(
+    kind: str, details: dict[str, Any], expected: Record
+) -> None:
+    assert record_of(stored(kind, details, undoes=3 if kind == "undo" else None)) == expected
+
+
+def test_the_rows_cover_every_kind() -> None:
+    assert {kind for kind, _, _ in ROWS_OLD_VERSIONS_WROTE} == set(EventKind)
+
+
+def test_a_settings_change_writes_the_settings_after_but_not_before() -> None:
+    # The settings before are in the event's undo snapshot; storage reads them back from there
+    # (tests/storage/test_store.py).
+    record = Configured("dice", {"open_rolls": True}, RULES, CHANGED)
+    assert details_of(record) == {"setting": "dice", "open_rolls": True, "after": CHANGED}

@@ -18,7 +18,8 @@ ATTRIBUTE_MIN, ATTRIBUTE_MAX = -10, 10
 class Wound:
     """One wound with its history: what it was inflicted as and what it is now.
 
-    ``current is None`` means the wound no longer counts: healed, or (``fatal``) the blow that killed.
+    ``current is None`` means the wound no longer counts: healed, or (``fatal``) the wound that went
+    beyond the top of its track, which kills (physical) or makes incoherent (mental) for good.
     ``at`` is a timestamp given by the caller (the rules have no clock).
     """
 
@@ -47,12 +48,20 @@ class Character:
     mental_max: Maxima = (4, 2, 1)
     wounds: tuple[Wound, ...] = ()
     rest_days: int = 0
-    dead: bool = False
-    incoherent: bool = False
     owner_id: int | None = None
     id: int | None = None
     guild_id: int = 0
     created_at: str = ""
+
+    @property
+    def dead(self) -> bool:
+        """Holds a fatal wound on the physical track."""
+        return any(w.fatal and w.track is Track.PHYSICAL for w in self.wounds)
+
+    @property
+    def incoherent(self) -> bool:
+        """Holds a fatal wound on the mental track."""
+        return any(w.fatal and w.track is Track.MENTAL for w in self.wounds)
 
     @property
     def out_of_play(self) -> bool:

@@ -103,8 +103,7 @@ def _killing_blow(character: Character, track: Track, *, note: str, by: int | No
     It is recorded as a critical wound (psychosis) that ended beyond the track, like one that
     escalated past the top."""
     wound = Wound(track, Severity.HIGH, None, note=note, inflicted_by=by, at=at, fatal=True)
-    after = replace(character, wounds=(*character.wounds, wound), rest_days=0)
-    return replace(after, dead=True) if track is Track.PHYSICAL else replace(after, incoherent=True)
+    return replace(character, wounds=(*character.wounds, wound), rest_days=0)
 
 
 def inflict_damage(

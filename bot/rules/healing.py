@@ -159,12 +159,6 @@ def heal_session(
             became = worsened(current, track, severity)
             after = replace(wound, current=became, fatal=became is None)
             current = with_wound_replaced(current, wound, after)
-            if became is None:
-                current = (
-                    replace(current, dead=True)
-                    if track is Track.PHYSICAL
-                    else replace(current, incoherent=True)
-                )
             steps.append(HealStep(severity, roll, became, worsened=True, beyond=became is None))
         else:
             steps.append(HealStep(severity, roll, severity))

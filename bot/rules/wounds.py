@@ -42,13 +42,6 @@ def ensure_in_play(character: Character) -> None:
         raise UserError("character_incoherent", name=character.name)
 
 
-def _beyond(character: Character, track: Track) -> Character:
-    """The character after a wound went beyond the top of ``track``."""
-    if track is Track.PHYSICAL:
-        return replace(character, dead=True)
-    return replace(character, incoherent=True)
-
-
 @dataclass(frozen=True)
 class Inflicted:
     """One wound as asked (``inflicted``) and as it ended (``became``; ``None`` is beyond the track)."""
@@ -105,7 +98,7 @@ def inflict(
         current = replace(current, wounds=tuple(wounds), rest_days=0)
         results.append(Inflicted(severity, became))
         if became is None:
-            return Infliction(_beyond(current, track), track, tuple(results), count - done - 1)
+            return Infliction(current, track, tuple(results), count - done - 1)
     return Infliction(current, track, tuple(results), 0)
 
 

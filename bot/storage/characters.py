@@ -14,10 +14,12 @@ from typing import TypeVar
 
 from bot.errors import UserError
 from bot.rules.character import Character, Wound
+from bot.rules.severity import Track
 from bot.storage.codec import (
     CHARACTER_COLUMNS,
     WOUND_COLUMNS,
     CharacterSnapshot,
+    WoundState,
     character_params,
     characters_from_rows,
     name_key,
@@ -34,14 +36,14 @@ _SELECT = _SELECT_EVERY_WOUND + f"AND {_COUNTS} "
 _SET_COLUMNS = (
     "owner_id = ?, name = ?, name_key = ?, corps = ?, resistance = ?, intuition = ?, preset = ?, "
     "physical_max_low = ?, physical_max_mid = ?, physical_max_high = ?, "
-    "mental_max_low = ?, mental_max_mid = ?, mental_max_high = ?, rest_days = ?, dead = ?, incoherent = ?"
+    "mental_max_low = ?, mental_max_mid = ?, mental_max_high = ?, rest_days = ?"
 )
 _INSERT = (
     "INSERT INTO characters (guild_id, owner_id, name, name_key, corps, resistance, intuition, preset, "
     "physical_max_low, physical_max_mid, physical_max_high, mental_max_low, mental_max_mid, "
-    "mental_max_high, rest_days, dead, incoherent, created_at) VALUES "
+    "mental_max_high, rest_days, created_at) VALUES "
 )
-_CHARACTER_VALUES = "(" + ", ".join(["?"] * 18) + ")"
+_CHARACTER_VALUES = "(" + ", ".join(["?"] * 16) + ")"
 _WOUND_INSERT = (
     "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
     "inflicted_by, inflicted_at) VALUES "
@@ -344,17 +346,30 @@ def restore(sql: Sql, guild_id: int, snapshots: Sequence[CharacterSnapshot]) -> 
     wanted = {s.character.id: {w.id for w in s.wounds} for s in snapshots}
     existing: dict[int, set[int]] = {cid: set() for cid in wanted if cid is not None}
     counting: set[int] = set()
+    tracks: dict[int, tuple[Track, bool]] = {}  # wound id -> its track, and whether it is fatal
     for chunk in _chunks(list(existing)):
         marks = ", ".join("?" * len(chunk))
-        for wid, cid, counts in sql.rows(
-            f"SELECT w.id, w.character_id, {_COUNTS} FROM wounds w WHERE w.character_id IN ({marks})", chunk
+        for wid, cid, counts, track, fatal in sql.rows(
+            f"SELECT w.id, w.character_id, {_COUNTS}, w.track, w.fatal FROM wounds w "
+            f"WHERE w.character_id IN ({marks})",
+            chunk,
         ):
             existing[cid].add(wid)
+            tracks[wid] = (Track(track), bool(fatal))
             if counts:
                 counting.add(wid)
+    # An older snapshot's flags say what the character was (CharacterSnapshot.out): the fatal wound
+    # migration 0004 gave a flag stays, a fatal mark the flags denied is not put back.
+    kept = {
+        wid
+        for s in snapshots
+        if s.out and s.character.id is not None
+        for wid in existing[s.character.id]
+        if tracks[wid][1] and tracks[wid][0] in s.out
+    }
     # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
     # in it (see the module's docstring) and stays as it is.
-    extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid]]
+    extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid] - kept]
     missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
     if missing:
         raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")
@@ -362,8 +377,14 @@ def restore(sql: Sql, guild_id: int, snapshots: Sequence[CharacterSnapshot]) -> 
     sql.run_many(
         "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?",
         [
-            (None if w.current is None else int(w.current), int(w.fatal), w.id, s.character.id)
+            (None if w.current is None else int(w.current), int(_fatal(s, w, tracks)), w.id, s.character.id)
             for s in snapshots
             for w in s.wounds
         ],
     )
+
+
+def _fatal(snapshot: CharacterSnapshot, wound: WoundState, tracks: dict[int, tuple[Track, bool]]) -> bool:
+    """The fatal mark to put back on ``wound``: the snapshot's, unless its flags denied it."""
+    out = snapshot.out
+    return wound.fatal if out is None else wound.fatal and tracks[wound.id][0] in out

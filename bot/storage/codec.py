@@ -17,12 +17,12 @@ CHARACTER_COLUMNS = (
     "c.id, c.guild_id, c.owner_id, c.name, c.corps, c.resistance, c.intuition, c.preset, "
     "c.physical_max_low, c.physical_max_mid, c.physical_max_high, "
     "c.mental_max_low, c.mental_max_mid, c.mental_max_high, "
-    "c.rest_days, c.dead, c.incoherent, c.created_at"
+    "c.rest_days, c.created_at"
 )
 WOUND_COLUMNS = (
     "w.id, w.track, w.inflicted_severity, w.current_severity, w.fatal, w.note, w.inflicted_by, w.inflicted_at"
 )
-_N_CHARACTER = 18
+_N_CHARACTER = 16
 
 
 def name_key(name: str) -> str:
@@ -65,7 +65,7 @@ def wound_from_row(row: Row, offset: int = 0) -> Wound:
 
 def _character_from_row(row: Row, wounds: tuple[Wound, ...]) -> Character:
     (cid, guild_id, owner_id, name, corps, resistance, intuition, preset) = row[:8]
-    p_low, p_mid, p_high, m_low, m_mid, m_high, rest_days, dead, incoherent, created_at = row[8:18]
+    p_low, p_mid, p_high, m_low, m_mid, m_high, rest_days, created_at = row[8:16]
     return Character(
         name=name,
         corps=corps,
@@ -76,8 +76,6 @@ def _character_from_row(row: Row, wounds: tuple[Wound, ...]) -> Character:
         mental_max=(m_low, m_mid, m_high),
         wounds=wounds,
         rest_days=rest_days,
-        dead=bool(dead),
-        incoherent=bool(incoherent),
         owner_id=owner_id,
         id=cid,
         guild_id=guild_id,
@@ -113,8 +111,6 @@ def character_params(character: Character, key: str) -> tuple[object, ...]:
         *character.physical_max,
         *character.mental_max,
         character.rest_days,
-        int(character.dead),
-        int(character.incoherent),
     )
 
 
@@ -138,6 +134,9 @@ class CharacterSnapshot:
 
     character: Character
     wounds: tuple[WoundState, ...]
+    out: frozenset[Track] | None = None
+    """Of a snapshot written before migration 0004: the tracks its stored flags said the character was
+    dead or incoherent on. Those flags, not the ``fatal`` marks, said it then (0004 made them agree)."""
 
     @classmethod
     def of(cls, character: Character) -> CharacterSnapshot:
@@ -157,8 +156,6 @@ class CharacterSnapshot:
             "physical_max": list(c.physical_max),
             "mental_max": list(c.mental_max),
             "rest_days": c.rest_days,
-            "dead": c.dead,
-            "incoherent": c.incoherent,
             "created_at": c.created_at,
             "wounds": [[w.id, None if w.current is None else int(w.current), w.fatal] for w in self.wounds],
         }
@@ -175,12 +172,13 @@ class CharacterSnapshot:
             physical_max=(p_max[0], p_max[1], p_max[2]),
             mental_max=(m_max[0], m_max[1], m_max[2]),
             rest_days=data["rest_days"],
-            dead=data["dead"],
-            incoherent=data["incoherent"],
             owner_id=data["owner_id"],
             id=data["id"],
             guild_id=guild_id,
             created_at=data["created_at"],
         )
         states = tuple(WoundState(wid, _severity(cur), bool(fatal)) for wid, cur, fatal in data["wounds"])
-        return cls(character, states)
+        if "dead" not in data:
+            return cls(character, states)
+        flags = ((Track.PHYSICAL, data["dead"]), (Track.MENTAL, data["incoherent"]))
+        return cls(character, states, frozenset(track for track, flag in flags if flag))

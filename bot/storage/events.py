@@ -7,14 +7,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.history import Event
+from bot.history import Event, EventKind
+from bot.rules.ruleset import Ruleset
 from bot.storage.codec import Row, dumps
 from bot.storage.sql import Sql
 
 UNDO = "undo"
 _COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
-    "e.undone, e.undoes"
+    "e.undone, e.undoes, CASE WHEN e.kind = 'config' THEN e.snapshot END"
 )
 # Events that /undo may revert: not undone yet, and not an undo themselves (the partial index).
 _UNDOABLE = "e.undone = 0 AND e.kind <> 'undo'"
@@ -24,6 +25,8 @@ _FEW = 64  # up to this many characters, look for undo conflicts character by ch
 def _event(row: Row) -> Event:
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
+    if kind == EventKind.CONFIG and isinstance(decoded, dict) and row[10]:
+        decoded = _with_settings_before(decoded, json.loads(row[10]))
     return Event(
         id=eid,
         guild_id=guild_id,
@@ -36,6 +39,18 @@ def _event(row: Row) -> Event:
         undone=bool(undone),
         undoes=undoes,
     )
+
+
+def _with_settings_before(details: dict[str, Any], snapshot: object) -> dict[str, Any]:
+    """A settings change's details with the whole settings before it, which it does not keep: its
+    snapshot does, once, for undo (``null``: the defaults; the first of these events kept them in
+    both)."""
+    if "after" not in details or "before" in details or not isinstance(snapshot, dict):
+        return details
+    if "ruleset" not in snapshot:
+        return details
+    before = snapshot["ruleset"]
+    return {**details, "before": Ruleset().model_dump(mode="json") if before is None else before}
 
 
 _INSERT = (
@@ -135,8 +150,8 @@ def latest_undoable(sql: Sql, guild_id: int, character_id: int | None) -> Undoab
     )
     if row is None:
         return None
-    snapshot = json.loads(row[10]) if row[10] else {}
-    return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[11]))
+    snapshot = json.loads(row[11]) if row[11] else {}
+    return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[12]))
 
 
 def blocker(sql: Sql, guild_id: int, target: Undoable, character_ids: Collection[int]) -> Event | None:

@@ -16,9 +16,8 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import ImportProblem, UserError, import_too_large
 from bot.export_file import FORMAT, VERSION, ExportActive, ExportCharacter, ExportWound, GuildExport
 from bot.rules.character import Character, Wound
-from bot.rules.reachable import Unreachable, unreachable
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import Track
+from bot.rules.severity import SEVERITIES, Track
 from bot.storage.codec import name_key
 
 MAX_IMPORT_BYTES = 16 * 1024 * 1024
@@ -103,35 +102,39 @@ def parse_import(data: bytes, guild_id: int) -> GuildExport:
         elif document.characters[found].owner_id != choice.user_id:
             problems.append(ImportProblem(("active", index, "character"), "not_this_players"))
     for index, state in enumerate(imported_characters(document, guild_id, "")):
-        problems += [_unreachable_problem(index, u) for u in unreachable(state)]
+        problems += _unreachable(("characters", index), state, document.characters[index])
     if problems:
         raise UserError("import_invalid", errors=tuple(problems))
     return document
 
 
-def _unreachable_problem(index: int, problem: Unreachable) -> ImportProblem:
-    """One problem of :func:`bot.rules.reachable.unreachable` of the file's character ``index``."""
-    track = problem.track or Track.PHYSICAL
-    where = ("characters", index)
-    match problem.problem:
-        case "too_many":
-            values = (("held", problem.held), ("maximum", problem.maximum), ("track", track))
-            return ImportProblem(where, "too_many", (*values, ("severity", problem.severity)))
-        case "beyond_not_out":
-            return ImportProblem(where, f"fatal_not_{'dead' if track is Track.PHYSICAL else 'incoherent'}")
-        case "out_without_beyond":
-            return ImportProblem(where, f"{'dead' if track is Track.PHYSICAL else 'incoherent'}_not_fatal")
-        case "several_beyond":
-            return ImportProblem(where, "several_fatal", (("held", problem.held),))
-        case _:
-            return ImportProblem(where, "dead_and_incoherent")
+def _unreachable(where: tuple[str, int], state: Character, c: ExportCharacter) -> list[ImportProblem]:
+    """How the file's character ``c`` (as ``state``) is one the rules never make: more wounds held than
+    a maximum, more than one fatal wound (after one, nothing happens to a character), or a ``dead``
+    (``incoherent``) that its fatal wound does not bear out. (Whether the track was full when the fatal
+    wound came is not checked: a GM may give a dead character a preset with more room afterwards.)"""
+    found: list[ImportProblem] = []
+    fatal = [w.track for w in state.wounds if w.fatal]
+    if len(fatal) > 1:
+        found.append(ImportProblem(where, "several_fatal", (("held", len(fatal)),)))
+    for track, said, word in ((Track.PHYSICAL, c.dead, "dead"), (Track.MENTAL, c.incoherent, "incoherent")):
+        counts, maxima = state.counts(track), state.maxima(track)
+        for severity in SEVERITIES:
+            if counts[severity] > maxima[severity]:
+                values = (("held", counts[severity]), ("maximum", maxima[severity]), ("track", track))
+                found.append(ImportProblem(where, "too_many", (*values, ("severity", severity))))
+        if track in fatal and not said:
+            found.append(ImportProblem(where, f"fatal_not_{word}"))
+        if said and track not in fatal:
+            found.append(ImportProblem(where, f"{word}_not_fatal"))
+    return found
 
 
 def imported_characters(document: GuildExport, guild_id: int, now: str) -> list[Character]:
     """The file's characters as new rules objects (no ids yet) of server ``guild_id``."""
     return [
         Character(
-            **c.model_dump(exclude={"wounds", "created_at"}),
+            **c.model_dump(exclude={"wounds", "created_at", "dead", "incoherent"}),
             wounds=tuple(Wound(**w.model_dump()) for w in c.wounds),
             guild_id=guild_id,
             created_at=c.created_at or now,

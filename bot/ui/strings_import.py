@@ -67,8 +67,4 @@ IMPORT: Final[dict[str, dict[str, str]]] = {
         "en": "{held} fatal wounds, at most one is possible",
         "fr": "{held} blessures fatales, une seule au plus est possible",
     },
-    "import_dead_and_incoherent": {
-        "en": "both dead and incoherent",
-        "fr": "à la fois mort et incohérent",
-    },
 }

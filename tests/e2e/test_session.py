@@ -267,6 +267,12 @@ async def test_a_whole_session_in_two_servers(tmp_path: Path, database_url: str)
     print(f"session: {len(standin.interactions)} interactions in {time.monotonic() - began:.1f}s")
 
 
+def fatal_tracks(conn: DbView, character_id: int) -> list[str]:
+    """The tracks of the character's fatal wounds: it is dead (incoherent) while it holds one."""
+    found = rows(conn, "SELECT track FROM wounds WHERE character_id = ? AND fatal = 1", character_id)
+    return [str(track) for (track,) in found]
+
+
 def check_database(conn: DbView) -> None:
     """The file holds what the messages said."""
     assert conn.integrity() == "ok"
@@ -274,18 +280,18 @@ def check_database(conn: DbView) -> None:
 
     aria = character_row(conn, GUILD, "Aria")
     assert (aria["owner_id"], aria["corps"], aria["resistance"]) == (ALICE, 10, 10)
-    assert (aria["dead"], aria["incoherent"], aria["rest_days"]) == (0, 0, 0)  # revived; rest consumed
+    assert aria["rest_days"] == 0  # rest consumed
     assert wound_counts(conn, aria["id"], "physical") == (3, 2, 1)
-    # The fatal wound went with its undone event; the note is stored as typed (escaped only on display).
-    fatal = rows(conn, "SELECT COUNT(*) FROM wounds WHERE character_id = ? AND fatal = 1", aria["id"])
-    assert fatal == [(0,)]
+    # Revived: the fatal wound went with its undone event; the note is stored as typed (escaped only on
+    # display).
+    assert fatal_tracks(conn, aria["id"]) == []
     noted = rows(
         conn, "SELECT note, inflicted_by FROM wounds WHERE note <> '' AND character_id = ?", aria["id"]
     )
     assert noted == [("arrow in the shoulder @everyone", GM)]
 
     brann = character_row(conn, GUILD, "Brann")
-    assert (brann["dead"], brann["incoherent"]) == (0, 1)
+    assert fatal_tracks(conn, brann["id"]) == ["mental"]  # incoherent, not dead
     assert wound_counts(conn, brann["id"], "physical") == (0, 1, 0)
     assert wound_counts(conn, brann["id"], "mental") == (4, 2, 1)
     gobelin = character_row(conn, GUILD, "Gobelin")

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bot.rules import SEVERITIES, Character, Ruleset, Severity, Track, TrackNumbers, Wound
 from bot.rules.ruleset import Maxima
+from tests.rules.support import fatal_wounds
 
 tracks = st.sampled_from(list(Track))
 severities = st.sampled_from(SEVERITIES)
@@ -60,10 +61,8 @@ def characters(draw: st.DrawFn, *, dead: bool = False, incoherent: bool = False)
         intuition=draw(st.integers(-5, 5)),
         physical_max=physical_max,
         mental_max=mental_max,
-        wounds=tuple(order),
+        wounds=(*order, *fatal_wounds(dead=dead, incoherent=incoherent)),
         rest_days=draw(st.integers(0, 60)),
-        dead=dead,
-        incoherent=incoherent,
     )
 
 

@@ -38,6 +38,12 @@ def wounds_of(track: Track, counts: tuple[int, int, int]) -> list[Wound]:
     ]
 
 
+def fatal_wounds(*, dead: bool = False, incoherent: bool = False) -> tuple[Wound, ...]:
+    """The wound that made a character dead (incoherent): one beyond the top of its track."""
+    tracks = [track for track, out in ((Track.PHYSICAL, dead), (Track.MENTAL, incoherent)) if out]
+    return tuple(Wound(track, Severity.HIGH, None, fatal=True) for track in tracks)
+
+
 def character(
     physical: tuple[int, int, int] = (0, 0, 0),
     mental: tuple[int, int, int] = (0, 0, 0),
@@ -59,8 +65,10 @@ def character(
         intuition=intuition,
         physical_max=physical_max,
         mental_max=mental_max,
-        wounds=tuple(wounds_of(Track.PHYSICAL, physical) + wounds_of(Track.MENTAL, mental)),
+        wounds=(
+            *wounds_of(Track.PHYSICAL, physical),
+            *wounds_of(Track.MENTAL, mental),
+            *fatal_wounds(dead=dead, incoherent=incoherent),
+        ),
         rest_days=rest_days,
-        dead=dead,
-        incoherent=incoherent,
     )

@@ -5,12 +5,13 @@ import re
 import shutil
 import sqlite3
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from bot.rules import Severity, Track
-from bot.storage import StorageError, Store, open_database
+from bot.storage import StorageError, Store, Transaction, open_database
 from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
 from tests.databases import connect, dump, is_postgres, latest_version, tables
@@ -61,6 +62,14 @@ SEEDS[2] = (
 )
 # 3: the interactions whose change is committed (a new table; the rest as in 2).
 SEEDS[3] = SEEDS[2] + "INSERT INTO handled_interactions (interaction_id) VALUES (1577332705824079897);"
+# 4: dead and incoherent follow from the wounds (no columns; the rest as in 3).
+SEEDS[4] = (
+    SEEDS[3]
+    .replace("rest_days, dead, incoherent, created_at", "rest_days, created_at")
+    .replace("1, 5, 0, 0,\n", "1, 5,\n")
+    .replace("1, 0, 0, 0,\n", "1, 0,\n")
+)
+assert SEEDS[4].count("dead") == 0 and SEEDS[4].count("1, 5,\n") == 1 and SEEDS[4].count("1, 0,\n") == 1
 
 
 def dialect(url: str) -> str:
@@ -188,6 +197,121 @@ async def test_data_of_every_version_survives_the_upgrade(
     finally:
         await store.close()
     assert version_of(url) == LATEST
+
+
+def _old_character(cid: int, name: str, *, dead: int = 0, incoherent: int = 0) -> str:
+    """A character row of versions 1 to 3, with its stored life flags."""
+    return f"""
+        INSERT INTO characters (id, guild_id, owner_id, name, name_key, corps, resistance, intuition, preset,
+            physical_max_low, physical_max_mid, physical_max_high, mental_max_low, mental_max_mid,
+            mental_max_high, rest_days, dead, incoherent, created_at, deleted_at)
+            VALUES ({cid}, 111111111111, NULL, '{name}', '{name.lower()}', 0, 0, 0, 'humanoid', 4, 2, 1,
+                    4, 2, 1, 0, {dead}, {incoherent}, '2024-01-0{cid}T00:00:00.000+00:00', NULL);"""
+
+
+def _old_wound(wid: int, cid: int, track: str, current: int | None, fatal: int) -> str:
+    inflicted, held = 2 if current is None else current, "NULL" if current is None else current
+    return f"""
+        INSERT INTO wounds (id, character_id, track, inflicted_severity, current_severity, fatal, note,
+            inflicted_by, inflicted_at)
+            VALUES ({wid}, {cid}, '{track}', {inflicted}, {held}, {fatal}, 'w{wid}', 900,
+                    '2024-02-01T00:00:00.000+00:00');"""
+
+
+# The life states a database of version 3 holds: the flags as the rules set them (with the fatal wound
+# on their track), and as an import made before /config import checked them (55ecb69) could store
+# them: a flag without its fatal wound, a fatal wound without its flag, both flags.
+LIFE_STATES_AT_3 = "".join(
+    [
+        _old_character(1, "Slain", dead=1) + _old_wound(1, 1, "physical", 0, 0),
+        _old_wound(2, 1, "physical", None, 1),
+        _old_character(2, "Mad", incoherent=1) + _old_wound(3, 2, "mental", None, 1),
+        _old_character(3, "Ghost", dead=1),
+        _old_character(4, "Undead")
+        + _old_wound(4, 4, "physical", 0, 0)
+        + _old_wound(5, 4, "physical", None, 1),
+        _old_character(5, "Both", dead=1, incoherent=1) + _old_wound(6, 5, "physical", None, 1),
+        _old_character(6, "Lost", incoherent=1) + _old_wound(7, 6, "physical", None, 1),
+    ]
+)
+
+
+def _old_edit(eid: int, cid: int, name: str, wounds: str, *, dead: bool = False) -> str:
+    """A /character edit of versions 1 to 3 (corps 2 -> 0), its snapshot with the stored flags."""
+    character = (
+        f'{{"id": {cid}, "owner_id": null, "name": "{name}", "corps": 2, "resistance": 0, "intuition": 0, '
+        '"preset": "humanoid", "physical_max": [4, 2, 1], "mental_max": [4, 2, 1], "rest_days": 0, '
+        f'"dead": {str(dead).lower()}, "incoherent": false, '
+        f'"created_at": "2024-01-0{cid}T00:00:00.000+00:00", "wounds": {wounds}}}'
+    )
+    return f"""
+        INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, character_id, character_name, details,
+            touches_ruleset, undone, undoes, snapshot)
+            VALUES ({eid}, 111111111111, 'character_edit', 900, '2024-03-01T00:00:00.000+00:00', {cid},
+                    '{name}', '{{"corps": 0}}', 0, 0, NULL, '{{"characters": {{"{cid}": {character}}}}}');
+        INSERT INTO event_characters (event_id, character_id) VALUES ({eid}, {cid});"""
+
+
+# Edits of three of them, each undoable: the snapshots say what the flags said.
+OLD_EDITS = (
+    _old_edit(1, 1, "Slain", "[[1, 0, false], [2, null, true]]", dead=True)
+    + _old_edit(2, 3, "Ghost", "[]", dead=True)
+    + _old_edit(3, 4, "Undead", "[[4, 0, false], [5, null, true]]")
+)
+
+
+async def test_the_stored_life_flags_become_fatal_wounds_and_keep_their_meaning(
+    tmp_path: Path, empty_database_url: str
+) -> None:
+    """Dead and incoherent follow from a fatal wound on their track since 0004: whatever a flag said
+    of a character, it still says after the upgrade, and nothing else changes."""
+    url = empty_database_url
+    db = await open_database(url)
+    try:
+        assert await migrate(db, migrations_up_to(3, tmp_path / "old", url)) == 3
+    finally:
+        await db.close()
+    seed(url, LIFE_STATES_AT_3 + OLD_EDITS)
+    store = await Store.open(url)
+    try:
+        loaded = {c.name: c for c in await store.characters(GUILD)}
+        exported = json.loads(await store.export_guild(GUILD))["characters"]
+        # Undoing a change recorded before the upgrade puts back what its snapshot said, flags included.
+        for cid in (1, 3, 4):
+            await store.run(GUILD, partial(Transaction.undo, actor_id=900, character_id=cid))
+        undone = {c.name: c for c in await store.characters(GUILD)}
+    finally:
+        await store.close()
+    assert {name: c.corps for name, c in undone.items() if c.corps} == {"Slain": 2, "Ghost": 2, "Undead": 2}
+    assert undone == {
+        name: replace(c, corps=2) if name in ("Slain", "Ghost", "Undead") else c for name, c in loaded.items()
+    }
+    states = {name: (c.dead, c.incoherent) for name, c in loaded.items()}
+    assert states == {
+        "Slain": (True, False),
+        "Mad": (False, True),
+        "Ghost": (True, False),
+        "Undead": (False, False),
+        "Both": (True, True),
+        "Lost": (False, True),
+    }
+    held = {name: (c.counts(Track.PHYSICAL), c.counts(Track.MENTAL)) for name, c in loaded.items()}
+    assert held["Slain"] == held["Undead"] == ((1, 0, 0), (0, 0, 0))
+    fatal = {f["name"]: [(w["track"], w["note"]) for w in f["wounds"] if w["fatal"]] for f in exported}
+    assert fatal == {
+        "Slain": [("physical", "w2")],
+        "Mad": [("mental", "w3")],
+        "Ghost": [("physical", "")],
+        "Undead": [],  # the fatal wound its flag denied: kept, as a wound that no longer counts
+        "Both": [("physical", "w6"), ("mental", "")],
+        "Lost": [("mental", "")],
+    }
+    ghost = loaded["Ghost"].wounds
+    assert [(w.track, w.inflicted, w.current, w.fatal, w.inflicted_by, w.at) for w in ghost] == [
+        (Track.PHYSICAL, Severity.HIGH, None, True, None, "2024-01-03T00:00:00.000+00:00")
+    ]
+    undead = next(f for f in exported if f["name"] == "Undead")["wounds"]
+    assert [(w["current"], w["fatal"], w["note"]) for w in undead] == [(0, False, "w4"), (None, False, "w5")]
 
 
 async def test_a_broken_migration_leaves_schema_and_version_untouched(

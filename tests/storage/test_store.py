@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
-from bot.history import Event
+from bot.history import Configured, Event, Undid, details_of, record_of
 from bot.interface import run
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
 from bot.rules.character import Character
@@ -117,6 +118,40 @@ async def test_history_pages_newest_first(store: Store) -> None:
     assert (await store.history(GUILD, page=9))[0] == []
     by_character, count = await store.history(GUILD, character_id=aria.id, per_page=5, page=2)
     assert count == 25 and [e.details["days"] for e in by_character] == [19, 18, 17, 16, 15]
+
+
+async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store, database_url: str) -> None:
+    """The settings before a change are in the event's undo snapshot, not in its details too; history
+    reads them from there, and events written when the details kept them too still read."""
+
+    def change(tx: Transaction, setting: str, update: dict[str, Any], *, as_before: bool) -> None:
+        before, after = tx.ruleset(), tx.ruleset().model_copy(update=update)
+        tx.save_ruleset(after)
+        record = Configured(setting, update, before.model_dump(mode="json"), after.model_dump(mode="json"))
+        details = details_of(record)
+        if as_before:  # as versions before this one wrote it: the settings before in both places
+            details["before"] = before.model_dump(mode="json")
+        tx.record("config", GM, details=details)
+
+    await store.run(GUILD, partial(change, setting="dice", update={"open_rolls": True}, as_before=False))
+    await store.run(GUILD, partial(change, setting="roles", update={"gm_role_id": 5}, as_before=True))
+    looker = Looker(database_url)
+    try:
+        rows = looker.execute("SELECT details, snapshot FROM events ORDER BY id").fetchall()
+    finally:
+        looker.close()
+    details, snapshot = json.loads(rows[0][0]), json.loads(rows[0][1])
+    assert "before" not in details and details["after"] == Ruleset(open_rolls=True).model_dump(mode="json")
+    assert snapshot["ruleset"] is None  # the server had no stored settings: the defaults
+    (latest, first), _ = await store.history(GUILD)
+    dumped = [r.model_dump(mode="json") for r in (Ruleset(), Ruleset(open_rolls=True))]
+    assert record_of(first) == Configured("dice", {"open_rolls": True}, *dumped)
+    both = Ruleset(open_rolls=True, gm_role_id=5).model_dump(mode="json")
+    assert record_of(latest) == Configured("roles", {"gm_role_id": 5}, dumped[1], both)
+    for reverted in (latest, first):
+        undid = record_of(await store.run(GUILD, lambda tx: tx.undo(GM)))
+        assert isinstance(undid, Undid) and undid.reverted == record_of(reverted)
+    assert await store.ruleset(GUILD) == Ruleset()
 
 
 async def test_meta_values(store: Store) -> None:

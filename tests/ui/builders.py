@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.rules import Character, Severity, Track, Wound
+from tests.rules.support import fatal_wounds
 
 NASTY = "**x** __y__ `z` ~~s~~ ||spoiler|| @everyone @here <@&123> <@456> <@!789> <#42> [link](http://e.x) \\"
 """Every kind of user text that could format or ping."""
@@ -42,10 +43,12 @@ def character(
         owner_id=owner_id,
         physical_max=physical_max,
         mental_max=mental_max,
-        wounds=wounds_of(Track.PHYSICAL, physical, note) + wounds_of(Track.MENTAL, mental, note),
+        wounds=(
+            *wounds_of(Track.PHYSICAL, physical, note),
+            *wounds_of(Track.MENTAL, mental, note),
+            *fatal_wounds(dead=dead, incoherent=incoherent),
+        ),
         rest_days=rest_days,
-        dead=dead,
-        incoherent=incoherent,
     )
 
 
