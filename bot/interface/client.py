@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot import logs
 from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.boards import BoardKeeper
+from bot.interface.metrics import Metrics
 from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
 from bot.interface.views import ExpiredQuestion
@@ -85,6 +86,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
         self.boards = BoardKeeper(self)
+        self.metrics = Metrics()
+        self.metrics.watch(self)
         self.names = NameBook()
         store.listeners.append(self.boards.changed)
         self._boards_started = False
