@@ -30,7 +30,7 @@ from bot.storage.store import Store
 log = logging.getLogger("bot")
 
 
-DRAIN_S = 8.5
+DRAIN_S = 9.0
 """Seconds a stop (SIGTERM, SIGINT) waits for the interactions in flight before closing: the process
 exits within 10 s (the systemd units' TimeoutStopSec leaves a margin)."""
 
