@@ -3,12 +3,8 @@ the bot (test_graceful_stop.py) or its database (test_failover.py) in the middle
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
-
-import aiohttp
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.game import Table, rows
 from tests.fakediscord import EPHEMERAL, Interaction
@@ -80,35 +76,3 @@ class Outcomes:
 def stored_notes(conn: Any, prefix: str = "burst") -> list[str]:
     """The notes of the burst's wounds in the database (a note stored twice appears twice)."""
     return [n for (n,) in rows(conn, "SELECT note FROM wounds WHERE note LIKE ?", f"{prefix} %")]
-
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-async def scrape(port: int) -> Samples:
-    """Every sample of ``GET /metrics`` by (name, sorted labels)."""
-    async with (
-        aiohttp.ClientSession() as http,
-        http.get(f"http://127.0.0.1:{port}/metrics") as response,
-    ):
-        assert response.status == 200, response.status
-        text = await response.text()
-    samples: Samples = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
-    return samples
-
-
-def value(samples: Samples, name: str, **labels: str) -> float | None:
-    return samples.get((name, tuple(sorted(labels.items()))))
-
-
-async def scraped(port: int, name: str, tries: int = 100, **labels: str) -> float:
-    """The sample once it is there (scraped again every 0.1 s, ``tries`` times at most)."""
-    for _ in range(tries):
-        found = value(await scrape(port), name, **labels)
-        if found is not None:
-            return found
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"no sample {name}{labels} in /metrics")

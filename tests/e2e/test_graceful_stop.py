@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from tests.bot.test_health import free_port
-from tests.e2e.burst import Outcomes, scraped, seat_giants, send_burst, stored_notes
+from tests.e2e.burst import Outcomes, seat_giants, send_burst, stored_notes
 from tests.e2e.game import BOT_ARGV, GUILD, Table, bot_env, read_db, server_payload, wait_ready_after
 from tests.e2e.process import BotProcess
 from tests.fakediscord import DiscordStandin
+from tests.prometheus import scraped
 
 pytestmark = pytest.mark.slow
 
