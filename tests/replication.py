@@ -93,7 +93,10 @@ def primary_and_standby() -> Iterator[Pair]:
         raise Unavailable("no PostgreSQL: pg_config is not on the PATH") from None
     owner = None
     if os.geteuid() == 0:
-        pwd.getpwnam("postgres")  # KeyError: no user to run initdb as
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            raise Unavailable("running as root and there is no postgres user to run initdb as") from None
         owner = "postgres"
     folder = Path(tempfile.mkdtemp(prefix="harmonies-pair-"))
     pair = Pair(bindir, owner, folder, _free_port(), _free_port())
