@@ -8,6 +8,7 @@ the commands."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
@@ -25,6 +26,7 @@ from discord.ext import commands
 from bot import logs
 from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.boards import BoardKeeper
+from bot.interface.metrics import Metrics
 from bot.interface.names import NameBook
 from bot.interface.tree import HarmoniesTree
 from bot.interface.views import ExpiredQuestion
@@ -36,6 +38,18 @@ from bot.ui.translator import HarmoniesTranslator
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "synced_commands_sha256"
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
+"""How discord.py names the task handling one interaction (a command, a button, a form)."""
+
+
+def interactions_in_flight() -> set[asyncio.Task[Any]]:
+    """The tasks handling an interaction now (this event loop's)."""
+    return {t for t in asyncio.all_tasks() if t.get_name().startswith(HANDLER_TASKS) and not t.done()}
 
 
 def extensions() -> list[str]:
@@ -85,6 +99,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
         self.boards = BoardKeeper(self)
+        self.metrics = Metrics()
+        self.metrics.watch(self)
         self.names = NameBook()
         store.listeners.append(self.boards.changed)
         self._boards_started = False
@@ -150,6 +166,20 @@ class HarmoniesBot(commands.AutoShardedBot):
         bucket = identify_bucket(shard_id or 0, self.max_concurrency)
         await self.locks.hold_for(bucket, self.settings.identify_window)
         log.info("Identifying shard %s (bucket %d of %d)", shard_id, bucket.number, self.max_concurrency)
+
+    async def drain(self, within: float) -> int:
+        """Before :meth:`close`, on SIGTERM: take no new interaction (every shard leaves the gateway:
+        Discord sends nothing more), and wait up to ``within`` seconds for those in flight to end,
+        each answered after its commit. Returns how many were still running then."""
+        for shard in self.shards.values():
+            await shard.disconnect()
+        running = interactions_in_flight()
+        log.info("Left the gateway; finishing %d interactions in flight", len(running))
+        if running:
+            _, running = await asyncio.wait(running, timeout=within)
+        if running:
+            log.warning("%d interactions still running after %g s: stopping anyway", len(running), within)
+        return len(running)
 
     async def close(self) -> None:
         await self.boards.close()

@@ -2,7 +2,8 @@
 
 * ``GET /healthz``: 200 while the process runs its event loop (alive);
 * ``GET /readyz``: 200 when every shard of this process is connected to the gateway and the database
-  answers, else 503. The body says which part is not ready.
+  answers, else 503. The body says which part is not ready;
+* ``GET /metrics``: the bot's numbers in Prometheus's text format (:mod:`bot.interface.metrics`).
 
 They listen on 127.0.0.1 unless ``HEALTH_HOST`` says otherwise (``0.0.0.0`` in a container).
 """
@@ -14,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -73,10 +75,12 @@ class Health:
         app = web.Application()
         app.router.add_get("/healthz", self._alive)
         app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
-        log.info("Health checks on http://%s:%d/healthz and /readyz", self.host, self.port)
+        where = f"http://{self.host}:{self.port}"
+        log.info("Health checks on %s/healthz and /readyz, metrics on %s/metrics", where, where)
 
     async def close(self) -> None:
         if self._runner is not None:
@@ -89,3 +93,6 @@ class Health:
     async def _ready(self, request: web.Request) -> web.Response:
         ready, body = await readiness(self.bot)
         return web.json_response(body, status=200 if ready else 503)
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.bot.metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -110,6 +110,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     """The error funnel: every error of a command, a check or a button ends here, and is answered
     privately in the caller's language."""
     if isinstance(root_of(error), AlreadyHandled):
+        interaction.extras["error"] = "replayed"  # what the metrics count (bot/interface/metrics.py)
         # A second delivery of an interaction whose change is committed (a gateway replay): Discord
         # has the first answer already, and would refuse a second one.
         log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
@@ -118,10 +119,13 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
                 await interaction.delete_original_response()
         return
     if interaction.client.is_closed():
+        interaction.extras["error"] = "unanswered"
         # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
         log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
         return
-    text = error_text(caller_lang(interaction), refusal_for(interaction, error))
+    refusal = refusal_for(interaction, error)
+    interaction.extras["error"] = refusal.key
+    text = error_text(caller_lang(interaction), refusal)
     try:
         await send_private(interaction, text)
     except discord.HTTPException:

@@ -1,4 +1,6 @@
-"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly.
+"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly: on a signal,
+the bot leaves the gateway (no new interaction), answers those in flight, then closes Discord's
+session and the database, and exits 0.
 
 On SQLite, the process first takes the database's lock file (one process per file); with
 ``HEALTH_PORT``, it answers health checks from before the login until the end."""
@@ -27,6 +29,10 @@ from bot.storage.store import Store
 
 log = logging.getLogger("bot")
 
+
+DRAIN_S = 9.0
+"""Seconds a stop (SIGTERM, SIGINT) waits for the interactions in flight before closing: the process
+exits within 10 s (the systemd units' TimeoutStopSec leaves a margin)."""
 
 CHECKPOINT_EVERY = 60.0
 """Seconds between two WAL checkpoints (SQLite): at most that much is lost should the -wal file be
@@ -91,6 +97,8 @@ async def run_on_database(settings: Settings) -> None:
             if runner in done:
                 runner.result()  # re-raises a login failure
             log.info("Shutting down")
+            if waiter in done:  # asked to stop: finish what is in flight first
+                await bot.drain(DRAIN_S)
             await bot.close()
             for task in (waiter, runner, watcher):
                 task.cancel()

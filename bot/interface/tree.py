@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -43,10 +44,13 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
         """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
         is read (the command's name, an option, a resolved user's id, here or in interaction_check)
         ends in the error funnel as a refusal, instead of ending the task with no answer at all.
-        (discord.py sends only its own AppCommandError subclasses to on_error.)"""
+        (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
+        counted, with its outcome and its time (:mod:`bot.interface.metrics`)."""
+        began = time.perf_counter()
         try:
             await super()._call(interaction)
         except app_commands.AppCommandError:
+            interaction.extras.setdefault("error", "internal_error")  # answered after this call
             raise
         except Exception as error:
             log.warning("Malformed interaction %s refused: %r", interaction.id, error)
@@ -55,6 +59,9 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
                     await interaction.response.autocomplete([])
                 return
             await answer_error(interaction, UserError("payload_invalid"))
+        finally:
+            if interaction.type is discord.InteractionType.application_command:
+                interaction.client.metrics.command_done(interaction, time.perf_counter() - began)
 
     async def on_error(
         self, interaction: discord.Interaction[HarmoniesBot], error: app_commands.AppCommandError, /

@@ -189,6 +189,9 @@ class SqliteDatabase:
         # unit that started it has no future: the thread's call answers it).
         self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
         self._guard = threading.Lock()
+        self._writing = 0  # units in the group the writer's thread runs now
+        self.on_group: Callable[[int], None] | None = None
+        """Told the size of each group, on the writer's thread (the bot's metrics)."""
 
     @classmethod
     async def open(cls, url: str) -> SqliteDatabase:
@@ -238,7 +241,13 @@ class SqliteDatabase:
         group is its first: its outcome is this call's; the others' are settled on their loop."""
         with self._guard:
             group, self._waiting = self._waiting, []
-        outcomes = _sqlite_group(conn, [work for work, _ in group])
+        if self.on_group is not None:
+            self.on_group(len(group))
+        self._writing = len(group)
+        try:
+            outcomes = _sqlite_group(conn, [work for work, _ in group])
+        finally:
+            self._writing = 0
         for (_, future), outcome in zip(group, outcomes, strict=True):
             if future is not None:
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
@@ -246,6 +255,10 @@ class SqliteDatabase:
         if ok:
             return value
         raise value
+
+    def usage(self) -> tuple[int, int]:
+        """(units being written, units waiting for the writer)."""
+        return self._writing, len(self._waiting)
 
     async def read(self, work: Work[T]) -> T:
         self._refuse_if_closed()
@@ -290,6 +303,8 @@ class PostgresDatabase:
         self.url = url
         self._pool = pool
         self._threads = ThreadPoolExecutor(size, thread_name_prefix="postgres")
+        self._in_flight = 0  # units asked for and not yet over
+        self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
 
     @classmethod
     async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
@@ -315,7 +330,17 @@ class PostgresDatabase:
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
+        self._in_flight += 1
+        try:
+            return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
+        finally:
+            self._in_flight -= 1
+
+    def usage(self) -> tuple[int, int]:
+        """(pooled connections lent out, units waiting for one: for a worker thread or the pool)."""
+        stats = self._pool.get_stats()
+        in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
+        return in_use, max(self._in_flight - in_use, 0)
 
     async def read(self, work: Work[T]) -> T:
         return await self.write(None, work)  # a unit that takes no lock

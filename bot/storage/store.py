@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -53,6 +54,9 @@ class Store:
         """Called with the server's id after each committed unit of work (the live boards listen). A
         caller cancelled while its unit commits (the bot stopping) does not call them: the boards show
         the state of now again at the next start."""
+        self.on_unit: Callable[[float, bool], None] | None = None
+        """Told each unit of work's seconds (from asking to commit or rollback) and whether it
+        committed (the bot's metrics)."""
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
@@ -101,7 +105,15 @@ class Store:
                 interactions.claim(sql, interaction)
             return result
 
-        result = await self._db.write(guild_id, unit)
+        began = time.perf_counter()
+        try:
+            result = await self._db.write(guild_id, unit)
+        except BaseException:
+            if self.on_unit is not None:
+                self.on_unit(time.perf_counter() - began, False)
+            raise
+        if self.on_unit is not None:
+            self.on_unit(time.perf_counter() - began, True)
         for listener in self.listeners:
             try:
                 listener(guild_id)

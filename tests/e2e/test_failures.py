@@ -107,9 +107,9 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path,
             again = await table.say("wound", {"severity": "light", "character": "Aria"})
             assert "light 2/4" in again.text, again.text
 
-            # SIGTERM with the hung callback still pending: a clean, prompt exit.
-            assert await bot.stop(grace=8, sig=signal.SIGTERM) == 0, bot.output()
-            assert bot.stop_seconds is not None and bot.stop_seconds < 5
+            # SIGTERM with the hung callback still pending: the bot waits for it as for any interaction
+            # in flight (9 s at most, bot/interface/run.py), then exits 0, within 10 s (else SIGKILL: -9).
+            assert await bot.stop(grace=10, sig=signal.SIGTERM) == 0, bot.output()
         output = bot.output()
         # One internal error (the five 500s), logged with its id; the user could not be told in time.
         assert len(re.findall(r"Error [0-9a-f]{8} in command", output)) == 1, output
