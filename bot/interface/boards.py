@@ -58,8 +58,6 @@ class BoardKeeper:
         has none, and its changes cost nothing. Before that, a server's boards load on its first change."""
         self._paces: dict[int, _Pace] = {}
         self._loading: dict[int, asyncio.Task[None]] = {}
-        self.edits = 0
-        """How many board edits were sent (for tests and benchmarks)."""
 
     # ---- what the rest of the bot calls ----------------------------------------------------------------
 
@@ -169,7 +167,6 @@ class BoardKeeper:
         params = MultipartParameters(payload=body, multipart=None, files=None)
         try:
             await self.bot.http.edit_message(board.channel_id, board.message_id, params=params)
-            self.edits += 1
         except (discord.NotFound, discord.Forbidden) as error:
             # The message or the channel is gone, or the bot may no longer see or edit it: for good.
             log.info(
