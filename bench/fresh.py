@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.data import Shape
-from bench.world import answer_problem, open_world, spread
+from bench.world import answer_problem, open_world, run_like_the_bot, spread
 
 
 def resident_kb(field: str = "VmRSS") -> int:
@@ -68,11 +68,8 @@ async def memory(db: Path, shape: Shape, in_flight: int = 50) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     what, db, servers, per_server, players, *rest = argv
     shape = Shape(int(servers), int(per_server), int(players))
-    if what == "startup":
-        result = asyncio.run(startup(Path(db), shape, int(rest[0]) if rest else shape.servers))
-    else:
-        result = asyncio.run(memory(Path(db), shape))
-    print(json.dumps(result))
+    found = startup(Path(db), shape, int(rest[0])) if what == "startup" else memory(Path(db), shape)
+    print(json.dumps(run_like_the_bot(found)))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@ it is held against, measured in the same run (see bench/world.py for the floors)
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -22,7 +21,7 @@ from bench import data, measure
 from bench.data import Shape
 from bench.measure import Series, Throughput, percentile
 from bench.report import Row, against, log, machine, ms, parser, publish, table
-from bench.world import COMMANDS, FLOOR_OF, FLOORS, LABELS, open_world, spread
+from bench.world import COMMANDS, FLOOR_OF, FLOORS, LABELS, open_world, run_like_the_bot, spread
 from tests.postgres import throwaway_cluster, with_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,9 +209,9 @@ def run(config: Config) -> str:
         log(f"data sets: {config.small} and {config.big} (kept in {config.cache})")
         small_db = data.dataset(config.small, workdir, config.cache)
         big_db = data.dataset(config.big, workdir, config.cache)
-        results = asyncio.run(in_process(config, small_db, big_db))
+        results = run_like_the_bot(in_process(config, small_db, big_db))
         if config.postgres:
-            results["postgres"] = asyncio.run(on_postgres(config))
+            results["postgres"] = run_like_the_bot(on_postgres(config))
         log("start-up and memory (fresh processes)")
         delivered = str(config.throughput_servers)
         results["startup"] = [

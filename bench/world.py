@@ -1,19 +1,17 @@
-"""The commands benchmarked, as Discord sends them, and the bot in process on a data set.
-
-Both floors are the bot's own ``cogs/floor.py`` (``BENCH_FLOOR=1``): ``/bench-floor`` answers a fixed
-embed and touches no database (the **trivial command**); ``/bench-floor-write`` first commits one unit
-of work that records only the interaction's id (the **write floor**: what any change pays at least).
-In process (``open_world``), only Discord's HTTP is faked (tests/fakediscord): a payload becomes a
-``discord.Interaction``, routed by the bot's own CommandTree, answered through discord.py's code.
-"""
+"""The commands benchmarked, as Discord sends them, and the bot in process on a data set. Both floors
+are the bot's own cogs/floor.py (``BENCH_FLOOR=1``): ``/bench-floor`` answers a fixed embed and
+touches no database (the **trivial command**); ``/bench-floor-write`` first commits one unit of work
+that records only the interaction's id (the **write floor**: what any change pays at least). In
+process, only Discord's HTTP is faked (tests/fakediscord): the bot's own tree and discord.py's code."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import SecretStr
 
@@ -21,11 +19,13 @@ from bench import data
 from bench.data import Shape
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
+from bot.interface.run import loop_factory
 from bot.storage.store import Store
 from tests import fakediscord as fd
 from tests.fakediscord import FakeDiscord, Reply
 
 Payload = dict[str, Any]
+T = TypeVar("T")
 FLOORS = ("floor", "floor write")
 COMMANDS = ("wound", "heal roll", "character show", "autocomplete")
 KINDS = (*FLOORS, *COMMANDS)
@@ -141,6 +141,12 @@ async def open_world(
             await fd.close(bot)
     finally:
         await store.close()
+
+
+def run_like_the_bot(main: Coroutine[Any, Any, T]) -> T:
+    """``main`` on the event loop the bot runs on (uvloop's where it is installed)."""
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)
 
 
 def spread(count: int, total: int) -> list[int]:
