@@ -2,7 +2,7 @@
 stand-in (tests/fakediscord: real HTTP and gateway), with the floors of bench/world.py. Bot CPU per
 command: every thread's time on a CPU (``/proc/<pid>/task/*/schedstat``) around each command sent one
 at a time; latency: from INTERACTION_CREATE sent to the callback's arrival; throughput: ``in_flight``
-at once (a closed loop), every answer checked. ``--compare orjson,uvloop``: the same, alternately
+at once (a closed loop), every answer checked. ``--compare orjson,uvloop``: the same, in ABBA order
 with those modules unimportable in the bot's process (the speed-ups' A/B)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,10 @@ from tests.fakediscord import DiscordStandin, RecordedRequest
 Payload = dict[str, Any]
 TARGET_CPU, TARGET_LATENCY, TARGET_RATE = 1.3, 1.3, 0.6
 TARGETED = ("wound", "heal roll")
-#: ``python -c`` for the bot with some modules made unimportable (``--compare``), as where they are
-#: not installed: ``import orjson`` then fails, and discord.py falls back on the json module.
-WITHOUT = "import sys; sys.modules.update(dict.fromkeys(sys.argv[1].split(',')))\n"
+#: ``python -c``: the bot with some modules made unimportable (``--compare``), as where they are not
+#: installed (discord.py then falls back on json, the bot on asyncio's loop); ``gc.freeze``: not called.
+WITHOUT = "import gc, sys; names = sys.argv[1].split(','); sys.modules.update(dict.fromkeys(names))\n"
+WITHOUT += "gc.freeze = (lambda: None) if 'gc.freeze' in names else gc.freeze\n"
 WITHOUT += "from bot.__main__ import main; main([])"
 
 
@@ -79,8 +80,7 @@ async def send(standin: DiscordStandin, body: Payload) -> tuple[float, RecordedR
     return record.at - exchange.sent_at, record
 
 
-def tidy(standin: DiscordStandin) -> None:
-    """Drop what only a test reads back (the logs, the replay buffer): a long run stays as fast."""
+def tidy(standin: DiscordStandin) -> None:  # drop what only a test reads back: a long run stays fast
     standin.requests.clear()
     standin.gateway_log.clear()
     if standin.session is not None:
@@ -218,8 +218,7 @@ def rows(config: Config, fig: Figures) -> list[Row]:
         measured = f"{rate:,.0f}/s; {missed} of {fig.sent[kind]:,} not answered"
         figure, bound = f"{LABELS[kind]}: throughput, {config.in_flight} in flight", None
         floor_text = f"trivial command: {trivial:,.0f}/s ({fig.unanswered['floor']} not answered)"
-        if kind in TARGETED:
-            bound = TARGET_RATE
+        bound = TARGET_RATE if kind in TARGETED else None
         out.append(
             against(figure, measured, rate, trivial, floor_text, bound, at_least=True, answered=not missed)
         )
@@ -227,9 +226,9 @@ def rows(config: Config, fig: Figures) -> list[Row]:
 
 
 def compared(runs: dict[str, list[Figures]]) -> str:
-    """Both sides of ``--compare``: medians over the runs, and the change."""
+    """Both sides of ``--compare``: medians over the runs; the change within each pair of runs."""
     (a, with_), (b, without) = runs.items()
-    figures = (
+    figures: tuple[tuple[str, Callable[[Figures], float], str], ...] = (
         ("bot CPU per `/wound`", lambda f: f.cpu_per("wound") * 1000, "ms"),
         ("bot CPU per trivial command", lambda f: f.cpu_per("floor") * 1000, "ms"),
         ("`/wound` median latency", lambda f: f.latency["wound"].median * 1000, "ms"),
@@ -237,10 +236,12 @@ def compared(runs: dict[str, list[Figures]]) -> str:
         ("trivial command throughput", lambda f: f.rate("floor"), "/s"),
         ("`/wound` CPU / write floor's", lambda f: f.cpu_per("wound") / f.cpu_per("floor write"), "×"),
     )
-    lines = [f"| figure (median of {len(with_)} runs each) | {a} | {b} | change |", "|---|---|---|---|"]
+    lines = [f"| median of {len(with_)} runs | {a} | {b} | change (range over pairs) |", "|---|---|---|---|"]
     for name, get, unit in figures:
         x, y = statistics.median(map(get, with_)), statistics.median(map(get, without))
-        lines.append(f"| {name} | {x:,.2f} {unit} | {y:,.2f} {unit} | {x / y - 1:+.0%} |")
+        pairs = sorted(get(p) / get(q) - 1 for p, q in zip(with_, without, strict=True))
+        change = f"{statistics.median(pairs):+.0%} ({pairs[0]:+.0%} to {pairs[-1]:+.0%})"
+        lines.append(f"| {name} | {x:,.2f} {unit} | {y:,.2f} {unit} | {change} |")
     return "\n".join(lines)
 
 
@@ -252,7 +253,7 @@ def run(config: Config, *, compare: tuple[str, ...] = (), runs: int = 1) -> str:
         sides = {"with": config, f"without {', '.join(compare)}": replace(config, without=compare)}
         results: dict[str, list[Figures]] = {name: [] for name in sides}
         for n in range(runs if compare else 1):
-            for name, side in sides.items() if compare else [("with", config)]:
+            for name, side in list(sides.items())[:: -1 if n % 2 else 1] if compare else [("with", config)]:
                 log(f"run {n + 1}: {name}")
                 fresh = workdir / f"run-{n}-{len(results[name])}-{side.without}.db"  # the same data each time
                 shutil.copyfile(db, fresh)
@@ -276,7 +277,7 @@ def run(config: Config, *, compare: tuple[str, ...] = (), runs: int = 1) -> str:
 
 def main(argv: Sequence[str]) -> None:
     cli = parser("python -m bench e2e", __doc__)
-    cli.add_argument("--compare", help="modules to run without, alternately (A/B): orjson,uvloop")
+    cli.add_argument("--compare", help="run alternately without (A/B): orjson,uvloop or gc.freeze")
     cli.add_argument("--runs", type=int, default=2, help="runs of each side with --compare")
     args = cli.parse_args(argv)
     config = TINY if args.tiny else QUICK if args.quick else Config()

@@ -21,7 +21,6 @@ def log(message: str) -> None:
 
 
 def machine() -> str:
-    """When, where and with what a run was made."""
     started, load = datetime.datetime.now(datetime.UTC), ", ".join(f"{v:.2f}" for v in os.getloadavg())
     return (
         f"Run {started:%Y-%m-%d %H:%M} UTC: {os.cpu_count()} cores, load average {load} at the start; "
