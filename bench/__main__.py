@@ -1,10 +1,10 @@
 import sys
 
 if sys.argv[1:2] == ["e2e"]:
-    from bench.e2e import main as e2e
+    from bench.e2e import main
 
-    e2e(sys.argv[2:])
+    main(sys.argv[2:])
 else:
     from bench.run import main
 
-    main()
+    main(sys.argv[1:])

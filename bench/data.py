@@ -1,114 +1,43 @@
-"""Benchmark data sets: SQLite databases written with direct bulk inserts that match the schema.
-
-The schema is created by the project's own migration files (``migrations/sqlite/*.sql``); the indexes are
-dropped while the rows go in and created again afterwards (the same ``CREATE INDEX`` statements), so a
-database of 100 000 characters and 1 000 000 events takes seconds. Nothing is analysed (no
-``sqlite_stat1``): a real database never is either.
+"""Benchmark data sets, written by the bot's own storage code: each server's settings, characters,
+wounds and history go through :class:`~bot.storage.transaction.Transaction` and the pure rules, as the
+commands write them (the snapshots for undo included), one unit of work per server through the store:
+the same builder fills SQLite and PostgreSQL.
 
 Every server has the same shape, so a database with more servers only adds unrelated rows:
 
-* server ``g`` (id :func:`guild_id`) has ``per_server`` characters, the first ``players`` of them owned
-  by one player each (and that player's active character), the rest NPCs;
-* its ruleset names a GM role (:func:`gm_role_id`) and needs no rest before healing a light wound, so
-  a wound followed by ``/heal roll`` always has something to heal;
-* every character has three healed wounds (history) and holds a light one;
-* events are spread over the servers in turn (ids interleave, as in a live database), each with a
-  details object and an undo snapshot of the size the bot writes, and one link to its character.
+* server ``g`` has ``per_server`` characters, the first ``players`` of them owned by one player each
+  (their active character), the rest NPCs; its ruleset names a GM role and needs no rest before
+  healing a light wound, so a ``/wound`` followed by ``/heal roll`` always has something to heal;
+* its history: each character created, then wounded and healed in turn until the server holds
+  ``events / servers`` events, and at last wounded once more: everyone holds one light wound.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import shutil
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.rules.ruleset import Ruleset, TrackNumbers
-from bot.storage.codec import name_key
+from bot import history
+from bot.rules import Character, Ruleset, Severity, Track, TrackNumbers, gm_lower, inflict, new_character
 from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
+from bot.storage.store import Store, Transaction
 
 GUILD_BASE = 800_000_000_000_000_000
 ROLE_BASE = 810_000_000_000_000_000
 PLAYER_BASE = 900_000_000_000_000_000
 GM = 100_000_000_000_000_002
 OWNER = 100_000_000_000_000_001
-
-FIRST = [
-    "Aria",
-    "Brann",
-    "Cælia",
-    "Dorian",
-    "Élodie",
-    "Fenris",
-    "Gwen",
-    "Hakon",
-    "Isolde",
-    "Jorund",
-    "Kael",
-    "Léandre",
-    "Maëlys",
-    "Nuno",
-    "Orla",
-    "Perrine",
-    "Quill",
-    "Rhosyn",
-    "Soren",
-    "Thaïs",
-    "Ulric",
-    "Vesna",
-    "Wendel",
-    "Xanthe",
-    "Ysolde",
-    "Zéphyr",
-    "Anselme",
-    "Bérénice",
-    "Corentin",
-    "Daphné",
-    "Eamon",
-    "Faustine",
-    "Gauvain",
-    "Hermine",
-    "Ignace",
-    "Jehanne",
-    "Klaus",
-    "Lisandre",
-    "Mordred",
-    "Nolwenn",
-]
-LAST = [
-    "d'Arcy",
-    "Brisevent",
-    "Cendrefeu",
-    "Duval",
-    "Estrelle",
-    "Fauconnier",
-    "Grisemont",
-    "Hautval",
-    "Ivoire",
-    "Jolicoeur",
-    "Kervella",
-    "Lacroix",
-    "Montfaucon",
-    "Noirval",
-    "Orsini",
-    "Pradel",
-    "Quintal",
-    "Rocheblanche",
-    "Sauvage",
-    "Tournesol",
-    "Urquhart",
-    "Valmont",
-    "Winterbourne",
-    "Ximénès",
-    "Yvain",
-]
-_KINDS = ("wound", "heal_roll", "wound", "character_edit", "rest", "mental", "heal_wound", "wound")
+_SOME = ("Aria", "Brann", "Cælia", "Dorian", "Élodie", "Fenris", "Gwen", "Hakon", "Isolde", "Jorund")
+FIRST: tuple[str, ...] = (*_SOME, "Kael", "Léandre", "Maëlys", "Nuno", "Orla", "Perrine", "Quill", "Thaïs")
+LAST = ("d'Arcy", "Brisevent", "Cendrefeu", "Duval", "Estrelle", "Fauconnier", "Grisemont", "Hautval")
 
 
 @dataclass(frozen=True)
 class Shape:
-    """How big a data set is: ``servers`` × ``per_server`` characters, ``events`` in all."""
+    """How big a data set is: ``servers`` × ``per_server`` characters, about ``events`` in all."""
 
     servers: int
     per_server: int = 10
@@ -120,12 +49,11 @@ class Shape:
         return self.servers * self.per_server
 
     def key(self) -> str:
-        """A name for the cache: the shape and the schema it was written for."""
-        schema = hashlib.sha256()
+        """A name for the cache: the shape and the schema and builder it was written with."""
+        digest = hashlib.sha256(Path(__file__).read_bytes())
         for migration in find_migrations(MIGRATIONS_DIR / "sqlite"):
-            schema.update(migration.path.read_bytes())
-        schema.update(Path(__file__).read_bytes())
-        return f"{self.servers}x{self.per_server}p{self.players}e{self.events}-{schema.hexdigest()[:12]}"
+            digest.update(migration.path.read_bytes())
+        return f"{self.servers}x{self.per_server}p{self.players}e{self.events}-{digest.hexdigest()[:12]}"
 
 
 def guild_id(g: int) -> int:
@@ -137,6 +65,7 @@ def gm_role_id(g: int) -> int:
 
 
 def character_id(shape: Shape, g: int, k: int) -> int:
+    """The id the database gives character ``k`` of server ``g`` (checked while building)."""
     return g * shape.per_server + k + 1
 
 
@@ -150,171 +79,79 @@ def character_name(g: int, k: int) -> str:
     return f"{FIRST[(g * 7 + k) % len(FIRST)]} {LAST[(g * 3 + k) % len(LAST)]}"
 
 
-def ruleset_json(g: int) -> str:
+def _record(tx: Transaction, change: history.Recordable, character: Character) -> None:
+    tx.record(change.kind, GM, character=character, details=history.details_of(change))
+
+
+def _wound(tx: Transaction, character: Character) -> Character:
+    outcome = inflict(character, Track.PHYSICAL, Severity.LOW, note="an arrow", by=GM, at=tx.now)
+    saved = tx.save_character(outcome.character)
+    became = tuple(r.became for r in outcome.results)
+    _record(tx, history.Wounded(Track.PHYSICAL, Severity.LOW, 1, "an arrow", became), saved)
+    return saved
+
+
+def fill_server(tx: Transaction, shape: Shape, g: int) -> None:
+    """Server ``g``'s settings, characters and history, through ``tx`` (see the module's text)."""
     ruleset = Ruleset(gm_role_id=gm_role_id(g), physical=TrackNumbers(rest_days=(0, 7, 30)))
-    return ruleset.model_dump_json()
+    tx.save_ruleset(ruleset)
+    people: list[Character] = []
+    for k in range(shape.per_server):
+        owner = player_id(shape, g, k) if k < shape.players else None
+        fresh = new_character(character_name(g, k), ruleset=ruleset, corps=1, resistance=2, owner_id=owner)
+        saved = tx.save_character(fresh)
+        if saved.id != character_id(shape, g, k):
+            raise RuntimeError(f"character {k} of server {g} got id {saved.id}: build on a new database")
+        if owner is not None:
+            tx.set_active(owner, saved.id)
+        _record(tx, history.Created(owner), saved)
+        people.append(saved)
+    pairs = max(0, shape.events // max(shape.servers, 1) - 2 * shape.per_server) // 2
+    for i in range(pairs):
+        k = i % shape.per_server
+        wounded = _wound(tx, people[k])
+        lowered = gm_lower(wounded, Track.PHYSICAL, Severity.LOW)
+        people[k] = tx.save_character(lowered.character)
+        _record(tx, history.Lowered(Track.PHYSICAL, Severity.LOW, lowered.after.current), people[k])
+    for k, character in enumerate(people):
+        people[k] = _wound(tx, character)
 
 
-WOUNDS = (
-    # track, inflicted, current (None: healed), note
-    ("physical", 0, None, "a scratch"),
-    ("physical", 1, None, "a sword cut"),
-    ("mental", 0, None, ""),
-    ("physical", 0, 0, "an arrow"),
-)
+def fill_servers(tx: Transaction, shape: Shape, servers: range) -> None:
+    """Several servers in one unit of work (each through a transaction of its own on its connection)."""
+    for g in servers:
+        server = Transaction(tx.sql, guild_id(g), tx.now)
+        try:
+            fill_server(server, shape, g)
+        finally:
+            server.end()
 
 
-def wound_id(cid: int, n: int) -> int:
-    return len(WOUNDS) * (cid - 1) + n + 1
-
-
-def _snapshot(cid: int, g: int, k: int, owner: int | None) -> str:
-    name = character_name(g, k).replace('"', '\\"')
-    owner_text = "null" if owner is None else str(owner)
-    wounds = ",".join(
-        f"[{wound_id(cid, n)},{'null' if current is None else current},false]"
-        for n, (_, _, current, _) in enumerate(WOUNDS)
-    )
-    return (
-        f'{{"characters":{{"{cid}":{{"id":{cid},"owner_id":{owner_text},"name":"{name}","corps":1,'
-        '"resistance":2,"intuition":0,"preset":"humanoid","physical_max":[4,2,1],"mental_max":[4,2,1],'
-        '"rest_days":0,"dead":false,"incoherent":false,"created_at":"2025-01-01T10:00:00.000+00:00",'
-        f'"wounds":[{wounds}]}}}}}}'
-    )
-
-
-_DETAILS = {
-    "wound": '{"severity":"light","count":1,"note":"an arrow","became":["light"],"not_applied":0}',
-    "mental": '{"severity":"shock","count":1,"note":"","became":["shock"],"not_applied":0}',
-    "heal_roll": '{"track":"physical","severity":"light","rolls":[{"margin":3,"success":true,'
-    '"became":null,"worsened":false}]}',
-    "heal_wound": '{"severity":"light","became":null}',
-    "character_edit": '{"changes":{"corps":[0,1]}}',
-    "rest": '{"days":3,"characters":1}',
-}
-
-
-def generate(path: Path, shape: Shape) -> None:
-    """Write a new database at ``path`` (replaced if it exists)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None)
+async def build(url: str, shape: Shape, per_unit: int = 100) -> None:
+    """A new database at ``url`` (an SQLite file that does not exist yet, or an empty PostgreSQL
+    database): the schema of the migrations, then ``per_unit`` servers in each unit of work."""
+    store = await Store.open(url)
     try:
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
-        conn.execute("PRAGMA cache_size = -400000")
-        conn.execute("BEGIN")
-        migrations = find_migrations(MIGRATIONS_DIR / "sqlite")
-        for migration in migrations:
-            for statement in migration.statements():
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {migrations[-1].version:d}")
-        indexes = conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-        ).fetchall()
-        for name, _ in indexes:
-            conn.execute(f'DROP INDEX "{name}"')
-        _fill(conn, shape)
-        for _, sql in indexes:
-            conn.execute(sql)
-        conn.execute("COMMIT")
-        conn.execute("PRAGMA journal_mode = WAL")
+        for first in range(0, shape.servers, per_unit):
+            servers = range(first, min(first + per_unit, shape.servers))
+            await store.run(guild_id(first), lambda tx, s=servers: fill_servers(tx, shape, s))  # type: ignore[misc]
     finally:
-        conn.close()
-
-
-def _fill(conn: sqlite3.Connection, shape: Shape) -> None:
-    per = shape.per_server
-    conn.executemany(
-        "INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, ?, ?)",
-        ((guild_id(g), ruleset_json(g), "2025-01-01T09:00:00.000+00:00") for g in range(shape.servers)),
-    )
-
-    def owner(g: int, k: int) -> int | None:
-        return player_id(shape, g, k) if k < shape.players else None
-
-    conn.executemany(
-        "INSERT INTO characters (id, guild_id, owner_id, name, name_key, corps, resistance, intuition, "
-        "preset, physical_max_low, physical_max_mid, physical_max_high, mental_max_low, mental_max_mid, "
-        "mental_max_high, rest_days, created_at, deleted_at) "
-        "VALUES (?, ?, ?, ?, ?, 1, 2, 0, 'humanoid', 4, 2, 1, 4, 2, 1, 0, ?, NULL)",
-        (
-            (
-                character_id(shape, g, k),
-                guild_id(g),
-                owner(g, k),
-                character_name(g, k),
-                name_key(character_name(g, k)),
-                f"2025-01-01T10:{k % 60:02d}:00.000+00:00",
-            )
-            for g in range(shape.servers)
-            for k in range(per)
-        ),
-    )
-    conn.executemany(
-        "INSERT INTO wounds (id, character_id, track, inflicted_severity, current_severity, fatal, note, "
-        "inflicted_by, inflicted_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-        (
-            (wound_id(cid, n), cid, track, inflicted, current, note, GM, "2025-01-02T10:00:00.000+00:00")
-            for cid in range(1, shape.characters + 1)
-            for n, (track, inflicted, current, note) in enumerate(WOUNDS)
-        ),
-    )
-    conn.executemany(
-        "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?)",
-        (
-            (guild_id(g), player_id(shape, g, k), character_id(shape, g, k))
-            for g in range(shape.servers)
-            for k in range(min(shape.players, per))
-        ),
-    )
-
-    def events() -> object:
-        for i in range(shape.events):
-            g = i % shape.servers
-            n = i // shape.servers
-            k = n % per
-            cid = character_id(shape, g, k)
-            kind = _KINDS[n % len(_KINDS)]
-            snapshot = _snapshot(cid, g, k, owner(g, k))
-            at = f"2025-{1 + (i * 12) // max(shape.events, 1):02d}-15T12:00:00.000+00:00"
-            yield (
-                i + 1,
-                guild_id(g),
-                kind,
-                GM,
-                at,
-                cid,
-                character_name(g, k),
-                _DETAILS[kind],
-                snapshot,
-            )
-
-    conn.executemany(
-        "INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, character_id, character_name, "
-        "details, touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL, ?)",
-        events(),  # type: ignore[arg-type]
-    )
-    conn.executemany(
-        "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
-        (
-            (i + 1, character_id(shape, i % shape.servers, (i // shape.servers) % per))
-            for i in range(shape.events)
-        ),
-    )
+        await store.close()
 
 
 def dataset(shape: Shape, workdir: Path, cache: Path | None = None) -> Path:
-    """A fresh copy of the data set ``shape`` in ``workdir``; generated once into ``cache`` when given."""
+    """A fresh SQLite copy of the data set ``shape`` in ``workdir``; built once into ``cache`` if given."""
     target = workdir / f"bench-{shape.key()}.db"
     if cache is None:
-        generate(target, shape)
+        asyncio.run(build(f"sqlite:///{target}", shape))
         return target
     cache.mkdir(parents=True, exist_ok=True)
     cached = cache / target.name
     if not cached.is_file():
-        partial = cache / (target.name + ".partial")
-        generate(partial, shape)
+        partial = cache / f"partial-{target.name}"
+        for leftover in cache.glob(f"{partial.name}*"):
+            leftover.unlink()
+        asyncio.run(build(f"sqlite:///{partial}", shape))
         partial.replace(cached)
     shutil.copyfile(cached, target)
     return target

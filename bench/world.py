@@ -1,229 +1,155 @@
-"""The bot under benchmark: the real HarmoniesBot on a data set, driven through the fake Discord's
-in-process door (tests/fakediscord).
-
-Only the HTTP transport is fake. One extra command, ``/bench-floor``, is registered on the bot's own
-tree: it answers a fixed embed and touches no database; dispatched through the very same path, it is
-the floor every latency is compared with.
-"""
+"""The commands benchmarked, as Discord sends them, and the bot in process on a data set. Both floors
+are the bot's own cogs/floor.py (``BENCH_FLOOR=1``): ``/bench-floor`` answers a fixed embed and
+touches no database (the **trivial command**); ``/bench-floor-write`` first commits one unit of work
+that records only the interaction's id (the **write floor**: what any change pays at least). In
+process, only Discord's HTTP is faked (tests/fakediscord): the bot's own tree and discord.py's code."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import discord
-from discord import app_commands
 from pydantic import SecretStr
 
 from bench import data
 from bench.data import Shape
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
-from bot.interface.replies import send_public
+from bot.interface.run import loop_factory
 from bot.storage.store import Store
-from tests.fakediscord import (
-    FakeDiscord,
-    Reply,
-    autocomplete,
-    close,
-    connect,
-    dispatch,
-    guild_payload,
-    role_payload,
-    slash,
-)
+from tests import fakediscord as fd
+from tests.fakediscord import FakeDiscord, Reply
 
-FLOOR = "bench-floor"
-FLOOR_EMBED = discord.Embed(
-    title="Benchmark floor", description="A fixed answer: no database, no rules.", colour=0x5865F2
-)
-COMMANDS = ("wound", "heal roll", "character show", "autocomplete")
 Payload = dict[str, Any]
+T = TypeVar("T")
+FLOORS = ("floor", "floor write")
+COMMANDS = ("wound", "heal roll", "character show", "autocomplete")
+KINDS = (*FLOORS, *COMMANDS)
+NAMES = ("trivial command", "write floor", "`/wound`", "`/heal roll`", "`/character show`", "autocomplete")
+LABELS = dict(zip(KINDS, NAMES, strict=True))
+#: What each command is held against: the changes against the write floor, the reads the trivial one.
+FLOOR_OF = dict.fromkeys(COMMANDS[:2], "floor write") | dict.fromkeys(COMMANDS[2:], "floor")
 
 
-SIZED = "bench-floor-sized"
-
-
-def sized_floor_command(world: World) -> app_commands.Command[Any, ..., None]:
-    """``/bench-floor-sized``: like the floor, but answers a copy of a real ``/wound`` answer (the
-    caller pinged, the result and the card: ``World.wound_reply``) through the bot's own helper. The
-    harness's bookkeeping grows with the size of an answer: this shows how much of a figure that is."""
-
-    @app_commands.command(name=SIZED, description="Benchmark: a fixed /wound-sized answer, no database")
-    @app_commands.guild_only()
-    async def bench_floor_sized(interaction: discord.Interaction[HarmoniesBot]) -> None:
-        await send_public(interaction, embeds=world.wound_reply, mention=interaction.user.id)
-
-    return bench_floor_sized
-
-
-def floor_command() -> app_commands.Command[Any, ..., None]:
-    """A new ``/bench-floor`` (one per tree)."""
-
-    @app_commands.command(name=FLOOR, description="Benchmark floor: a fixed embed, no database")
-    @app_commands.guild_only()
-    async def bench_floor(interaction: discord.Interaction[HarmoniesBot]) -> None:
-        await interaction.response.send_message(embed=FLOOR_EMBED)
-
-    return bench_floor
+def payload(shape: Shape, kind: str, g: int, k: int) -> Payload:
+    """Command ``kind`` about character ``k`` of server ``g``. A ``/wound`` then a ``/heal roll`` of
+    one character leave it as it was: it holds one light wound; the heal roll's own dice heal one,
+    then fail by 9 (not worse)."""
+    guild, role = data.guild_id(g), (data.gm_role_id(g),)
+    player = data.player_id(shape, g, k)
+    gm: Payload = {"user_id": data.GM, "roles": role}
+    locale = "fr" if g % 2 else "en-US"
+    if kind == "floor":
+        return fd.slash("bench-floor", {}, guild_id=guild, user_id=player)
+    if kind == "floor write":
+        return fd.slash("bench-floor-write", {}, guild_id=guild, user_id=player)
+    if kind == "wound":
+        options = {"severity": "light", "character": str(data.character_id(shape, g, k)), "note": "an arrow"}
+        return fd.slash("wound", options, guild_id=guild, guild_locale=locale, **gm)
+    if kind == "heal roll":
+        dice = {"dice": "10-1 1-10"}
+        return fd.slash("heal roll", dice, guild_id=guild, guild_locale=locale, user_id=player)
+    if kind == "character show":
+        return fd.slash("character show", {}, guild_id=guild, guild_locale=locale, user_id=player)
+    if kind == "autocomplete":
+        typed = {"severity": "light", "character": data.character_name(g, k)[: 1 + k % 3]}
+        return fd.autocomplete("wound", typed, focused="character", guild_id=guild, **gm)
+    raise ValueError(kind)
 
 
 def guild_payloads(servers: Sequence[int]) -> list[Payload]:
     return [
-        guild_payload(
+        fd.guild_payload(
             data.guild_id(g),
             owner_id=data.OWNER,
-            roles=[role_payload(data.gm_role_id(g), "MJ", position=1)],
+            roles=[fd.role_payload(data.gm_role_id(g), "MJ", position=1)],
             preferred_locale="fr" if g % 2 else "en-US",
         )
         for g in servers
     ]
 
 
-def settings_for(db: Path | str) -> Settings:
-    """``db``: an SQLite file, or a ``postgresql://`` URL."""
-    url = db if isinstance(db, str) else f"sqlite:///{db}"
-    return Settings(discord_token=SecretStr("bench-token"), database_url=url)
+def answer_problem(kind: str, reply: Reply) -> str | None:
+    """Why ``reply`` is not the successful answer ``kind`` should get (None: it is)."""
+    if not reply.delivered:
+        return f"not delivered: {reply.undelivered_reason}"
+    if reply.errors:
+        return f"errors: {reply.errors!r}"[:300]
+    if kind == "autocomplete":
+        return None if reply.callback_type == 8 and reply.choices else f"no choices ({reply.callback_type})"
+    if reply.callback_type is None or reply.ephemeral:
+        return f"refused or unanswered: {reply.text[:200]!r}"
+    return None
+
+
+class BenchError(RuntimeError):
+    """A benchmarked command did not get the answer it should (a bench bug, or a bot bug)."""
 
 
 @dataclass
 class World:
-    """A connected bench bot on one data set, and the payloads of the benchmarked commands."""
+    """A connected bot on one data set, in process."""
 
     bot: HarmoniesBot
     fake: FakeDiscord
-    store: Store
     shape: Shape
     servers: list[int]
     label: str = ""
-    wound_reply: list[discord.Embed] = field(default_factory=list)
-    """The embeds of a real ``/wound`` answer, for ``/bench-floor-sized``."""
     rotation: list[int] = field(default_factory=list)
     """The servers :meth:`next_target` goes through (default: all of ``servers``)."""
-    _turn: int = field(default=0)
-
-    # ---- payloads (what Discord would send) -----------------------------------------------------
-
-    def _locale(self, g: int) -> str:
-        return "fr" if g % 2 else "en-US"
-
-    def floor(self, g: int) -> Payload:
-        return slash(FLOOR, {}, guild_id=data.guild_id(g), user_id=data.GM, roles=(data.gm_role_id(g),))
-
-    def wound(self, g: int, k: int) -> Payload:
-        """The GM wounds character k (chosen from autocomplete, so the option holds its id)."""
-        return slash(
-            "wound",
-            {"severity": "light", "character": str(data.character_id(self.shape, g, k)), "note": "an arrow"},
-            guild_id=data.guild_id(g),
-            user_id=data.GM,
-            roles=(data.gm_role_id(g),),
-            guild_locale=self._locale(g),
-        )
-
-    def heal(self, g: int, k: int) -> Payload:
-        """The player of character k rolls one healing session for their active character. Their own
-        dice: the first roll heals a light wound, a second one fails (by 7: not worse), so a wound and
-        a heal roll leave the character as it was (one light wound held)."""
-        return slash(
-            "heal roll",
-            {"dice": "10-1 1-10"},
-            guild_id=data.guild_id(g),
-            user_id=data.player_id(self.shape, g, k),
-            guild_locale=self._locale(g),
-        )
-
-    def show(self, g: int, k: int) -> Payload:
-        """The player of character k shows their active character's card."""
-        return slash(
-            "character show",
-            {},
-            guild_id=data.guild_id(g),
-            user_id=data.player_id(self.shape, g, k),
-            guild_locale=self._locale(g),
-        )
-
-    def autocomplete(self, g: int, k: int) -> Payload:
-        """The GM types the first letters of character k's name in /wound's character option."""
-        typed = data.character_name(g, k)[: 1 + k % 3]
-        return autocomplete(
-            "wound",
-            {"severity": "light", "character": typed},
-            focused="character",
-            guild_id=data.guild_id(g),
-            user_id=data.GM,
-            roles=(data.gm_role_id(g),),
-        )
-
-    def payload(self, command: str, g: int, k: int) -> Payload:
-        if command == "floor":
-            return self.floor(g)
-        if command == "sized floor":
-            return slash(SIZED, {}, guild_id=data.guild_id(g), user_id=data.player_id(self.shape, g, k))
-        if command == "wound":
-            return self.wound(g, k)
-        if command == "heal roll":
-            return self.heal(g, k)
-        if command == "character show":
-            return self.show(g, k)
-        if command == "autocomplete":
-            return self.autocomplete(g, k)
-        raise ValueError(command)
+    _turn: int = 0
 
     def next_target(self) -> tuple[int, int]:
         """Servers in turn, then a player's character in each (a wound and a heal stay balanced)."""
         servers = self.rotation or self.servers
-        turn = self._turn
-        self._turn += 1
-        g = servers[turn % len(servers)]
-        k = (turn // len(servers)) % self.shape.players
-        return g, k
+        turn, self._turn = self._turn, self._turn + 1
+        return servers[turn % len(servers)], (turn // len(servers)) % self.shape.players
 
-    # ---- dispatch ---------------------------------------------------------------------------------
+    def payload(self, kind: str, g: int, k: int) -> Payload:
+        return payload(self.shape, kind, g, k)
 
-    async def dispatch(self, payload: Payload, *, checks: bool = False) -> Reply:
-        reply = await dispatch(self.fake, self.bot, payload, discord_checks=checks)
+    async def dispatch(self, body: Payload, *, checks: bool = False) -> Reply:
+        reply = await fd.dispatch(self.fake, self.bot, body, discord_checks=checks)
         self.fake.forget(reply.token)
         self.fake.requests.clear()
         return reply
 
-
-def answer_problem(command: str, reply: Reply) -> str | None:
-    """Why ``reply`` is not the successful answer ``command`` should get (None: it is)."""
-    if not reply.delivered:
-        return f"not delivered: {reply.undelivered_reason}"
-    if reply.errors:
-        return f"errors: {reply.errors!r}"
-    if reply.callback_type is None:
-        return "no answer"
-    if command == "autocomplete":
-        return None if reply.callback_type == 8 and reply.choices else f"no choices ({reply.callback_type})"
-    if reply.ephemeral:
-        return f"refused: {reply.text[:200]!r}"
-    return None
+    async def checked(self, kind: str, body: Payload, *, checks: bool = False) -> Reply:
+        reply = await self.dispatch(body, checks=checks)
+        if (problem := answer_problem(kind, reply)) is not None:
+            raise BenchError(f"{self.label} {kind}: {problem}")
+        return reply
 
 
 @asynccontextmanager
 async def open_world(
-    db: Path | str, shape: Shape, servers: Sequence[int], *, label: str = "", seed: int = 7
+    url: str, shape: Shape, servers: Sequence[int], *, label: str = "", seed: int = 7
 ) -> AsyncIterator[World]:
-    """The bot on ``db``, connected to a fake Discord with ``servers`` (indexes into ``shape``)."""
-    settings = settings_for(db)
+    """The bot on ``url``'s database, connected to a fake Discord with ``servers`` (indexes)."""
+    settings = Settings(discord_token=SecretStr("bench-token"), database_url=url, bench_floor=True)
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store, rng=random.Random(seed), sync_commands=True, freeze_gc=True)
-        fake = await connect(bot, guilds=guild_payloads(servers))
+        fake = await fd.connect(bot, guilds=guild_payloads(servers))
         try:
-            # After setup_hook: the floor command is not part of the synced definitions.
-            bot.tree.add_command(floor_command())
-            world = World(bot, fake, store, shape, list(servers), label)
-            bot.tree.add_command(sized_floor_command(world))
-            yield world
+            yield World(bot, fake, shape, list(servers), label)
         finally:
-            await close(bot)
+            await fd.close(bot)
     finally:
         await store.close()
+
+
+def run_like_the_bot(main: Coroutine[Any, Any, T]) -> T:
+    """``main`` on the event loop the bot runs on (uvloop's where it is installed)."""
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)
+
+
+def spread(count: int, total: int) -> list[int]:
+    """``count`` server indexes spread evenly over ``total``."""
+    count = min(count, total)
+    return sorted({i * total // count for i in range(count)})

@@ -68,8 +68,8 @@ class Settings(DatabaseSettings):
     health_host: str = "127.0.0.1"
     bench_floor: bool = False
     """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database, and
-    ``/bench-floor-write``, the same after one durable write: the floors of the end-to-end benchmark
-    (``python -m bench e2e``). Off in normal use."""
+    ``/bench-floor-write``, the same after one durable write: the floors of the benchmarks
+    (``python -m bench``, ``python -m bench e2e``). Off in normal use."""
 
     @field_validator("log_level")
     @classmethod

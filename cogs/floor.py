@@ -1,12 +1,12 @@
-"""/bench-floor and /bench-floor-write: the trivial commands of the end-to-end benchmark, loaded only
-with BENCH_FLOOR=1.
+"""/bench-floor and /bench-floor-write: the floors of the benchmarks (bench/), loaded only with
+BENCH_FLOOR=1.
 
 They are registered, synced and dispatched like every other command (guild-only, through the bot's own
 tree and its checks) and answer through the same helper as a real result, with a fixed embed.
 ``/bench-floor`` touches no database: what any command costs before it does anything.
 ``/bench-floor-write`` first commits one unit of work that only records the interaction's id (the
 replay guard every change writes): what any change costs before its rules, its history and its
-answer (``python -m bench e2e``).
+answer (``python -m bench``, ``python -m bench e2e``).
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ class BoardKeeper:
         self._paces: dict[int, _Pace] = {}
         self._loading: dict[int, asyncio.Task[None]] = {}
         self.edits = 0
-        """How many board edits were sent (for tests and benchmarks)."""
+        """How many board edits were sent (``harmonies_board_edits_total`` on /metrics)."""
 
     # ---- what the rest of the bot calls ----------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import aiohttp
 import discord
@@ -61,7 +61,17 @@ def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
     if settings.shard_count is not None:  # else known once Discord says how many it recommends
         set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
-    asyncio.run(run_bot(settings))
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        runner.run(run_bot(settings))
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (Linux, macOS), else asyncio's own (None)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 async def run_bot(settings: Settings) -> None:

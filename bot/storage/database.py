@@ -49,7 +49,7 @@ _PRAGMAS = (
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
     # No checkpoint inside a commit (SQLite's own, every 1000 pages, held up the writer and all waiting
-    # for it; see docs/benchmarks.md): the checkpointer does it beside the writer.
+    # for it, as measured by the benchmarks): the checkpointer does it beside the writer.
     "PRAGMA wal_autocheckpoint = 0",
 )
 CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
