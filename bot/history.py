@@ -33,6 +33,8 @@ class EventKind(StrEnum):
     CONFIG = "config"
     IMPORT = "import"
     UNDO = "undo"
+    VIEW_LINK = "view_link"
+    """A player-view link was given (``/board link:True``); not undone by /undo (revoke it instead)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,14 @@ class Imported:
 
 
 @dataclass(frozen=True)
+class LinkGiven:
+    """A GM was given a player-view link; ``revoked``: every link given before stopped working."""
+
+    revoked: bool = False
+    kind = EventKind.VIEW_LINK
+
+
+@dataclass(frozen=True)
 class Undid:
     event_id: int
     reverted: Record | None = None
@@ -229,6 +239,7 @@ Record = (
     | Rested
     | Configured
     | Imported
+    | LinkGiven
     | Undid
     | Unreadable
 )
@@ -246,6 +257,7 @@ Recordable = (
     | Rested
     | Configured
     | Imported
+    | LinkGiven
 )
 """What an action records (an undo is recorded by storage, which reverts it)."""
 
@@ -307,6 +319,8 @@ def details_of(record: Record) -> dict[str, object]:
             return {"setting": record.setting, **record.changes, **whole}
         case Imported():
             return dict(record.counts)
+        case LinkGiven():
+            return {"revoked": record.revoked}
         case Deleted() | Selected() | Undid() | Unreadable():
             return {}
 
@@ -398,6 +412,8 @@ def _read(kind: str, data: Mapping[str, object], *, undoes: int | None = None) -
             )
         case EventKind.IMPORT:
             return Imported({key: _get(data, key, int, 0) for key in data})
+        case EventKind.VIEW_LINK:
+            return LinkGiven(_get(data, "revoked", bool, False))
         case EventKind.UNDO:
             return _undid(data, undoes)
 
