@@ -24,7 +24,7 @@ class Stream:
 
     async def next(self) -> tuple[str, str]:
         """The next event (its name and data); comments and ``retry`` are passed by."""
-        name, data = "message", []
+        name, data = "message", list[str]()
         while True:
             raw = await self.response.content.readline()
             assert raw, "the stream ended"
