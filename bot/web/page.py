@@ -75,6 +75,7 @@ def page_html(lines: Sequence[PartyLine], lang: Lang, *, overlay: bool) -> str:
         '<meta name="referrer" content="no-referrer">\n'
         f'<noscript><meta http-equiv="refresh" content="{RELOAD_WITHOUT_SCRIPT_S}"></noscript>\n'
         f"<title>{title}</title>\n"
+        '<link rel="icon" href="static/icon.svg" type="image/svg+xml">\n'
         '<link rel="stylesheet" href="static/view.css">\n'
         '<script src="static/view.js" defer></script>\n'
         "</head>\n"

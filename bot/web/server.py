@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 HEARTBEAT_S = 15.0
 """A comment line on every idle stream this often: proxies keep it open, a closed one is noticed."""
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,100}")
-STATIC = {"view.css": "text/css", "view.js": "text/javascript"}
+STATIC = {"view.css": "text/css", "view.js": "text/javascript", "icon.svg": "image/svg+xml"}
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
@@ -70,6 +70,7 @@ class PlayerView:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard])
         app.router.add_get("/static/{name}", self._file)
+        app.router.add_get("/favicon.ico", self._icon)  # asked by browsers whatever the page says
         app.router.add_get("/{token}", self._page)
         app.router.add_get("/{token}/events", self._events)
         return app
@@ -121,7 +122,13 @@ class PlayerView:
     # ---- the routes ---------------------------------------------------------------------------------
 
     async def _file(self, request: web.Request) -> web.Response:
-        found = self._static.get(request.match_info["name"])
+        return self._serve(request.match_info["name"])
+
+    async def _icon(self, request: web.Request) -> web.Response:
+        return self._serve("icon.svg")
+
+    def _serve(self, name: str) -> web.Response:
+        found = self._static.get(name)
         if found is None:
             return not_found()
         body, kind = found
