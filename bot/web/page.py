@@ -69,7 +69,7 @@ def page_html(lines: Sequence[PartyLine], lang: Lang, *, overlay: bool) -> str:
     body_class = "overlay" if overlay else "screen"
     return (
         "<!doctype html>\n"
-        f'<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{lang}" class="{body_class}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="robots" content="noindex, nofollow">\n'
         '<meta name="referrer" content="no-referrer">\n'

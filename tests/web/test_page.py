@@ -108,7 +108,7 @@ async def test_the_page_speaks_the_servers_language(served: Served) -> None:
     public(await served.table.run("config language", {"language": "fr"}))
     await served.table.create("Aria", ALICE)
     _, page, _ = await served.get(await served.link())
-    assert '<html lang="fr">' in page and "Le groupe" in page and "indemne" in page
+    assert '<html lang="fr" class="screen">' in page and "Le groupe" in page and "indemne" in page
 
 
 async def test_each_link_shows_its_own_server_only(served: Served) -> None:
