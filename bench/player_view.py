@@ -44,8 +44,9 @@ async def bot_side(rounds: int, load: float) -> None:
             for i in range(5):
                 await table.create(f"Hero{i}", ALICE + i)
             await table.run("character create", {"name": "Target"}, guild=OTHER_GUILD, user=OWNER)
-            text = refused(await table.run("board", {"link": True}))
-            print("link", text.split(": ", 1)[1].split()[0], flush=True)
+            revoked = refused(await table.run("board", {"link": True}))
+            text = refused(await table.run("board", {"link": True, "revoke": True}))
+            print("link", text.split(": ", 1)[1].split()[0], revoked.split(": ", 1)[1].split()[0], flush=True)
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # "go"
             latencies: list[float] = []
             stop = asyncio.Event()
@@ -100,6 +101,20 @@ async def viewer(http: aiohttp.ClientSession, link: str, n: int, seen: list[tupl
                 seen.append((time.monotonic(), raw.decode()))
 
 
+async def refusals(http: aiohttp.ClientSession, revoked: str, rounds: int = 300) -> dict[str, list[float]]:
+    """How long a 404 takes, for a revoked link and for an unknown one (alternating, before the run)."""
+    times: dict[str, list[float]] = {"revoked": [], "unknown": []}
+    unknown = revoked.rsplit("/", 1)[0] + "/" + "A" * len(revoked.rsplit("/", 1)[1])
+    for n in range(rounds):
+        for kind, url in (("revoked", revoked), ("unknown", unknown)):
+            start = time.monotonic()
+            async with http.get(url, headers={"X-Forwarded-For": f"10.8.{n // 250}.{n % 250 + 1}"}) as answer:
+                assert answer.status == 404, answer.status
+                await answer.read()
+            times[kind].append(time.monotonic() - start)
+    return times
+
+
 async def prober(http: aiohttp.ClientSession, link: str, times: list[float], stop: asyncio.Event) -> None:
     """One more visitor, loading the page four times a second while the viewers watch."""
     while not stop.is_set():
@@ -120,12 +135,13 @@ async def viewers_side(count: int, rounds: int, load: float) -> None:
         stdout=asyncio.subprocess.PIPE,
     )
     assert bot.stdin is not None and bot.stdout is not None
-    link = (await bot.stdout.readline()).decode().split()[1]
+    _, link, revoked = (await bot.stdout.readline()).decode().split()
     seen: list[list[tuple[float, str]]] = [[] for _ in range(count)]
     unlimited = aiohttp.TCPConnector(limit=0)  # 200 streams open at once, and a prober
     async with aiohttp.ClientSession(
         timeout=aiohttp.ClientTimeout(sock_read=None), connector=unlimited
     ) as http:
+        not_found = await refusals(http, revoked)
         tasks = [asyncio.create_task(viewer(http, link, n, seen[n])) for n in range(count)]
         while sum(1 for s in seen if s) < count:  # noqa: ASYNC110 (every stream sent its first state)
             await asyncio.sleep(0.1)
@@ -160,6 +176,10 @@ async def viewers_side(count: int, rounds: int, load: float) -> None:
     print(f"change on every open page: {spread(delays)}")
     print(f"page load while watched: {spread(pages)} ({len(pages)} loads)")
     print(f"commands ({stats['commands']}): median {ms(stats['p50'])}, p99 {ms(stats['p99'])}")
+    print(
+        "404, revoked link / unknown link: "
+        + " / ".join(spread(not_found[k]) for k in ("revoked", "unknown"))
+    )
     print(f"bot process CPU: {stats['cpu'] * 100:.0f}% of its core; renders of the page: {stats['renders']}")
 
 
