@@ -9,12 +9,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-RATE = 2.0
-"""Requests an address may make per second, sustained."""
-BURST = 40
+RATE = 5.0
+"""Requests an address may make per second, sustained (a table behind one router: its pages without
+JavaScript reload every 5 s)."""
+BURST = 60
 """Requests an address may make at once (a few pages opened together)."""
-STREAMS = 16
-"""Update streams an address may hold open (a table's phones behind one router)."""
+STREAMS = 32
+"""Update streams an address may hold open (a table's phones and screens behind one router)."""
 FORGET_AFTER = 10_000
 """Above this many addresses known, the ones whose bucket is full again are forgotten."""
 
@@ -79,12 +80,14 @@ class AddressLimits:
 
 
 def client_address(peer: str | None, forwarded_for: str | None) -> str:
-    """Who is asking: the peer, or, when the peer is this machine (the reverse proxy) and says so, the
-    last address of ``X-Forwarded-For`` (the one the proxy itself saw)."""
+    """Who is asking: the peer, or, when the peer is this machine or a private network's (a reverse
+    proxy, in a container too) and says so, the last address of ``X-Forwarded-For`` (the one the proxy
+    itself saw). A public peer is never believed."""
     address = peer or "?"
     if forwarded_for:
         try:
-            local = ipaddress.ip_address(address).is_loopback
+            found = ipaddress.ip_address(address)
+            local = found.is_loopback or found.is_private
         except ValueError:
             local = False
         if local:

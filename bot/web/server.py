@@ -72,7 +72,7 @@ class PlayerView:
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/favicon.ico", self._icon)  # asked by browsers whatever the page says
         app.router.add_get("/{token}", self._page)
-        app.router.add_get("/{token}/events", self._events)
+        app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
         return app
 
     async def start(self) -> None:

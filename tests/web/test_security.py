@@ -47,6 +47,8 @@ async def test_every_answer_carries_the_security_headers(served: Served) -> None
         assert stream.headers["Cache-Control"] == "no-store"
     async with served.http.post(link) as posted:
         assert posted.status == 405
+    async with served.http.head(link + "/events") as head:
+        assert head.status == 405
 
 
 async def test_guessed_tokens_all_get_the_same_404(served: Served) -> None:
@@ -95,7 +97,8 @@ async def test_an_address_over_its_limit_is_answered_429(served: Served) -> None
 def test_only_a_local_proxy_may_name_the_client() -> None:
     assert client_address("127.0.0.1", "198.51.100.1, 203.0.113.9") == "203.0.113.9"
     assert client_address("::1", "203.0.113.9") == "203.0.113.9"
-    assert client_address("198.51.100.1", "203.0.113.9") == "198.51.100.1"  # not a proxy of ours
+    assert client_address("172.17.0.1", "203.0.113.9") == "203.0.113.9"  # a proxy in a container
+    assert client_address("8.8.8.8", "203.0.113.9") == "8.8.8.8"  # public: never believed
     assert client_address("127.0.0.1", None) == "127.0.0.1"
 
 
