@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -65,7 +65,7 @@ class Feed:
                 log.exception("Could not read a player view")
             else:
                 self._publish(html)
-            await asyncio.sleep(self.feeds.interval)
+            await self.feeds.sleep(self.feeds.interval)
 
     def _publish(self, html: str | None) -> None:
         old = self.current
@@ -80,9 +80,16 @@ class Feed:
 class Feeds:
     """Every link being watched in this process, by token digest."""
 
-    def __init__(self, store: Store, *, interval: float = MIN_INTERVAL) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        interval: float = MIN_INTERVAL,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.store = store
         self.interval = interval
+        self.sleep = sleep
         self._feeds: dict[str, Feed] = {}
         self.closed = False
         """Set at shutdown: the streams end."""

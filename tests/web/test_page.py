@@ -4,6 +4,7 @@ open pages and answers 404 like an unknown one."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -142,3 +143,27 @@ async def test_a_revoked_link_ends_its_open_pages_and_answers_404(served: Served
     assert (unknown_status, unknown_page) == (status, page)  # revoked and unknown: the same answer
     assert (await served.get(old + "/events"))[0] == 404
     assert (await served.get(new))[0] == 200
+
+
+async def test_a_burst_of_changes_costs_one_update_and_the_last_state_is_sent(served: Served) -> None:
+    gate = asyncio.Event()  # the pause between two updates lasts until the test opens it
+
+    async def pause(_: float) -> None:
+        await gate.wait()
+
+    served.view.feeds.sleep = pause
+    await served.table.create("Aria", ALICE)
+    link = await served.link()
+    async with stream(served, link) as updates:
+        assert "unhurt" in await updates.party()
+        renders = served.view.feeds.renders
+        for _ in range(5):
+            public(await served.table.run("wound", {"severity": "light", "character": "Aria"}))
+        assert served.view.feeds.renders == renders  # nothing during the pause
+        gate.set()
+        _, page, _ = await served.get(link)
+        now = page[page.index("<h1>") : page.index("</main>")]
+        sent = [await updates.party()]
+        while sent[-1] != now:  # on PostgreSQL, a notification may come after the first render
+            sent.append(await updates.party())
+        assert len(sent) <= 2
