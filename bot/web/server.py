@@ -114,6 +114,10 @@ class PlayerView:
                 response = not_found()
             except web.HTTPException as error:
                 response = web.Response(status=error.status, text=error.reason)
+            except Exception:  # the database is away, say: said in the log, not on the page
+                log.exception("Player view: could not answer a request")  # never the token: it is the key
+                response = web.Response(status=503, text="Try again in a moment")
+                response.headers["Retry-After"] = "5"
         for name, value in HEADERS.items():
             if not response.prepared:  # a stream's headers were sent when it started
                 response.headers[name] = value
@@ -136,13 +140,13 @@ class PlayerView:
         response.headers["Cache-Control"] = "public, max-age=300"
         return response
 
-    async def _digest_of(self, request: web.Request) -> str:
+    def _digest_of(self, request: web.Request) -> str:
         token = request.match_info["token"]
         # A malformed token is looked up too (as a digest no link has): every 404 costs the same.
         return digest(token if TOKEN_SHAPE.fullmatch(token) else "")
 
     async def _page(self, request: web.Request) -> web.Response:
-        party = await self.store.party(await self._digest_of(request))
+        party = await self.store.party(self._digest_of(request))
         if party is None:
             return not_found()
         lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
@@ -153,7 +157,7 @@ class PlayerView:
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        key = await self._digest_of(request)
+        key = self._digest_of(request)
         party = await self.store.party(key)
         if party is None:
             return not_found()
