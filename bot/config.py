@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -44,6 +45,24 @@ def describe_shard_ids(ids: Iterable[int]) -> str:
     return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
+def check_base_url(text: str) -> str:
+    """``WEB_BASE_URL``: empty (no player view), or ``http(s)://host[:port][/path]``, without a query,
+    a fragment or a password; returned without its trailing slash."""
+    value = text.strip()
+    if not value:
+        return ""
+    url = urlsplit(value)
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise ValueError(f"WEB_BASE_URL must look like https://harmonies.example.org (got {value!r})")
+    if url.query or url.fragment or url.username or url.password:
+        raise ValueError("WEB_BASE_URL takes no query, fragment, user or password")
+    try:
+        url.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        raise ValueError(f"WEB_BASE_URL has a bad port (got {value!r})") from None
+    return value.rstrip("/")
+
+
 class DatabaseSettings(BaseSettings):
     """What the maintenance commands (``python -m bot backup``) need: no token."""
 
@@ -66,6 +85,13 @@ class Settings(DatabaseSettings):
     health_port: int | None = Field(default=None, ge=1, le=65535)
     """With a port, ``GET /healthz`` and ``GET /readyz`` are answered there."""
     health_host: str = "127.0.0.1"
+    web_base_url: str = ""
+    """The public address the player-view links are built on (``https://harmonies.example.org``); a
+    process without it gives no links."""
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    """With a port, the player view (``/board link:True``) is served there; unset: no pages."""
+    web_host: str = "127.0.0.1"
+    """Where the player view listens: keep 127.0.0.1 behind a reverse proxy (docs/player-view.md)."""
     bench_floor: bool = False
     """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database, and
     ``/bench-floor-write``, the same after one durable write: the floors of the benchmarks
@@ -79,10 +105,22 @@ class Settings(DatabaseSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
 
-    @field_validator("shard_count", "health_port", mode="before")
+    @field_validator("shard_count", "health_port", "web_port", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_address(cls, value: str) -> str:
+        return check_base_url(value)
+
+    @field_validator("web_port")
+    @classmethod
+    def _web_needs_address(cls, port: int | None, info: ValidationInfo) -> int | None:
+        if port is not None and not info.data.get("web_base_url"):
+            raise ValueError("WEB_PORT needs WEB_BASE_URL (the public address of the links)")
+        return port
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -48,6 +48,8 @@ class EventKind(StrEnum):
     CONFIG = "config"
     IMPORT = "import"
     UNDO = "undo"
+    VIEW_LINK = "view_link"
+    """A player-view link was given (``/board link:True``); not undone by /undo (revoke it instead)."""
 
 
 @plain_dataclass(frozen=True)
@@ -269,6 +271,14 @@ class Imported:
         return dict(self.counts)
 
 
+@dataclass(frozen=True)
+class LinkGiven:
+    """A GM was given a player-view link; ``revoked``: every link given before stopped working."""
+
+    revoked: StrictBool = False
+    kind = EventKind.VIEW_LINK
+
+
 @plain_dataclass(frozen=True)
 class Undid:
     """Written by storage when it reverts a change (``bot/storage/undo.py``), read here."""
@@ -316,7 +326,8 @@ Recordable = Annotated[
     | Annotated[Lowered, Tag(EventKind.HEAL_WOUND)]
     | Annotated[Rested, Tag(EventKind.REST)]
     | Annotated[Configured, Tag(EventKind.CONFIG)]
-    | Annotated[Imported, Tag(EventKind.IMPORT)],
+    | Annotated[Imported, Tag(EventKind.IMPORT)]
+    | Annotated[LinkGiven, Tag(EventKind.VIEW_LINK)],
     Discriminator(_tag),
 ]
 """What an action records (an undo is recorded by storage, which reverts it)."""

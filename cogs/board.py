@@ -10,13 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import targets
+from bot.actions import player_view, targets
 from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, send_private
 from bot.storage.boards import Board
-from bot.ui.i18n import t_name
+from bot.ui.i18n import lang_of, t, t_name
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -30,17 +30,30 @@ class PartyBoard(commands.Cog):
         name="board", description="Post the live party board in this channel, or move it here (GM)"
     )
     @app_commands.guild_only()
-    @app_commands.describe(add="Show this NPC on the board too", drop="Take this NPC off the board")
+    @app_commands.describe(
+        add="Show this NPC on the board too",
+        drop="Take this NPC off the board",
+        link="Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
+        revoke="With link: the links given before stop working, and a new one is given",
+    )
     @app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
     async def board(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         add: str | None = None,
         drop: str | None = None,
+        link: bool = False,
+        revoke: bool = False,
     ) -> None:
+        if revoke and not link:
+            raise UserError("view_revoke_alone")
+        if link and (add is not None or drop is not None):
+            raise UserError("view_link_alone")
         if add is not None and drop is not None:
             raise UserError("board_one_at_a_time")
-        if add is not None:
+        if link:
+            await give_link(interaction, revoke=revoke)
+        elif add is not None:
             await show_on_board(interaction, add, shown=True)
         elif drop is not None:
             await show_on_board(interaction, drop, shown=False)
@@ -94,6 +107,20 @@ async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str
     await send_private(
         interaction, t_name(lang, "board_added" if shown else "board_removed", character.name, 300)
     )
+
+
+async def give_link(interaction: discord.Interaction[HarmoniesBot], *, revoke: bool) -> None:
+    """/board link:True: the server's player-view link, privately (``revoke``: the others stop)."""
+    bot = interaction.client
+    url = await player_view.give_link(
+        bot.store,
+        actor_of(interaction),
+        base_url=bot.settings.web_base_url,
+        language=lang_of(interaction.guild_locale),
+        revoke=revoke,
+    )
+    key = "view_link_revoked" if revoke else "view_link"
+    await send_private(interaction, t(caller_lang(interaction), key, url=url))
 
 
 async def setup(bot: HarmoniesBot) -> None:

@@ -15,6 +15,8 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None
     monkeypatch.chdir(str(tmp_path))  # no stray .env
     for name in ("SHARD_COUNT", "SHARD_IDS", "IDENTIFY_WINDOW", "HEALTH_PORT", "HEALTH_HOST"):
         monkeypatch.delenv(name, raising=False)
+    for name in ("WEB_PORT", "WEB_HOST", "WEB_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DISCORD_TOKEN", "token")
 
 
@@ -52,6 +54,19 @@ def test_empty_values_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (settings.shard_count, settings.shard_ids, settings.health_port) == (None, None, None)
 
 
+def test_the_player_view_is_off_unless_a_port_and_an_address_are_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = Settings()
+    assert (settings.web_port, settings.web_host, settings.web_base_url) == (None, "127.0.0.1", "")
+    monkeypatch.setenv("WEB_PORT", "8088")
+    monkeypatch.setenv("WEB_HOST", "0.0.0.0")
+    monkeypatch.setenv("WEB_BASE_URL", " https://harmonies.example.org/table/ ")
+    settings = Settings()
+    assert (settings.web_port, settings.web_host) == (8088, "0.0.0.0")
+    assert settings.web_base_url == "https://harmonies.example.org/table"
+
+
 def test_a_process_runs_the_shards_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHARD_COUNT", "4")
     monkeypatch.setenv("SHARD_IDS", "2-3")
@@ -77,6 +92,13 @@ def test_a_process_runs_the_shards_it_is_given(monkeypatch: pytest.MonkeyPatch) 
         ({"SHARD_COUNT": "two"}, "shard_count: Input should be a valid integer"),
         ({"HEALTH_PORT": "70000"}, "health_port: Input should be less than or equal to 65535"),
         ({"IDENTIFY_WINDOW": "-1"}, "identify_window: Input should be greater than or equal to 0"),
+        ({"WEB_PORT": "8080"}, "WEB_PORT needs WEB_BASE_URL"),
+        ({"WEB_PORT": "0", "WEB_BASE_URL": "https://a.example"}, "greater than or equal to 1"),
+        ({"WEB_BASE_URL": "harmonies.example.org"}, "WEB_BASE_URL must look like https://"),
+        ({"WEB_BASE_URL": "ftp://harmonies.example.org"}, "WEB_BASE_URL must look like https://"),
+        ({"WEB_BASE_URL": "https://a.example/?x=1"}, "WEB_BASE_URL takes no query"),
+        ({"WEB_BASE_URL": "https://me:pw@a.example"}, "WEB_BASE_URL takes no query"),
+        ({"WEB_BASE_URL": "https://a.example:port"}, "WEB_BASE_URL has a bad port"),
     ],
 )
 def test_bad_values_get_a_one_line_error_at_start_up(

@@ -85,6 +85,16 @@ def test_the_core_layers_do_not_reach_up() -> None:
             assert not any(t.startswith("bot.actions") for t in bot_targets), name
 
 
+def test_the_player_view_reads_the_store_and_the_text_only() -> None:
+    """bot.web (the web pages) stands beside the Discord interface: no discord, no cog, no action."""
+    web = {name for name in MODULES if name.startswith("bot.web")}
+    assert {"bot.web.server", "bot.web.page"} <= web
+    for name in web:
+        assert not imports_discord(name), name
+        above = ("bot.interface", "bot.cogs", "bot.actions")
+        assert not any(t.startswith(above) for t in IMPORTS[name]), name
+
+
 def test_no_import_circles() -> None:
     # A module's own packages are already being imported when it runs: those edges close no circle.
     graph = {

@@ -3,7 +3,8 @@ the bot leaves the gateway (no new interaction), answers those in flight, then c
 session and the database, and exits 0.
 
 On SQLite, the process first takes the database's lock file (one process per file); with
-``HEALTH_PORT``, it answers health checks from before the login until the end."""
+``HEALTH_PORT``, it answers health checks from before the login until the end; with ``WEB_PORT``, it
+serves the player view."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from bot.shards.locks import locks_for
 from bot.storage.database import database_path, is_postgres
 from bot.storage.errors import StorageError
 from bot.storage.store import Store
+from bot.web.server import PlayerView
 
 log = logging.getLogger("bot")
 
@@ -95,7 +97,7 @@ async def run_on_database(settings: Settings) -> None:
     try:
         locks = locks_for(settings.database_url)
         bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
-        async with bot, serving_health(settings, bot):
+        async with bot, serving_health(settings, bot), serving_player_view(settings, store):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -143,3 +145,22 @@ async def serving_health(settings: Settings, bot: HarmoniesBot) -> AsyncIterator
         yield
     finally:
         await health.close()
+
+
+@contextlib.asynccontextmanager
+async def serving_player_view(settings: Settings, store: Store) -> AsyncIterator[None]:
+    """The player view (docs/player-view.md) while inside, when ``WEB_PORT`` is set."""
+    if settings.web_port is None:
+        yield
+        return
+    view = PlayerView(store, settings.web_host, settings.web_port)
+    try:
+        await view.start()
+    except OSError as error:
+        await view.close()
+        where, why = f"{settings.web_host}:{settings.web_port}", error.strerror or error
+        raise SystemExit(f"error: cannot serve the player view on {where}: {why}") from None
+    try:
+        yield
+    finally:
+        await view.close()

@@ -22,7 +22,7 @@ from bot.clock import Clock, utc_now
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, file_guard, interactions, settings
+from bot.storage import active, characters, events, export, file_guard, interactions, player_views, settings
 from bot.storage import boards as board_rows
 from bot.storage.boards import Board
 from bot.storage.database import (
@@ -103,6 +103,7 @@ class Store:
                 tx.end()
             if interaction is not None:
                 interactions.claim(sql, interaction)
+            player_views.notify(sql, guild_id)
             return result
 
         began = time.perf_counter()
@@ -114,12 +115,15 @@ class Store:
             raise
         if self.on_unit is not None:
             self.on_unit(time.perf_counter() - began, True)
+        self._tell(guild_id)
+        return result
+
+    def _tell(self, guild_id: int) -> None:
         for listener in self.listeners:
             try:
                 listener(guild_id)
             except Exception:  # the change is committed: a listener's failure must not undo the answer
                 log.exception("A change listener failed for server %s", guild_id)
-        return result
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._db.write(None, lambda sql: settings.set_meta(sql, key, value))
@@ -197,8 +201,8 @@ class Store:
     async def all_boards(self) -> list[Board]:
         return await self._db.read(board_rows.all_boards)
 
-    # Board writes are the bot's own bookkeeping (which message, which NPCs), not changes of the
-    # game: they do not tell the listeners.
+    # Board writes are the bot's own bookkeeping (which message), not changes of the game: they do not
+    # tell the listeners, except a change of the NPCs shown (the player views show them).
     async def save_board(self, board: Board) -> None:
         now = self.clock()
         await self._db.write(board.guild_id, lambda sql: board_rows.put(sql, board, now))
@@ -207,9 +211,18 @@ class Store:
         await self._db.write(board.guild_id, lambda sql: board_rows.remove(sql, board))
 
     async def show_on_board(self, guild_id: int, channel_id: int, character_id: int, *, shown: bool) -> None:
-        await self._db.write(
-            guild_id, lambda sql: board_rows.set_npc(sql, guild_id, channel_id, character_id, shown=shown)
-        )
+        """An NPC put on a board or taken off: the player views show it too, so the listeners are told."""
+
+        def work(sql: Sql) -> None:
+            board_rows.set_npc(sql, guild_id, channel_id, character_id, shown=shown)
+            player_views.notify(sql, guild_id)
+
+        await self._db.write(guild_id, work)
+        self._tell(guild_id)
+
+    async def party(self, token_sha256: str) -> player_views.Party | None:
+        """What the player view of the link with this token digest shows (``None``: no such link)."""
+        return await self._db.read(lambda sql: player_views.party(sql, token_sha256))
 
     async def export_guild(self, guild_id: int) -> bytes:
         """The server's characters, active characters and ruleset as a JSON file (export.py)."""

@@ -21,7 +21,7 @@ from bot.errors import UserError
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, settings, undo
+from bot.storage import active, characters, events, export, player_views, settings, undo
 from bot.storage.codec import CharacterSnapshot, name_key
 from bot.storage.sql import Sql
 
@@ -250,6 +250,12 @@ class Transaction(Reader):
         self._active.clear()
         self._ruleset = _UNKNOWN
         self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
+
+    def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
+        """A new player-view link (its token's digest); ``revoke``: the server's others stop working."""
+        if revoke:
+            player_views.revoke_all(self.sql, self.guild_id)
+        player_views.add(self.sql, self.guild_id, token_sha256, language, self.now)
 
     def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
         event, ruleset_changed = undo.undo(self.sql, self.guild_id, actor_id, character_id, self.now)

@@ -20,6 +20,7 @@ from bot.history import (
     EventKind,
     HealRolled,
     Imported,
+    LinkGiven,
     Lowered,
     Record,
     Rested,
@@ -206,6 +207,8 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
         case Imported(counts=counts):
             shown = t(lang, "colon") + _changes(lang, counts) if counts else ""
             return t(lang, "event_import", changes=shown)
+        case LinkGiven(revoked=revoked):
+            return t(lang, "event_view_link_revoked" if revoked else "event_view_link")
         case Undid(event_id=undoes, reverted=reverted):
             what = (
                 ""

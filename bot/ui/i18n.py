@@ -21,6 +21,7 @@ from bot.ui.strings_import import IMPORT
 from bot.ui.strings_labels import LABELS
 from bot.ui.strings_results import RESULTS
 from bot.ui.strings_table import TABLE
+from bot.ui.strings_view import VIEW
 from bot.ui.text import MINUS, clip, escape, mention
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
     HEALING,
     TABLE,
     IMPORT,
+    VIEW,
 )
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""

@@ -5,6 +5,8 @@ French command names are the ones of :mod:`bot.ui.translator`.
 
 from __future__ import annotations
 
+from bot.ui.strings_view import VIEW_ERRORS
+
 ERRORS: dict[str, dict[str, str]] = {
     "character_dead": {
         "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
@@ -343,4 +345,5 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "That was refused ({key}). Check the command's options and try again.",
         "fr": "La demande a été refusée ({key}). Vérifiez les options de la commande et réessayez.",
     },
+    **VIEW_ERRORS,
 }

@@ -89,6 +89,8 @@ PARAMETER_NAMES = {
     "damage": "dommages",
     "preview": "aperçu",
     "fatal": "mortelle",
+    "link": "lien",
+    "revoke": "révoquer",
 }
 
 CHOICE_NAMES = {
@@ -253,6 +255,12 @@ DESCRIPTIONS = {
     ),
     "Show this NPC on the board too": "Faire aussi figurer ce PNJ au tableau",
     "Take this NPC off the board": "Retirer ce PNJ du tableau",
+    "Get the link of the live web page of the party, for phones, a TV or a stream (GM)": (
+        "Obtenir le lien de la page web du groupe en direct, pour téléphones, télé ou stream (MJ)"
+    ),
+    "With link: the links given before stop working, and a new one is given": (
+        "Avec lien : les liens donnés avant cessent de marcher, un nouveau est donné"
+    ),
     "Show players only a word for the state of NPCs (all, or one)": (
         "Ne montrer aux joueurs qu'un mot de l'état des PNJ (tous, ou un seul)"
     ),

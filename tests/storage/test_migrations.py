@@ -70,6 +70,12 @@ SEEDS[4] = (
     .replace("1, 0, 0, 0,\n", "1, 0,\n")
 )
 assert SEEDS[4].count("dead") == 0 and SEEDS[4].count("1, 5,\n") == 1 and SEEDS[4].count("1, 0,\n") == 1
+# 5: the player views' links (a new table; the rest as in 4).
+SEEDS[5] = (
+    SEEDS[4] + "\nINSERT INTO player_views (token_sha256, guild_id, language, created_at) VALUES "
+    "('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 111111111111, 'fr', "
+    "'2024-01-04T00:00:00.000+00:00');"
+)
 
 
 def dialect(url: str) -> str:
@@ -189,6 +195,10 @@ async def test_data_of_every_version_survives_the_upgrade(
         assert await store.get_meta("commands_hash") == "abc123"
         if version >= 2:
             assert await store.boards(GUILD) == [Board(GUILD, 5005, 6006, (1,))]
+        if version >= 4:
+            view = await store.party("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+            assert view is not None and view.language == "fr"
+            assert [c.name for c in view.characters] == ["Aria"]
         # New rows get new ids from the database, after the old ones.
         created = await store.run(
             GUILD, lambda tx: tx.save_character(replace(aria, id=None, name="New", wounds=()))

@@ -222,6 +222,9 @@ SAMPLES = [
     UserError("gm_role_everyone"),
     UserError("rest_nobody"),
     UserError("modifier_range", max=100),
+    UserError("view_off"),
+    UserError("view_revoke_alone"),
+    UserError("view_link_alone"),
 ]
 
 

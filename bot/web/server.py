@@ -1,0 +1,219 @@
+"""The player view's web server (aiohttp, in the bot's process, when ``WEB_PORT`` is set):
+
+* ``GET /{token}``: the page of a link (``?overlay=1``: a transparent background, for a stream);
+* ``GET /{token}/events``: its update stream (server-sent events: ``party`` with the new HTML, ``gone``
+  when the link was revoked);
+* ``GET /static/view.css``, ``/static/view.js``: the page's only resources.
+
+An unknown, revoked or malformed link gets the same 404, after the same database lookup. Every answer
+carries a strict Content-Security-Policy and the usual security headers; per-address limits answer 429.
+Any process serves any server's link: it reads the database."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from importlib import resources
+
+from aiohttp import web
+
+from bot.storage.player_views import digest
+from bot.storage.store import Store
+from bot.ui.i18n import Lang
+from bot.ui.party import party_lines
+from bot.web.feed import Feeds, PostgresChanges
+from bot.web.limits import AddressLimits, client_address
+from bot.web.page import not_found_html, page_html
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 15.0
+"""A comment line on every idle stream this often: proxies keep it open, a closed one is noticed."""
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,100}")
+STATIC = {"view.css": "text/css", "view.js": "text/javascript", "icon.svg": "image/svg+xml"}
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Server": "harmonies",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class PlayerView:
+    """The web server of one process: ``await start()``, ``await close()``."""
+
+    def __init__(self, store: Store, host: str, port: int, *, limits: AddressLimits | None = None) -> None:
+        self.store = store
+        self.host = host
+        self.port = port
+        self.limits = limits if limits is not None else AddressLimits()
+        self.feeds = Feeds(store)
+        self.changes: PostgresChanges | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self._static = {
+            name: (resources.files("bot.web").joinpath("static", name).read_bytes(), kind)
+            for name, kind in STATIC.items()
+        }
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        app.router.add_get("/static/{name}", self._file)
+        app.router.add_get("/favicon.ico", self._icon)  # asked by browsers whatever the page says
+        app.router.add_get("/{token}", self._page)
+        app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
+        return app
+
+    async def start(self) -> None:
+        database = self.store.database
+        if database.dialect == "postgres":
+            self.changes = PostgresChanges(database.url, self.feeds.changed, self.feeds.changed_everywhere)
+            self._listening = asyncio.create_task(self.changes.run())
+        else:
+            self.store.listeners.append(self.feeds.changed)
+        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        if self.port == 0:  # any free port (tests): the one given
+            self.port = int(self._runner.addresses[0][1])
+        log.info("Player view on http://%s:%d/", self.host, self.port)
+
+    async def close(self) -> None:
+        if self.feeds.changed in self.store.listeners:
+            self.store.listeners.remove(self.feeds.changed)
+        if self._listening is not None:
+            self._listening.cancel()
+            await asyncio.gather(self._listening, return_exceptions=True)
+        self.feeds.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ---- every request ----------------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not self.limits.allow(address_of(request)):
+            response: web.StreamResponse = web.Response(status=429, text="Too many requests")
+            response.headers["Retry-After"] = "5"
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPNotFound:
+                response = not_found()
+            except web.HTTPException as error:
+                response = web.Response(status=error.status, text=error.reason)
+            except Exception:  # the database is away, say: said in the log, not on the page
+                log.exception("Player view: could not answer a request")  # never the token: it is the key
+                response = web.Response(status=503, text="Try again in a moment")
+                response.headers["Retry-After"] = "5"
+        for name, value in HEADERS.items():
+            if not response.prepared:  # a stream's headers were sent when it started
+                response.headers[name] = value
+        return response
+
+    # ---- the routes ---------------------------------------------------------------------------------
+
+    async def _file(self, request: web.Request) -> web.Response:
+        return self._serve(request.match_info["name"])
+
+    async def _icon(self, request: web.Request) -> web.Response:
+        return self._serve("icon.svg")
+
+    def _serve(self, name: str) -> web.Response:
+        found = self._static.get(name)
+        if found is None:
+            return not_found()
+        body, kind = found
+        response = web.Response(body=body, content_type=kind, charset="utf-8")
+        response.headers["Cache-Control"] = "public, max-age=300"
+        return response
+
+    def _digest_of(self, request: web.Request) -> str:
+        token = request.match_info["token"]
+        # A malformed token is looked up too (as a digest no link has): every 404 costs the same.
+        return digest(token if TOKEN_SHAPE.fullmatch(token) else "")
+
+    async def _page(self, request: web.Request) -> web.Response:
+        party = await self.store.party(self._digest_of(request))
+        if party is None:
+            return not_found()
+        lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
+        lines = party_lines(party.characters, party.ruleset, lang)
+        overlay = request.query.get("overlay") in ("1", "true")
+        response = web.Response(text=page_html(lines, lang, overlay=overlay), content_type="text/html")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        key = self._digest_of(request)
+        party = await self.store.party(key)
+        if party is None:
+            return not_found()
+        address = address_of(request)
+        if not self.limits.open_stream(address):
+            return web.Response(status=429, text="Too many open pages", headers={"Retry-After": "30"})
+        try:
+            return await self._stream(request, key, party.guild_id)
+        finally:
+            self.limits.close_stream(address)
+
+    async def _stream(self, request: web.Request, key: str, guild_id: int) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={
+                **HEADERS,
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # nginx: send each event at once
+            }
+        )
+        await response.prepare(request)
+        try:
+            await response.write(b"retry: 2000\n\n")
+            await self._send_updates(response, key, guild_id)
+        except ConnectionError:  # the page was closed
+            pass
+        return response
+
+    async def _send_updates(self, response: web.StreamResponse, key: str, guild_id: int) -> None:
+        async with self.feeds.watching(key, guild_id) as feed:
+            seen = 0
+            while not self.feeds.closed:
+                snapshot = feed.current
+                if snapshot.version > seen:
+                    seen = snapshot.version
+                    if snapshot.html is None:
+                        await response.write(b"event: gone\ndata: \n\n")
+                        break
+                    await response.write(event("party", snapshot.html))
+                    continue
+                try:
+                    await asyncio.wait_for(snapshot.next.wait(), HEARTBEAT_S)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+
+
+def address_of(request: web.Request) -> str:
+    return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+
+
+def event(name: str, data: str) -> bytes:
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {name}\n{lines}\n".encode()
+
+
+def not_found() -> web.Response:
+    response = web.Response(status=404, text=not_found_html(), content_type="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
