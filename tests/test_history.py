@@ -20,6 +20,7 @@ from bot.history import (
     HealRolled,
     HealRollStep,
     Imported,
+    LinkGiven,
     Lowered,
     Record,
     Recordable,
@@ -288,6 +289,7 @@ ROWS_OLD_VERSIONS_WROTE: list[tuple[str, dict[str, Any], Record]] = [
         {"characters": 2, "wounds": 0, "replaced": 0},
         Imported({"characters": 2, "wounds": 0, "replaced": 0}),
     ),
+    ("view_link", {"revoked": True}, LinkGiven(revoked=True)),
     (
         "undo",
         {

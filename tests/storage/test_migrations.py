@@ -195,7 +195,7 @@ async def test_data_of_every_version_survives_the_upgrade(
         assert await store.get_meta("commands_hash") == "abc123"
         if version >= 2:
             assert await store.boards(GUILD) == [Board(GUILD, 5005, 6006, (1,))]
-        if version >= 4:
+        if version >= 5:
             view = await store.party("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
             assert view is not None and view.language == "fr"
             assert [c.name for c in view.characters] == ["Aria"]
