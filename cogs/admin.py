@@ -33,6 +33,11 @@ LANGUAGES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Français", value="fr"),
 ]
+ASK_BEFORE_HEALING = [
+    app_commands.Choice(name="deadly only (first roll can kill or make incoherent)", value="deadly"),
+    app_commands.Choice(name="any worsening", value="worsening"),
+    app_commands.Choice(name="never", value="never"),
+]
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 
@@ -223,22 +228,23 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(
         open_rolls="A 10 on either die is rolled again and added",
         tie_succeeds="A margin of exactly 0 is a success",
-        confirm_risky_healing="Ask before a healing session the bot rolls when it may worsen a wound",
+        ask_before_healing="When to ask before a healing session the bot rolls (default: deadly only)",
     )
     @app_commands.rename(
-        open_rolls="open-rolls", tie_succeeds="tie-succeeds", confirm_risky_healing="confirm-risky-healing"
+        open_rolls="open-rolls", tie_succeeds="tie-succeeds", ask_before_healing="ask-before-healing"
     )
+    @app_commands.choices(ask_before_healing=ASK_BEFORE_HEALING)
     async def dice(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         open_rolls: bool | None = None,
         tie_succeeds: bool | None = None,
-        confirm_risky_healing: bool | None = None,
+        ask_before_healing: str | None = None,
     ) -> None:
         given = {
             "open_rolls": open_rolls,
             "tie_succeeds": tie_succeeds,
-            "confirm_risky_healing": confirm_risky_healing,
+            "ask_before_healing": ask_before_healing,
         }
         changes = {k: v for k, v in given.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))

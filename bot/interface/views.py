@@ -110,13 +110,14 @@ class Ask(_Question):
         self.stop()
         await interaction.response.edit_message(content=text, view=self)
 
-    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
-    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        await self._answer(interaction, True, t(self.lang, self.going))
-
+    # Cancel first: the safe choice is the one under the thumb; going on is the red one after it.
     @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
     async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._answer(interaction, False, t(self.lang, "cancelled"))
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
+    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, True, t(self.lang, self.going))
 
 
 class ExpiredQuestion(

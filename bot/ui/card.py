@@ -26,7 +26,7 @@ from bot.ui.i18n import (
     tn,
     track_label,
 )
-from bot.ui.odds import odds_line
+from bot.ui.odds import odds_line, only_hurts
 from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
 
 NOTE_LIMIT = 120
@@ -147,8 +147,13 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         ready = can_roll_healing(character, ruleset, track)
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
-        lines.append(_heal_line(ready, status.remaining, lang, track))
-        if ready and (odds := healing_odds(character, ruleset, track)) is not None:
+        odds = healing_odds(character, ruleset, track) if ready else None
+        if odds is not None and only_hurts(odds):  # never offered as good news
+            suffix = "" if track is Track.PHYSICAL else "_mental"
+            lines.append(t(lang, f"card_heal_only_hurts{suffix}"))
+        else:
+            lines.append(_heal_line(ready, status.remaining, lang, track))
+        if odds is not None:
             lines.append(odds_line(odds, lang))
     return lines
 

@@ -64,10 +64,8 @@ def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
         effective = t(lang, "damage_effective_failure", damage=blow.damage)
     became = blow.result.became if blow.result is not None else None
     outcome = outcome_text(track, blow.harm, became, lang)
-    return (
-        t(lang, "damage_blow", index=index, terms=roll_text(blow.roll, track, lang))
-        + f"; {effective} ⇒ {outcome}"
-    )
+    terms = roll_text(blow.roll, track, lang)
+    return t(lang, "damage_blow", index=index, terms=terms, effective=effective, outcome=outcome)
 
 
 def _colour(infliction: DamageInfliction) -> discord.Colour:
@@ -111,7 +109,6 @@ def damage_embed(
         description="\n".join(lines),
         colour=_colour(infliction),
     )
-    embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
     return fit_total(embed, RESULT_BUDGET)
 
 

@@ -28,6 +28,14 @@ log = logging.getLogger(__name__)
 Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
+STRICT = False
+"""Set by the tests: a message parameter missing at a call site raises :class:`MissingParameter` instead
+of showing ``?`` (in production a user sees ``?``, and the omission is logged)."""
+
+
+class MissingParameter(KeyError):
+    """A message was rendered without one of its parameters (a bug at the call site)."""
+
 
 SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
     LABELS,
@@ -61,8 +69,14 @@ def lang_of(locale: discord.Locale | str | None) -> Lang:
 
 
 class _Params(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        log.warning("Message parameter %r missing", key)
+    def __init__(self, key: str, params: dict[str, object]) -> None:
+        super().__init__(params)
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if STRICT:
+            raise MissingParameter(f"message {self.key!r} rendered without its parameter {name!r}")
+        log.warning("Message %r rendered without its parameter %r", self.key, name)
         return MISSING
 
 
@@ -71,15 +85,16 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     escape user text before passing it (:func:`bot.ui.text.escape`). An unknown key renders as itself."""
     entry = CATALOGUE.get(key)
     if entry is None:
+        if STRICT:
+            raise MissingParameter(f"message {key!r} is not in the catalogue")
         log.warning("Message key %r missing from the catalogue", key)
         return key
     template = entry.get(lang) or entry["en"]
     if not params and "{" not in template:
         return template  # nothing to fill in (most labels): skip the formatting
-    try:
-        return template.format(**params)
-    except KeyError:  # a parameter missing: shown as "?" (and logged) rather than failing the answer
-        return template.format_map(_Params(params))
+    # A parameter missing is shown as "?" (and logged) rather than failing the answer; under the tests
+    # (STRICT) it raises.
+    return template.format_map(_Params(key, params))
 
 
 def plural_form(lang: Lang, count: int) -> str:
@@ -95,7 +110,9 @@ def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
 
 
 def days_text(lang: Lang, rested: int, needed: int) -> str:
-    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7"."""
+    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7". Rest beyond the
+    need counts as the need ("1 jour sur 1", never "6 jours sur 1")."""
+    rested = min(rested, needed)
     form = plural_form(lang, needed if lang == "en" else rested)
     return t(lang, f"days_of_{form}", rested=number(rested), needed=number(needed))
 
@@ -274,6 +291,8 @@ def error_text(lang: Lang, err: UserError) -> str:
         if not placeholders(ERRORS[key]["en"]) <= set(params) and f"{key}_bare" in ERRORS:
             key = f"{key}_bare"
         return clip(t(lang, key, **params), limits.CONTENT)
+    except MissingParameter:
+        raise
     except Exception:  # a refusal must always be answered, even with odd parameters
         log.exception("Could not render UserError %r", err)
         return t(lang, "error_unknown", key=_key_shown(err.key))

@@ -23,7 +23,7 @@ from bot.ui.cascade import cascade_reason
 from bot.ui.events import describe_event, history_embed, undo_embed
 from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
-from bot.ui.odds import odds_line
+from bot.ui.odds import odds_line, only_hurts
 from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
 from bot.ui.status import secret_word, with_status
@@ -256,11 +256,11 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
             lines.append(t(lang, "rest_line_mental_by_gm", name=name))
             continue
-        key = "rest_line_ready" if can_roll_healing(character, ruleset, track) else "rest_line_wait"
+        if can_roll_healing(character, ruleset, track):
+            continue  # listed once, with the odds of its first roll, under who can roll (rest_embed)
         severity = severity_label(lang, track, status.severity)
-        lines.append(
-            t(lang, key, name=name, days=days_text(lang, status.rested, status.needed), severity=severity)
-        )
+        days = days_text(lang, status.rested, status.needed)
+        lines.append(t(lang, "rest_line_wait", name=name, days=days, severity=severity))
     return lines
 
 
@@ -280,7 +280,9 @@ def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int
     """The players whose characters can now heal (each once, at most ``MAX_MENTIONS``)."""
     players: list[int] = []
     for track in Track:
-        for character, _ in ready_to_heal(characters, ruleset, track):
+        for character, odds in ready_to_heal(characters, ruleset, track):
+            if only_hurts(odds):
+                continue  # not called to a session that can only make things worse (the summary says so)
             if character.owner_id is not None and character.owner_id not in players:
                 players.append(character.owner_id)
     return players[:MAX_MENTIONS]
@@ -290,20 +292,29 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
     odds of their first roll."""
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
-    description = join_lines(lines, 2500, _more(lang)) if lines else t(lang, "rest_none")
-    fields = []
+    description = join_lines(lines, 2500, _more(lang)) if characters else t(lang, "rest_none")
+    fields: list[tuple[str, str]] = []
+    hopeless: list[tuple[str, str]] = []
     for track in Track:
-        ready = [
-            "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
-            for character, odds in ready_to_heal(characters, ruleset, track)
-        ]
+        suffix = "" if track is Track.PHYSICAL else "_mental"
+        ready: list[str] = []
+        only_hurt: list[str] = []
+        for character, odds in ready_to_heal(characters, ruleset, track):
+            line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
+            (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
-            name = t(lang, "rest_ready" if track is Track.PHYSICAL else "rest_ready_mental")
-            fields.append((name, join_lines(ready, limits.FIELD_VALUE, _more(lang))))
+            text = join_lines(ready, limits.FIELD_VALUE, _more(lang))
+            fields.append((t(lang, f"rest_ready{suffix}"), text))
+        if only_hurt:
+            text = join_lines(only_hurt, limits.FIELD_VALUE, _more(lang))
+            hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
     if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description
+    fields += hopeless
     embed = discord.Embed(
-        title=tn(lang, "rest_title", days), description=description, colour=discord.Colour(NOTICE_COLOUR)
+        title=tn(lang, "rest_title", days),
+        description=description or None,
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     for name, value in fields:
         embed.add_field(name=name, value=value, inline=False)

@@ -39,6 +39,16 @@ CARD: dict[str, dict[str, str]] = {
         "en": "/heal roll (mental) is available now.",
         "fr": "/soin jet (mental) est disponible.",
     },
+    "card_heal_only_hurts": {
+        "en": "/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.",
+        "fr": "/soin jet ne peut pas réussir pour l'instant : il ne peut que laisser la blessure telle "
+        "quelle, ou l'aggraver.",
+    },
+    "card_heal_only_hurts_mental": {
+        "en": "/heal roll (mental) cannot succeed now: it can only leave the wound as it is, or worsen it.",
+        "fr": "/soin jet (mental) ne peut pas réussir pour l'instant : il ne peut que laisser la blessure "
+        "telle quelle, ou l'aggraver.",
+    },
     "card_heal_wait_one": {
         "en": "/heal roll after {count} more day of rest.",
         "fr": "/soin jet après encore {count} jour de repos.",

@@ -126,10 +126,6 @@ RESULTS: dict[str, dict[str, str]] = {
     },
     "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
-    "rest_line_ready": {
-        "en": "{name}: {days} ({severity}) — **can roll**",
-        "fr": "{name} : {days} ({severity}) — **jet possible**",
-    },
     "rest_line_wait": {
         "en": "{name}: {days} ({severity})",
         "fr": "{name} : {days} ({severity})",

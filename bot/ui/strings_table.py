@@ -31,7 +31,15 @@ TABLE: dict[str, dict[str, str]] = {
         "en": "Kept up to date after every change · /board again moves it here",
         "fr": "Tenu à jour après chaque changement · /tableau à nouveau le déplace ici",
     },
-    "board_can_heal": {"en": "🩹 can heal", "fr": "🩹 peut se soigner"},
+    "board_can_heal": {"en": "🩹 can heal: {stakes}", "fr": "🩹 peut se soigner : {stakes}"},
+    "board_heal_deadly": {
+        "en": "☠️ healing can kill: {stakes}",
+        "fr": "☠️ la guérison peut tuer : {stakes}",
+    },
+    "board_heal_deadly_mental": {
+        "en": "🌀 mental healing can make incoherent: {stakes}",
+        "fr": "🌀 la guérison mentale peut faire sombrer dans l'incohérence : {stakes}",
+    },
     "board_added": {"en": "{name} is on the board now.", "fr": "{name} figure désormais au tableau."},
     "board_removed": {"en": "{name} is off the board.", "fr": "{name} est retiré du tableau."},
     "rest_line_secret": {"en": "{name}: {word}", "fr": "{name} : {word}"},

@@ -79,7 +79,7 @@ PARAMETER_NAMES = {
     "open-rolls": "jets-ouverts",
     "tie-succeeds": "égalité-réussit",
     "mental-healing-rolls": "jets-soin-mental",
-    "confirm-risky-healing": "confirmer-soins-risqués",
+    "ask-before-healing": "demander-avant-soin",
     "allowed": "autorisé",
     "language": "langue",
     "file": "fichier",
@@ -103,6 +103,11 @@ CHOICE_NAMES = {
     "auto (server locale)": "auto (langue du serveur)",
     "English": "English (anglais)",
     "Français": "Français",
+    "deadly only (first roll can kill or make incoherent)": (
+        "danger de mort seulement (le premier jet peut tuer ou rendre incohérent)"
+    ),
+    "any worsening": "toute aggravation",
+    "never": "jamais",
 }
 
 DESCRIPTIONS = {
@@ -242,8 +247,8 @@ DESCRIPTIONS = {
     "Remove this preset": "Supprimer ce gabarit",
     "A 10 on either die is rolled again and added": "Un 10 sur un dé est relancé et ajouté",
     "A margin of exactly 0 is a success": "Une marge de 0 exactement est une réussite",
-    "Ask before a healing session the bot rolls when it may worsen a wound": (
-        "Demander avant une séance de guérison lancée par le bot qui peut aggraver une blessure"
+    "When to ask before a healing session the bot rolls (default: deadly only)": (
+        "Quand demander avant une séance de guérison lancée par le bot (par défaut : danger de mort)"
     ),
     "Allowed or not": "Autorisé ou non",
     "auto follows the server's locale": "auto suit la langue du serveur",

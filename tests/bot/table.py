@@ -133,7 +133,8 @@ class Table:
         task, question = await self.asked(action)
         assert question is not None, f"no question was asked: {(await task).text}"
         buttons = [b for row in question["components"] for b in row["components"]]
-        answered = await self.click(buttons[0 if go else 1]["custom_id"], question, user=user, locale=locale)
+        (button,) = [b for b in buttons if b["custom_id"].endswith(":y" if go else ":n")]
+        answered = await self.click(button["custom_id"], question, user=user, locale=locale)
         return question, answered, await task
 
     async def complete(

@@ -472,7 +472,7 @@ def import_document(characters: list[dict[str, Any]]) -> bytes:
         "format": "harmonies-wounds",
         "version": 1,
         "guild_id": GUILD,
-        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True, "confirm_risky_healing": False},
+        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True, "ask_before_healing": "never"},
         "characters": unique,
         "active": [
             {"user_id": c["owner_id"], "character": c["name"]}

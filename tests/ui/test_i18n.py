@@ -11,11 +11,13 @@ import pytest
 
 from bot.errors import ImportProblem, UserError
 from bot.rules import Severity, Track
+from bot.ui import i18n
 from bot.ui.i18n import (
     CATALOGUE,
     LANGS,
     SECTIONS,
     Lang,
+    MissingParameter,
     error_text,
     lang_of,
     plural_form,
@@ -136,9 +138,17 @@ def test_severity_label(lang: Lang, track: Track, severity: Severity, expected: 
     assert severity_label(lang, track, severity, plural=True) == plural
 
 
-def test_t_survives_unknown_keys_and_missing_parameters() -> None:
+def test_in_production_unknown_keys_and_missing_parameters_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "STRICT", False)
     assert t("en", "no_such_key") == "no_such_key"
     assert t("fr", "not_owner") == t("fr", "not_owner", name="?")
+
+
+def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
+    with pytest.raises(MissingParameter, match="'name'"):
+        t("fr", "not_owner")
+    with pytest.raises(MissingParameter, match="no_such_key"):
+        t("en", "no_such_key")
 
 
 def test_plural_forms() -> None:
