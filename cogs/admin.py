@@ -42,6 +42,12 @@ Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 
 
+def given(*values: object) -> None:
+    """A settings command run with none of its values says so (not "that is already the setting")."""
+    if all(value is None for value in values):
+        raise UserError("config_nothing")
+
+
 class Admin(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
@@ -141,6 +147,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
+        given(light, serious, critical)
         change = admin.per_severity(Track(track), "penalties", (light, serious, critical))
         await self._change(interaction, "penalties", change)
 
@@ -162,6 +169,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         critical: app_commands.Range[int, 0, 3650] | None = None,
         mental_healing_rolls: bool | None = None,
     ) -> None:
+        given(light, serious, critical, mental_healing_rolls)
         also = {} if mental_healing_rolls is None else {"mental_healing_rolls": mental_healing_rolls}
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
@@ -179,6 +187,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
+        given(light, serious, critical)
         change = admin.per_severity(Track(track), "difficulty", (light, serious, critical))
         await self._change(interaction, "difficulty", change)
 
@@ -222,6 +231,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         critical: Threshold | None = None,
         fatal: Threshold | None = None,
     ) -> None:
+        given(light, serious, critical, fatal)
         await self._change(interaction, "damage", admin.damage_table((light, serious, critical, fatal)))
 
     @app_commands.command(name="dice", description="How rolls work on this server")
@@ -241,12 +251,13 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         tie_succeeds: bool | None = None,
         ask_before_healing: str | None = None,
     ) -> None:
-        given = {
+        values = {
             "open_rolls": open_rolls,
             "tie_succeeds": tie_succeeds,
             "ask_before_healing": ask_before_healing,
         }
-        changes = {k: v for k, v in given.items() if v is not None}
+        given(*values.values())
+        changes = {k: v for k, v in values.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(

@@ -74,7 +74,9 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     def work(tx: Transaction) -> Character:
         character = targets.by_ref(tx, ref)
         if not actor.owns(character):
-            raise UserError("not_owner", name=character.name)
+            if character.owner_id is None:
+                raise UserError("select_npc", name=character.name)
+            raise UserError("select_not_owner", name=character.name, player=character.owner_id)
         current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
             tx.set_active(actor.user_id, _id(character))

@@ -96,13 +96,10 @@ def damage_embed(
         lines.insert(0, t_name(lang, "wound_dead", character.name, 400))
     elif character.incoherent:
         lines.insert(0, t_name(lang, "wound_incoherent", character.name, 400))
-    if infliction.not_applied:
-        suffix = "" if track is Track.PHYSICAL else "_mental"
-        lines.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
     if note.strip():
         lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.results and not character.out_of_play:
-        lines.append(t(lang, "wound_rest_reset"))
+    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
+        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     embed = discord.Embed(
         title=t_name(lang, key, character.name, limits.TITLE),

@@ -255,6 +255,13 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
     return clip(escape(str(value)), PARAM_LIMIT)
 
 
+def of_name(lang: Lang, name: str) -> str:
+    """ "Aélis's" / "d'Aélis", "Mira's" / "de Mira" (``name`` already escaped)."""
+    if lang == "fr":
+        return f"d'{name}" if name[:1].lower() in "aàâeéèêëiîïoôuùûyh" and name else f"de {name}"
+    return f"{name}'s"
+
+
 def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     """The parameters of a refusal, ready to insert: severities and tracks named in ``lang`` (with a
     ``<name>_plural`` form for each severity), users as mentions, text escaped and clipped."""
@@ -267,6 +274,8 @@ def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     for one, other in (("name", "ref"), ("ref", "name")):
         if one not in out and other in out:
             out[one] = out[other]
+    if "name" in out:
+        out["of_name"] = of_name(lang, str(out["name"]))
     rested, needed = params.get("rested"), params.get("needed")
     if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
         out["remaining"] = str(max(0, needed - rested))

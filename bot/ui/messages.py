@@ -121,13 +121,10 @@ def wound_embed(
     parts = [join_lines(lines, 2000, _more(lang))]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
-    if infliction.not_applied:
-        suffix = "" if track is Track.PHYSICAL else "_mental"
-        parts.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
     if note.strip():
         parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if not character_after.out_of_play:
-        parts.append(t(lang, "wound_rest_reset"))
+    if infliction.rest_lost > 0 and not character_after.out_of_play:  # said only when rest was lost
+        parts.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     embed = discord.Embed(
         title=t_name(lang, key, character_after.name, limits.TITLE),
         description="\n".join(parts),
@@ -184,12 +181,13 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     severity = severity_label(lang, track, session.severity)
     head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
     tail = []
-    if (left := session.eligible - len(session.steps)) > 0:
+    if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
+        head.insert(0, loud)
+    elif (left := session.eligible - len(session.steps)) > 0:
         tail.append(tn(lang, "heal_not_rolled", left))
     tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
-    if loud := _out_line(session.character, lang):
-        tail.append(loud)
-    tail.append(t(lang, "heal_rest_consumed"))
+    if not session.character.out_of_play:
+        tail.append(t(lang, "heal_rest_consumed"))
     key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
     title = t_name(lang, key, session.character.name, limits.TITLE)
     room = min(limits.DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(

@@ -197,9 +197,40 @@ ERRORS: dict[str, dict[str, str]] = {
         "peut faire cela. Demandez à un MJ.",
     },
     "not_owner": {
-        "en": "Only the player of {name} (or a GM) can do this. Use your own character, or ask a GM.",
-        "fr": "Seul le joueur du personnage {name} (ou un MJ) peut faire cela. Utilisez votre propre "
-        "personnage, ou demandez à un MJ.",
+        "en": "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+        "fr": "{player} joue {name} : seule cette personne (ou un MJ) peut faire cela. Utilisez votre "
+        "propre personnage.",
+    },
+    "not_owner_bare": {
+        "en": "Only the person who plays this character (or a GM) can do this. Use your own character.",
+        "fr": "Seule la personne qui joue ce personnage (ou un MJ) peut faire cela. Utilisez votre propre "
+        "personnage.",
+    },
+    "not_owner_npc": {
+        "en": "{name} is an NPC: only a GM can do this.",
+        "fr": "{name} est un PNJ : seul un MJ peut faire cela.",
+    },
+    "heal_roll_owner": {
+        "en": "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal "
+        "wound.",
+        "fr": "Les jets de guérison {of_name} sont lancés par {player} ; un MJ peut soigner sans jet avec "
+        "/soin blessure.",
+    },
+    "heal_roll_npc": {
+        "en": "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it without a roll (/heal "
+        "wound).",
+        "fr": "{name} est un PNJ : un MJ lance ses jets de guérison (/soin jet), ou le soigne sans jet "
+        "(/soin blessure).",
+    },
+    "select_not_owner": {
+        "en": "{name} is played by {player}: only that person can make it their active character. "
+        "Choose one of yours.",
+        "fr": "{player} joue {name} : seule cette personne peut en faire son personnage actif. Choisissez "
+        "l'un des vôtres.",
+    },
+    "select_npc": {
+        "en": "{name} is an NPC: it is nobody's active character. Choose one of yours.",
+        "fr": "{name} est un PNJ : ce n'est le personnage actif de personne. Choisissez l'un des vôtres.",
     },
     "players_cannot_create": {
         "en": "On this server only GMs create characters. Ask a GM to create yours (/character create "
@@ -222,20 +253,20 @@ ERRORS: dict[str, dict[str, str]] = {
     "target_or_character": {
         "en": "Say who: give target (a player, for their active character) or character (any "
         "character, NPCs included).",
-        "fr": "Précisez qui : donnez cible (un joueur, pour son personnage actif) ou personnage "
+        "fr": "Précisez qui : donnez cible (une personne qui joue, pour son personnage actif) ou personnage "
         "(n'importe lequel, PNJ compris).",
     },
     "character_not_targets": {
         "en": "{name} is not a character of {user}. Give only target, or only character, or one of "
         "that player's characters.",
         "fr": "{name} n'est pas un personnage de {user}. Donnez seulement cible, ou seulement "
-        "personnage, ou un personnage de ce joueur.",
+        "personnage, ou un personnage de cette personne.",
     },
     "character_not_targets_bare": {
         "en": "That character is not the target player's. Give only target, or only character, or one "
         "of that player's characters.",
-        "fr": "Ce personnage n'est pas celui du joueur ciblé. Donnez seulement cible, ou seulement "
-        "personnage, ou un personnage de ce joueur.",
+        "fr": "Ce personnage n'est pas à la personne ciblée. Donnez seulement cible, ou seulement "
+        "personnage, ou un personnage de cette personne.",
     },
     "guild_only": {
         "en": "This command only works in a server, not in direct messages.",
@@ -320,6 +351,10 @@ ERRORS: dict[str, dict[str, str]] = {
     "damage_range": {
         "en": "The damage level must be between 0 and {max}.",
         "fr": "Le niveau de dommages doit être compris entre 0 et {max}.",
+    },
+    "config_nothing": {
+        "en": "Nothing to change: give at least one value. /config show lists every setting.",
+        "fr": "Rien à modifier : donnez au moins une valeur. /config afficher montre tous les réglages.",
     },
     "config_unchanged": {
         "en": "That is already the setting: nothing was changed. /config show lists every setting.",

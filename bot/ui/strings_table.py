@@ -9,9 +9,12 @@ TABLE: dict[str, dict[str, str]] = {
     "button_card": {"en": "Card", "fr": "Fiche"},
     # What players see of a secret NPC: one word (the worst state of both tracks).
     "secret_unhurt": {"en": "unhurt", "fr": "indemne"},
-    "secret_wounded": {"en": "wounded", "fr": "blessé"},
-    "secret_badly_wounded": {"en": "badly wounded", "fr": "grièvement blessé"},
-    "secret_dying": {"en": "dying", "fr": "mourant"},
+    # French: words with no grammatical gender (the character may be anyone).
+    "secret_wounded": {"en": "wounded", "fr": "quelques blessures"},
+    "secret_badly_wounded": {"en": "badly wounded", "fr": "mal en point"},
+    "secret_deaths_door": {"en": "at death's door", "fr": "aux portes de la mort"},
+    "secret_shaken": {"en": "shaken", "fr": "sous le choc"},
+    "secret_madness_edge": {"en": "on the edge of madness", "fr": "au bord de la folie"},
     "secret_state": {"en": "State: **{word}**", "fr": "État : **{word}**"},
     "secret_card_note": {
         "en": "The GMs keep this character's wounds secret.",
@@ -19,7 +22,7 @@ TABLE: dict[str, dict[str, str]] = {
     },
     "secret_gm_only": {
         "en": "For you only: this NPC is secret, the channel saw one word",
-        "fr": "Pour vous seul : ce PNJ est secret, le salon n'a vu qu'un mot",
+        "fr": "Pour vous uniquement : ce PNJ est secret, le salon n'a vu qu'un mot",
     },
     "board_title": {"en": "Party board", "fr": "Tableau du groupe"},
     "board_empty": {
@@ -41,7 +44,7 @@ TABLE: dict[str, dict[str, str]] = {
         "fr": "🌀 la guérison mentale peut faire sombrer dans l'incohérence : {stakes}",
     },
     "board_added": {"en": "{name} is on the board now.", "fr": "{name} figure désormais au tableau."},
-    "board_removed": {"en": "{name} is off the board.", "fr": "{name} est retiré du tableau."},
+    "board_removed": {"en": "{name} is off the board.", "fr": "{name} ne figure plus au tableau."},
     "rest_line_secret": {"en": "{name}: {word}", "fr": "{name} : {word}"},
     "config_secret_npcs": {"en": "Secret NPCs", "fr": "PNJ secrets"},
     "config_secret_all": {"en": "all of them", "fr": "tous"},

@@ -152,7 +152,9 @@ async def test_a_change_between_question_and_answer_rolls_nothing(table: Table) 
 async def test_another_player_is_refused_before_any_question(table: Table) -> None:
     await aelis(table)
     text = refused(await table.run("heal roll", {"character": "Aélis"}, user=BOB))
-    assert "Only the player of Aélis" in text
+    assert text == (
+        f"Aélis's healing rolls are rolled by <@{ALICE}>; a GM can heal without a roll with /heal wound."
+    )
 
 
 async def bran(table: Table) -> None:

@@ -128,7 +128,7 @@ async def test_autocomplete_choices_say_whose_character_and_its_state(table: Tab
     alice = table.bot.names.get(GUILD, ALICE)
     assert alice and names == [f"Aria ({alice}) — −3", "Goblin (NPC) — −5"]
     await table.run("config secret-npcs", {"secret": True})
-    for user, goblin in ((ALICE, "Goblin (NPC) — dying"), (OWNER, "Goblin (NPC) — −5")):
+    for user, goblin in ((ALICE, "Goblin (NPC) — at death's door"), (OWNER, "Goblin (NPC) — −5")):
         reply = await table.complete("character show", {"character": "Gob"}, "character", user=user)
         assert [c["name"] for c in reply.choices or []] == [goblin]
 

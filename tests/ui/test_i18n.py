@@ -146,7 +146,7 @@ def test_in_production_unknown_keys_and_missing_parameters_show(monkeypatch: pyt
 
 def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
     with pytest.raises(MissingParameter, match="'name'"):
-        t("fr", "not_owner")
+        t("fr", "not_owner", player="<@1>")
     with pytest.raises(MissingParameter, match="no_such_key"):
         t("en", "no_such_key")
 
@@ -212,7 +212,13 @@ SAMPLES = [
     ),
     UserError("import_invalid", errors=(ImportProblem((), "not_json"),)),
     UserError("not_gm"),
-    UserError("not_owner", name="Aria"),
+    UserError("not_owner", name="Aria", player=100000000000000003),
+    UserError("not_owner_npc", name="Goblin"),
+    UserError("heal_roll_owner", name="Aélis", player=100000000000000003),
+    UserError("heal_roll_npc", name="Goblin"),
+    UserError("select_not_owner", name="Aria", player=100000000000000003),
+    UserError("select_npc", name="Goblin"),
+    UserError("config_nothing"),
     UserError("players_cannot_create"),
     UserError("no_active_character", user=42),
     UserError("target_or_character"),
@@ -307,7 +313,7 @@ def test_undo_blocked_names_the_kinds_of_change() -> None:
 
 def test_a_refusal_accepts_name_for_ref_and_the_reverse() -> None:
     assert "Bob" in error_text("en", UserError("character_not_found", name="Bob"))
-    assert "Bob" in error_text("en", UserError("not_owner", ref="Bob"))
+    assert "Bob" in error_text("en", UserError("not_owner", ref="Bob", player=1))
 
 
 def qualified_names(lang: Lang) -> set[str]:
@@ -375,3 +381,14 @@ def test_a_long_list_of_import_problems_is_cut_with_a_count(lang: Lang, more: st
     assert len(text) <= 2000
     shown = text.count("characters.")
     assert 10 < shown < 100 and more.format(100 - shown) in text
+
+
+def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None:
+    fr = error_text("fr", UserError("heal_roll_owner", name="Aélis", player=100000000000000003))
+    assert fr == (
+        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003> ; un MJ peut soigner sans jet "
+        "avec /soin blessure."
+    )
+    en = error_text("en", UserError("heal_roll_owner", name="Mira Vance", player=100000000000000003))
+    assert en.startswith("Mira Vance's healing rolls are rolled by <@100000000000000003>; a GM can heal")
+    assert "de Mira" in error_text("fr", UserError("heal_roll_owner", name="Mira", player=1))
