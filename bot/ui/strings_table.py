@@ -63,4 +63,14 @@ TABLE: dict[str, dict[str, str]] = {
     "menu_count_one": {"en": "{count} wound", "fr": "{count} blessure"},
     "menu_count_other": {"en": "{count} wounds", "fr": "{count} blessures"},
     "menu_inflict": {"en": "Inflict", "fr": "Infliger"},
+    "menu_inflicted": {
+        "en": "✅ Inflicted: {count} × {severity} (the result is in the channel). Choose again for the next "
+        "blow.",
+        "fr": "✅ Infligé : {count} × {severity} (le résultat est dans le salon). Choisissez à nouveau pour "
+        "le coup suivant.",
+    },
+    "menu_closed": {
+        "en": "This menu is closed: right-click the member again for the next blow.",
+        "fr": "Ce menu est fermé : refaites un clic droit sur le membre pour le coup suivant.",
+    },
 }
