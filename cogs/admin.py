@@ -15,19 +15,18 @@ from bot.interface import autocomplete
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
-from bot.interface.results import secret_ids
+from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
-from bot.ui.card import character_card
 from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
 from bot.ui.settings import settings_changed_embed
-from bot.ui.status import secret_card
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-UNDO_CARDS = 2
+UNDO_CARDS = 5
+"""Card buttons under an undo's answer, at most (one row)."""
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -91,22 +90,17 @@ class Admin(commands.Cog):
         undone = await admin.undo(self.bot.store, actor, ref=character)
         lang = public_lang(interaction, undone.ruleset)
         hidden = await secret_ids(self.bot.store, actor.guild_id, undone.ruleset)
-        # What came back, with its card (two at most: a server-wide rest lists its names instead), and
-        # the players whose characters it changed. A secret NPC's card is its word.
+        # What came back, in a few lines, the cards behind Card buttons (a secret NPC's card is its
+        # word there too); the players whose characters it changed are mentioned.
         restored = undone.restored
-        cards = (
-            [
-                secret_card(c, lang) if c.id in hidden else character_card(c, undone.ruleset, lang)
-                for c in restored
-            ]
-            if len(restored) <= UNDO_CARDS
-            else []
-        )
         owners = list(dict.fromkeys(c.owner_id for c in restored if c.owner_id is not None))
+        embed = undo_embed(undone.event, lang, restored, hidden, undone.back_in_play, undone.ruleset)
+        buttons = [card_button(c.id, lang) for c in restored[:UNDO_CARDS] if c.id is not None]
+        if len(buttons) > 1:  # each button names its character
+            for button, one in zip(buttons, restored, strict=False):
+                button.label = f"{button.label} — {one.name}"[:80]
         await send_public(
-            interaction,
-            embeds=[undo_embed(undone.event, lang, restored, hidden), *cards],
-            mentions=owners[:MAX_MENTIONS],
+            interaction, embeds=[embed], view=card_buttons(*buttons), mentions=owners[:MAX_MENTIONS]
         )
 
 

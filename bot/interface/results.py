@@ -80,6 +80,11 @@ def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[di
     ]
 
 
+def card_buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View | None:
+    """Card buttons alone (under an undo's answer); ``None`` without any."""
+    return _buttons(*buttons) if buttons else None
+
+
 def _buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
     """A view of buttons that the healing and characters cogs answer by their custom_id (registered
     once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message

@@ -32,14 +32,25 @@ from bot.history import (
 from bot.rules.character import Character
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
-from bot.rules.severity import Severity, Track
+from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
+from bot.rules.wounds import total_penalty
 from bot.ui import limits
 from bot.ui.card import state_text
 from bot.ui.cascade import cascade_reason
-from bot.ui.i18n import CATALOGUE, Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import (
+    CATALOGUE,
+    Lang,
+    healed_word,
+    plural_form,
+    severity_label,
+    severity_short,
+    t,
+    t_name,
+    tn,
+)
 from bot.ui.settings import ruleset_changes
 from bot.ui.status import secret_word
-from bot.ui.text import clip, escape, join_lines, mention
+from bot.ui.text import clip, escape, join_lines, mention, signed
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +240,7 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
     name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
     if isinstance(record, Undid):
         if _kind(record.reverted) in SECRET_KINDS:
-            return t(lang, "event_secret_undo", undoes=record.event_id)
+            return t(lang, "event_secret_undo", undoes=record.event_id, name=name)
         return None
     return t(lang, "event_secret", name=name) if _kind(record) in SECRET_KINDS else None
 
@@ -297,41 +308,67 @@ def history_embed(
 
 
 def undo_embed(
-    event: Event, lang: Lang, restored: Sequence[Character] = (), hidden: Collection[int] = ()
+    event: Event,
+    lang: Lang,
+    restored: Sequence[Character] = (),
+    hidden: Collection[int] = (),
+    back_in_play: Mapping[int, str] = {},
+    ruleset: Ruleset | None = None,
 ) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted); ``restored``: the characters as the undo left them, named with
-    their state (of a secret NPC, in ``hidden``: only its word)."""
+    record says what it reverted); ``restored``: the characters as the undo left them, each with the
+    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
+    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
+    "incoherent"); ``ruleset``: for the penalty (the defaults without it).
+    A few lines: the cards are behind the Card buttons."""
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
     if isinstance(record, Undid):
         reverted = record.event_id
         inner = record.reverted
-        what = (
-            describe_event(event, lang, hidden)
-            if inner is None or secret
-            else clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
-        )
+        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
+        if secret and _kind(inner) in SECRET_KINDS:
+            what = t(lang, "event_secret", name=name)  # "#60: Goblin — a change kept secret"
+        elif inner is None or secret:
+            what = describe_event(event, lang, hidden)
+        else:
+            what = clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
     else:
         reverted, what = event.id, describe_event(event, lang, hidden)
+    lines = [t(lang, "undo_body", id=reverted, what=what)]
+    rules = ruleset or Ruleset()
+    lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     embed = discord.Embed(
         title=t(lang, "undo_title"),
-        description=t(lang, "undo_body", id=reverted, what=what),
+        description=join_lines(lines, limits.DESCRIPTION, more),
         colour=discord.Colour(HISTORY_COLOUR),
     )
-    if restored:
-        lines = [
-            t(
-                lang,
-                "undo_restored_line",
-                name=clip(escape(c.name), NAME_IN_EVENT),
-                state=secret_word(c, lang) if c.id in hidden else state_text(c, lang),
-            )
-            for c in restored
-        ]
-        more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
-        embed.add_field(
-            name=t(lang, "undo_restored"), value=join_lines(lines, limits.FIELD_VALUE, more), inline=False
-        )
     embed.set_footer(text=t(lang, "undo_again"))
     return embed
+
+
+def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool, was: str | None) -> str:
+    """ "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"."""
+    name = clip(escape(character.name), NAME_IN_EVENT)
+    if secret:
+        state = secret_word(character, lang)
+    elif not character.is_wounded() or character.out_of_play:
+        state = state_text(character, lang)
+    else:
+        held = [
+            f"{n} {_word(lang, track, s, n)}"
+            for track in Track
+            for s in SEVERITIES
+            if (n := character.counts(track)[s])
+        ]
+        state = ", ".join(held) + " · " + signed(total_penalty(character, ruleset))
+    key = {"dead": "undo_alive_again", "incoherent": "undo_coherent_again"}.get(was or "", "undo_came_back")
+    return t(lang, key, name=name, state=state)
+
+
+def _word(lang: Lang, track: Track, severity: Severity, count: int) -> str:
+    """The bare word for ``count`` wounds: "light" / "légère(s)", "trauma(s)" / "traumatisme(s)"."""
+    if plural_form(lang, count) == "one":
+        return severity_short(lang, track, severity)
+    return t(lang, f"sev_{severity_name(track, severity)}_shorts")

@@ -174,10 +174,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Il n'y a plus rien à annuler ici. Consultez /historique pour voir ce qui a été enregistré.",
     },
     "undo_blocked": {
-        "en": "This change ({kind}) cannot be undone on its own: a later change depends on it "
-        "(#{blocked_by_id}, {blocked_by}). Undo that one first.",
-        "fr": "Ce changement ({kind}) ne peut pas être annulé seul : un changement plus récent en dépend "
-        "(n°{blocked_by_id}, {blocked_by}). Annulez d'abord celui-là.",
+        "en": "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after it, in "
+        "#{blocked_by_id} ({blocked_by}). Undo the later changes first, newest first: /undo "
+        "character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
+        "fr": "Le changement n°{id} ({kind}) ne peut pas être annulé seul : {tie} a changé depuis, au "
+        "n°{blocked_by_id} ({blocked_by}). Annulez d'abord les changements plus récents, du plus récent "
+        "au plus ancien : /annuler personnage:{tie} annule le n°{blocked_by_id} ; puis annulez le n°{id}.",
     },
     "undo_blocked_bare": {
         "en": "That change cannot be undone on its own: a later change depends on it. Undo the later "

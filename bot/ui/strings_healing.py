@@ -79,8 +79,18 @@ HEALING: dict[str, dict[str, str]] = {
     "days_of_one": {"en": "{rested}/{needed} days", "fr": "{rested} jour sur {needed}"},
     "days_of_other": {"en": "{rested}/{needed} days", "fr": "{rested} jours sur {needed}"},
     "preset_humanoid": {"en": "humanoid", "fr": "humanoïde"},
-    "undo_restored": {"en": "Now", "fr": "Désormais"},
-    "undo_restored_line": {"en": "{name}: {state}", "fr": "{name} : {state}"},
+    "undo_came_back": {
+        "en": "↩️ **{name}** — state restored: {state}",
+        "fr": "↩️ **{name}** — état rétabli : {state}",
+    },
+    "undo_alive_again": {
+        "en": "↩️ **{name}** — alive again · state restored: {state}",
+        "fr": "↩️ **{name}** — de nouveau en vie · état rétabli : {state}",
+    },
+    "undo_coherent_again": {
+        "en": "↩️ **{name}** — coherent again · state restored: {state}",
+        "fr": "↩️ **{name}** — de nouveau lucide · état rétabli : {state}",
+    },
     "diff_title": {"en": "Settings changed", "fr": "Réglages modifiés"},
     "diff_footer": {
         "en": "/config show lists every setting; /undo reverts this change.",

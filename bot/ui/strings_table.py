@@ -49,10 +49,13 @@ TABLE: dict[str, dict[str, str]] = {
     "config_secret_npcs": {"en": "Secret NPCs", "fr": "PNJ secrets"},
     "config_secret_all": {"en": "all of them", "fr": "tous"},
     "config_secret_some": {"en": "{count} chosen", "fr": "{count} choisis"},
-    "event_secret": {"en": "{name}: a change kept secret", "fr": "{name} : un changement gardé secret"},
+    "event_secret": {
+        "en": "**{name}** — a change kept secret",
+        "fr": "**{name}** — un changement gardé secret",
+    },
     "event_secret_undo": {
-        "en": "undid #{undoes} (kept secret)",
-        "fr": "a annulé le n°{undoes} (gardé secret)",
+        "en": "undid change #{undoes} — **{name}**, a change kept secret",
+        "fr": "annulation du changement n°{undoes} — **{name}**, un changement gardé secret",
     },
     "choice_player": {"en": "player", "fr": "joueur"},
     "menu_wound_who": {

@@ -92,10 +92,11 @@ async def test_the_wound_menu_answers_every_click_and_says_what_it_inflicted(
         done = await table.click(button["custom_id"], menu, user=GM, locale=locale)
         assert "Wounds — Aria" in public(done)  # the result: public, in the server's language
         assert (await table.character("Aria")).counts(Track.PHYSICAL)[0] == 2 * blow
+        assert menu.message is not None
         said = table.fake.messages[int(menu.message["id"])]["content"]
         if locale == "fr":
-            assert said.endswith("✅ Infligé : 2 × blessure légère (le résultat est dans le salon). Choisissez à "
-                                 "nouveau pour le coup suivant.")  # fmt: skip
+            assert said.startswith("Blesser Aria")
+            assert "✅ Infligé : 2 × blessure légère (le résultat est dans le salon)." in said
         else:
             assert said.startswith("Wound Aria:") and "✅ Inflicted: 2 × light wound" in said
     # A refused blow is answered too (privately), and changes nothing.

@@ -146,3 +146,25 @@ async def test_the_server_setting_is_off_by_default(table: Table) -> None:
     await table.create("Goblin")
     reply = await table.run("wound", {"severity": "serious", "character": "Goblin"})
     assert "Physical 🟧 — serious 1/2" in public(reply) and reply.followups == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_secret_npcs_undo_and_history_read_as_sentences_and_words_follow_the_track(
+    table: Table, locale: str
+) -> None:
+    await secret_table(table, all_npcs=True)
+    if locale == "fr":
+        public(await table.run("config language", {"language": "fr"}))
+    wounded = await table.run("mental", {"severity": "trauma", "character": "Goblin"}, locale=locale)
+    word, gm_only = ("sous le choc", "Pour vous uniquement") if locale == "fr" else ("shaken", "For you only")
+    assert word in in_channel(wounded)  # mental wounds only: never "dying" or "wounded"
+    assert gm_only in wounded.followups[0].text
+    event_id = (await table.store.history(GUILD))[0][0].id
+    undone = in_channel(await table.run("undo", locale=locale))
+    history = in_channel(await table.run("history", user=ALICE, locale=locale))
+    if locale == "fr":
+        assert f"Changement n°{event_id} annulé : **Goblin** — un changement gardé secret" in undone
+        assert f"annulation du changement n°{event_id} — **Goblin**, un changement gardé secret" in history
+    else:
+        assert f"Reverted change #{event_id}: **Goblin** — a change kept secret" in undone
+        assert f"undid change #{event_id} — **Goblin**, a change kept secret" in history

@@ -182,9 +182,9 @@ async def english_session(table: Table) -> None:
     # Anyone can read the history, newest first.
     history = await table.say("history", by=ALICE)
     pings_nobody(history)
-    has(history, "History", "INCOHERENT", "healing session", "undid #")
+    has(history, "History", "INCOHERENT", "healing session", "undid change #")
     text = history.text
-    assert text.index("INCOHERENT") < text.index("healing session") < text.index("undid #"), text
+    assert text.index("INCOHERENT") < text.index("healing session") < text.index("undid change #"), text
     mine = await table.say("history", {"character": "Aria"}, by=ALICE)
     pings_nobody(mine)
     has(mine, "History — Aria", "(undone)", "FATAL", "arrow in the shoulder")

@@ -203,11 +203,11 @@ SAMPLES = [
     UserError("undo_nothing"),
     UserError(
         "undo_blocked",
+        id=30,
         kind="wound",
-        character_name="Aria",
+        tie="Aria",
         blocked_by="rest",
         blocked_by_id=31,
-        blocked_by_character=None,
         blocked_by_at="2024-05-01T10:00:00+00:00",
     ),
     UserError("import_invalid", errors=(ImportProblem((), "not_json"),)),
@@ -305,10 +305,19 @@ def test_a_refusal_missing_its_parameters_falls_back_to_a_bare_text() -> None:
     assert "later change depends on it" in error_text("en", UserError("undo_blocked"))
 
 
-def test_undo_blocked_names_the_kinds_of_change() -> None:
-    err = UserError("undo_blocked", kind="wound", blocked_by="heal_roll", blocked_by_id=31)
-    assert "(wound)" in error_text("en", err) and "#31, healing session" in error_text("en", err)
-    assert "(blessure)" in error_text("fr", err) and "n°31, séance de guérison" in error_text("fr", err)
+def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
+    err = UserError(
+        "undo_blocked", id=30, kind="wound", tie="Aélis", blocked_by="heal_roll", blocked_by_id=31
+    )
+    assert error_text("en", err) == (
+        "Change #30 (wound) cannot be undone on its own: Aélis changed after it, in #31 (healing session). "
+        "Undo the later changes first, newest first: /undo character:Aélis reverts #31; then undo #30."
+    )
+    assert error_text("fr", err) == (
+        "Le changement n°30 (blessure) ne peut pas être annulé seul : Aélis a changé depuis, au n°31 "
+        "(séance de guérison). Annulez d'abord les changements plus récents, du plus récent au plus "
+        "ancien : /annuler personnage:Aélis annule le n°31 ; puis annulez le n°30."
+    )
 
 
 def test_a_refusal_accepts_name_for_ref_and_the_reverse() -> None:
