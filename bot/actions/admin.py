@@ -15,6 +15,7 @@ from bot.actions.targets import by_ref
 from bot.errors import UserError, import_too_large
 from bot.history import Configured, Event, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
+from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
@@ -135,11 +136,13 @@ def per_severity(track: Track, field: str, given: Triple, **also: Any) -> Change
 def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Change:
     """Add or change the maxima preset ``name`` (the values given), or remove it."""
 
+    typed, name = name, preset_key(name)
+
     def change(current: Ruleset) -> dict[str, Any]:
         presets = dict(current.presets)
         if remove:
             if name not in presets:
-                raise UserError("preset_unknown", preset=name, known=", ".join(sorted(presets)))
+                raise UserError("preset_unknown", preset=typed, known=tuple(sorted(presets)))
             del presets[name]
         else:
             base = presets.get(name, Preset())

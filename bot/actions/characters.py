@@ -12,6 +12,7 @@ from bot.errors import UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
+from bot.rules.ruleset import preset_key
 from bot.storage.store import Store, Transaction
 
 
@@ -122,7 +123,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
             if any(held > top for held, top in zip(character.counts(track), maxima, strict=True)):
                 raise UserError("preset_too_small", name=character.name, preset=edits.preset)
         changed = replace(
-            changed, preset=edits.preset, physical_max=chosen.physical, mental_max=chosen.mental
+            changed, preset=preset_key(edits.preset), physical_max=chosen.physical, mental_max=chosen.mental
         )
     return changed
 

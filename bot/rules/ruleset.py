@@ -8,6 +8,7 @@ may change it (``/config``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import pairwise
 from typing import Annotated, Any, Literal
 
@@ -21,6 +22,18 @@ MAX_PER_SEVERITY = 20
 MAX_PRESETS = 25
 MAX_SECRET = 1000
 PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+HUMANOID_NAMES = frozenset({"humanoid", "humanoide"})
+"""How the built-in preset may be typed: its stored name, or its French name (accents dropped)."""
+
+
+def preset_key(typed: str) -> str:
+    """The preset a user typed: case and accents do not matter (stored names are lowercase ASCII),
+    and the built-in one answers to its shown name in every language ("humanoïde")."""
+    folded = unicodedata.normalize("NFKD", typed.strip().lower())
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    return HUMANOID if plain in HUMANOID_NAMES else plain
+
 
 Count = Annotated[int, Field(ge=0, le=MAX_PER_SEVERITY)]
 Penalty = Annotated[int, Field(ge=-50, le=0)]

@@ -10,6 +10,7 @@ from typing import Final, Literal
 import discord
 
 from bot.errors import ImportProblem, UserError
+from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
@@ -119,7 +120,7 @@ def days_text(lang: Lang, rested: int, needed: int) -> str:
 
 def preset_label(lang: Lang, name: str) -> str:
     """A preset's name as shown: the built-in one in the reader's language, the others as typed."""
-    return t(lang, "preset_humanoid") if name == "humanoid" else clip(escape(name), 40)
+    return t(lang, "preset_humanoid") if name == HUMANOID else clip(escape(name), 40)
 
 
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
@@ -236,6 +237,8 @@ def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
 
 
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if key == "known" and isinstance(value, tuple):  # preset names, the built-in one in words
+        return ", ".join(preset_label(lang, str(name)) for name in value)
     if key == "errors" and isinstance(value, tuple) and value and isinstance(value[0], ImportProblem):
         return import_problems(lang, value)
     if key == "errors" and isinstance(value, tuple):

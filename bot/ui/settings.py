@@ -48,7 +48,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         t(
             lang,
             "config_preset_line",
-            name=clip(escape(name), 40),
+            name=preset_label(lang, name),
             physical=_maxima(preset.physical),
             mental=_maxima(preset.mental),
         )

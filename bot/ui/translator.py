@@ -176,7 +176,7 @@ DESCRIPTIONS = {
     "Corps (Cp)": "Corps (Cp)",
     "Résistance (Rs)": "Résistance (Rs)",
     "Intuition (It)": "Intuition (It)",
-    "Maxima preset (default: humanoid)": "Gabarit de maxima (par défaut : humanoid)",
+    "Maxima preset (default: humanoid)": "Gabarit de maxima (par défaut : humanoïde)",
     "Maxima preset": "Gabarit de maxima",
     "Which character (default: your active one)": "Quel personnage (par défaut : votre personnage actif)",
     "That player's active character": "Le personnage actif de cette personne",
