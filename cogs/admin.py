@@ -105,7 +105,7 @@ class Admin(commands.Cog):
 
 
 @app_commands.guild_only()
-class Config(commands.GroupCog, group_name="config", group_description="Server settings"):
+class Config(commands.GroupCog, group_name="config", group_description="Server settings (changes: GM)"):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 

@@ -159,8 +159,10 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
 
 
 def note_lines(character: Character, lang: Lang) -> list[str]:
-    """The notes of the wounds held, newest first."""
-    lines = []
+    """The notes of the wounds held, newest first; the same line for several wounds (a batch of three
+    with one note) told once, with how many: ``3 × light wound: axe``."""
+    lines: list[str] = []
+    counts: dict[str, int] = {}
     for wound in reversed(character.wounds):
         if wound.current is None or not wound.note.strip():
             continue
@@ -170,10 +172,13 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
         }
         if wound.inflicted != wound.current:
             inflicted = severity_label(lang, wound.track, wound.inflicted)
-            lines.append(t(lang, "card_note_escalated", inflicted=inflicted, **params))
+            line = t(lang, "card_note_escalated", inflicted=inflicted, **params)
         else:
-            lines.append(t(lang, "card_note", **params))
-    return lines
+            line = t(lang, "card_note", **params)
+        if line not in counts:
+            lines.append(line)
+        counts[line] = counts.get(line, 0) + 1
+    return [line if counts[line] == 1 else f"{counts[line]} × {line}" for line in lines]
 
 
 def card_title(character: Character, lang: Lang) -> str:

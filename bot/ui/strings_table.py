@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 TABLE: dict[str, dict[str, str]] = {
-    "short_now": {"en": "Now", "fr": "Désormais"},
+    "short_now": {"en": "State now", "fr": "État actuel"},
     "short_unhurt": {"en": "Unhurt.", "fr": "Indemne."},
     "short_penalty": {"en": "Penalty {penalty} on all rolls", "fr": "Pénalité {penalty} à tous les jets"},
     "button_card": {"en": "Card", "fr": "Fiche"},

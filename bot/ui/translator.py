@@ -114,7 +114,7 @@ DESCRIPTIONS = {
     # groups
     "Create, show and manage characters": "Créer, afficher et gérer les personnages",
     "Heal wounds": "Soigner les blessures",
-    "Server settings": "Réglages du serveur",
+    "Server settings (changes: GM)": "Réglages du serveur (modifications : MJ)",
     # commands
     "Create a character (a GM for anyone, a player for themself)": (
         "Créer un personnage (un MJ pour tout le monde, chaque personne pour soi)"

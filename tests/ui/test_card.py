@@ -217,3 +217,8 @@ def test_the_dead_and_the_incoherent_show_their_state_not_figures(lang: Lang) ->
         assert "/" not in rest.split(".")[0] and "−" not in embed_text(card)
         line = character_line(out, RULES, lang)
         assert "−" not in line and not line.endswith(" 0")
+
+
+def test_a_note_shared_by_a_batch_is_told_once_with_how_many() -> None:
+    card = character_card(character((3, 0, 0), note="axe"), RULES, "fr")
+    assert field(card, "Notes") == "3 × blessure légère : axe"
