@@ -194,7 +194,7 @@ async def heal_and_reply(
     except UserError:
         if confirmed is not None:  # the question said "Rolling…": it must not stay so (why: a follow-up)
             with contextlib.suppress(discord.HTTPException):
-                said = t(caller_lang(interaction), "heal_not_rolled")
+                said = t(caller_lang(interaction), "question_not_rolled")
                 await interaction.edit_original_response(content=said)
         raise
     lang = public_lang(interaction, healed.ruleset)

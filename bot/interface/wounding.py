@@ -25,7 +25,7 @@ from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 from bot.ui.damage import damage_embed, preview_embed
-from bot.ui.i18n import tn
+from bot.ui.i18n import t, tn
 from bot.ui.messages import wound_embed
 from bot.ui.status import with_status
 
@@ -215,10 +215,14 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
     )
 
     async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
+        # The question's buttons are spent, whether the roll went through or was refused; when it was
+        # refused, the question says that nothing was rolled (the follow-up says why).
         try:
             rolled = await _roll_damage(click, blows)
-        finally:  # the question's buttons are spent, whether the roll went through or was refused
-            await click.response.edit_message(view=view)
+        except UserError:
+            await click.response.edit_message(content=t(asking, "question_not_rolled"), view=view)
+            raise
+        await click.response.edit_message(view=view)
         await _post_damage(click, *rolled, blows.track)
 
     view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)

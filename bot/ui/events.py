@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
 
 import discord
@@ -29,28 +29,22 @@ from bot.history import (
     Wounded,
     record_of,
 )
-from bot.rules.character import Character
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
-from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
-from bot.rules.wounds import total_penalty
+from bot.rules.severity import Severity, Track
 from bot.ui import limits
-from bot.ui.card import state_text
 from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import (
     CATALOGUE,
     Lang,
     healed_word,
-    plural_form,
     severity_label,
-    severity_short,
     t,
     t_name,
     tn,
 )
 from bot.ui.settings import ruleset_changes
-from bot.ui.status import secret_word
-from bot.ui.text import clip, escape, join_lines, mention, signed
+from bot.ui.text import clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
 
@@ -239,13 +233,13 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
     """The line of a change to a secret NPC's state, without its figures (``None``: not such a change)."""
     name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
     if isinstance(record, Undid):
-        if _kind(record.reverted) in SECRET_KINDS:
+        if kind_of(record.reverted) in SECRET_KINDS:
             return t(lang, "event_secret_undo", undoes=record.event_id, name=name)
         return None
-    return t(lang, "event_secret", name=name) if _kind(record) in SECRET_KINDS else None
+    return t(lang, "event_secret", name=name) if kind_of(record) in SECRET_KINDS else None
 
 
-def _kind(record: Record | None) -> EventKind | None:
+def kind_of(record: Record | None) -> EventKind | None:
     return None if record is None or isinstance(record, Unreadable) else record.kind
 
 
@@ -305,70 +299,3 @@ def history_embed(
     embed = discord.Embed(title=title, description=description, colour=discord.Colour(HISTORY_COLOUR))
     embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))
     return embed
-
-
-def undo_embed(
-    event: Event,
-    lang: Lang,
-    restored: Sequence[Character] = (),
-    hidden: Collection[int] = (),
-    back_in_play: Mapping[int, str] = {},
-    ruleset: Ruleset | None = None,
-) -> discord.Embed:
-    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted); ``restored``: the characters as the undo left them, each with the
-    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
-    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
-    "incoherent"); ``ruleset``: for the penalty (the defaults without it).
-    A few lines: the cards are behind the Card buttons."""
-    record = record_of(event)
-    secret = event.character_id is not None and event.character_id in hidden
-    if isinstance(record, Undid):
-        reverted = record.event_id
-        inner = record.reverted
-        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
-        if secret and _kind(inner) in SECRET_KINDS:
-            what = t(lang, "event_secret", name=name)  # "#60: Goblin — a change kept secret"
-        elif inner is None or secret:
-            what = describe_event(event, lang, hidden)
-        else:
-            what = clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
-    else:
-        reverted, what = event.id, describe_event(event, lang, hidden)
-    lines = [t(lang, "undo_body", id=reverted, what=what)]
-    rules = ruleset or Ruleset()
-    lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
-    embed = discord.Embed(
-        title=t(lang, "undo_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
-        colour=discord.Colour(HISTORY_COLOUR),
-    )
-    embed.set_footer(text=t(lang, "undo_again"))
-    return embed
-
-
-def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool, was: str | None) -> str:
-    """ "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"."""
-    name = clip(escape(character.name), NAME_IN_EVENT)
-    if secret:
-        state = secret_word(character, lang)
-    elif not character.is_wounded() or character.out_of_play:
-        state = state_text(character, lang)
-    else:
-        held = [
-            f"{n} {_word(lang, track, s, n)}"
-            for track in Track
-            for s in SEVERITIES
-            if (n := character.counts(track)[s])
-        ]
-        state = ", ".join(held) + " · " + signed(total_penalty(character, ruleset))
-    key = {"dead": "undo_alive_again", "incoherent": "undo_coherent_again"}.get(was or "", "undo_came_back")
-    return t(lang, key, name=name, state=state)
-
-
-def _word(lang: Lang, track: Track, severity: Severity, count: int) -> str:
-    """The bare word for ``count`` wounds: "light" / "légère(s)", "trauma(s)" / "traumatisme(s)"."""
-    if plural_form(lang, count) == "one":
-        return severity_short(lang, track, severity)
-    return t(lang, f"sev_{severity_name(track, severity)}_shorts")

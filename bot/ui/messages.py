@@ -20,7 +20,7 @@ from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
 from bot.ui.card import COLOURS, State, state_colour, state_of
 from bot.ui.cascade import cascade_reason
-from bot.ui.events import describe_event, history_embed, undo_embed
+from bot.ui.events import describe_event, history_embed
 from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
 from bot.ui.odds import odds_line, only_hurts
@@ -28,6 +28,7 @@ from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
 from bot.ui.status import secret_word, with_status
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
+from bot.ui.undo import undo_embed
 
 __all__ = [
     "character_created_embed",
@@ -184,7 +185,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
         head.insert(0, loud)
     elif (left := session.eligible - len(session.steps)) > 0:
-        tail.append(tn(lang, "heal_not_rolled", left))
+        tail.append(tn(lang, "question_not_rolled", left))
     tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
     if not session.character.out_of_play:
         tail.append(t(lang, "heal_rest_consumed"))

@@ -5,6 +5,8 @@ French command names are the ones of :mod:`bot.ui.translator`.
 
 from __future__ import annotations
 
+from bot.ui.strings_who import WHO
+
 ERRORS: dict[str, dict[str, str]] = {
     "character_dead": {
         "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
@@ -79,19 +81,6 @@ ERRORS: dict[str, dict[str, str]] = {
     "nothing_to_heal_mental": {
         "en": "{name} has no mental wound to heal: nothing to roll.",
         "fr": "{name} n'a aucune blessure mentale à soigner : pas de jet à faire.",
-    },
-    "not_gm_lower": {
-        "en": "Only a GM lowers a wound without a roll (surgery, magic). To heal your character, roll "
-        "for it with /heal roll once the rest period is over.",
-        "fr": "Seul un MJ abaisse une blessure sans jet (chirurgie, magie). Pour soigner votre personnage, "
-        "faites un jet de guérison avec /soin jet une fois la période de repos terminée.",
-    },
-    "not_gm_lower_mental": {
-        "en": "Only a GM lowers a mental wound by command. Ask a GM; when this server allows mental "
-        "healing rolls, roll with /heal roll track:mental once the rest period is over.",
-        "fr": "Seul un MJ abaisse une blessure mentale par commande. Demandez à un MJ ; si ce serveur "
-        "autorise les jets de guérison mentale, lancez /soin jet piste:mentale une fois la période de "
-        "repos terminée.",
     },
     "dice_open_rolls_off": {
         "en": "A die above 10 in {text}: open rolls are off on this server, so each die shows 1 to 10. "
@@ -192,53 +181,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "/config export.",
         "fr": "Ce fichier ne peut pas être importé : {errors}. Rien n'a été modifié ; utilisez un "
         "fichier produit par /config exporter.",
-    },
-    "not_gm": {
-        "en": "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.",
-        "fr": "Seul un MJ (le rôle MJ, la permission Gérer le serveur, ou le propriétaire du serveur) "
-        "peut faire cela. Demandez à un MJ.",
-    },
-    "not_owner": {
-        "en": "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
-        "fr": "{player} joue {name} : seule cette personne (ou un MJ) peut faire cela. Utilisez votre "
-        "propre personnage.",
-    },
-    "not_owner_bare": {
-        "en": "Only the person who plays this character (or a GM) can do this. Use your own character.",
-        "fr": "Seule la personne qui joue ce personnage (ou un MJ) peut faire cela. Utilisez votre propre "
-        "personnage.",
-    },
-    "not_owner_npc": {
-        "en": "{name} is an NPC: only a GM can do this.",
-        "fr": "{name} est un PNJ : seul un MJ peut faire cela.",
-    },
-    "heal_roll_owner": {
-        "en": "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal "
-        "wound.",
-        "fr": "Les jets de guérison {of_name} sont lancés par {player} ; un MJ peut soigner sans jet avec "
-        "/soin blessure.",
-    },
-    "heal_roll_npc": {
-        "en": "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it without a roll (/heal "
-        "wound).",
-        "fr": "{name} est un PNJ : un MJ lance ses jets de guérison (/soin jet), ou le soigne sans jet "
-        "(/soin blessure).",
-    },
-    "select_not_owner": {
-        "en": "{name} is played by {player}: only that person can make it their active character. "
-        "Choose one of yours.",
-        "fr": "{player} joue {name} : seule cette personne peut en faire son personnage actif. Choisissez "
-        "l'un des vôtres.",
-    },
-    "select_npc": {
-        "en": "{name} is an NPC: it is nobody's active character. Choose one of yours.",
-        "fr": "{name} est un PNJ : ce n'est le personnage actif de personne. Choisissez l'un des vôtres.",
-    },
-    "players_cannot_create": {
-        "en": "On this server only GMs create characters. Ask a GM to create yours (/character create "
-        "with player).",
-        "fr": "Sur ce serveur, seuls les MJ créent les personnages. Demandez à un MJ de créer le vôtre "
-        "(/personnage créer avec joueur).",
     },
     "no_active_character": {
         "en": "No active character for {user}. Name one with the character option, create one with "
@@ -381,3 +323,4 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "La demande a été refusée ({key}). Vérifiez les options de la commande et réessayez.",
     },
 }
+ERRORS |= WHO  # the refusals that say who may act instead

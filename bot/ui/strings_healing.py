@@ -39,7 +39,7 @@ HEALING: dict[str, dict[str, str]] = {
     },
     "button_heal_go": {"en": "Roll", "fr": "Lancer"},
     "heal_going": {"en": "Rolling…", "fr": "Les dés roulent…"},
-    "heal_not_rolled": {"en": "Nothing was rolled.", "fr": "Rien n'a été lancé."},
+    "question_not_rolled": {"en": "Nothing was rolled.", "fr": "Rien n'a été lancé."},
     "config_ask_healing": {
         "en": "Ask before a healing session",
         "fr": "Demander avant une séance de guérison",

@@ -209,6 +209,7 @@ async def test_a_confirmation_that_comes_too_late_is_refused_and_spends_the_butt
     late = await table.click(confirm["custom_id"], ask, user=GM)
     assert late.errors == []
     assert all(button["disabled"] for button in buttons(late.message))
+    assert late.message is not None and late.message["content"] == "Nothing was rolled."
     assert "is dead" in late.followups[-1].text and late.followups[-1].ephemeral
     assert await snapshot(table) == before
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.interface import views
 from bot.rules import Track
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused
+from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
 def labels(message: dict[str, Any]) -> list[str]:
@@ -206,3 +206,33 @@ async def test_settings_stored_before_the_choice_are_still_read() -> None:
     assert Ruleset.model_validate({"confirm_risky_healing": True}).ask_before_healing == "deadly"
     assert Ruleset.model_validate({"confirm_risky_healing": False}).ask_before_healing == "never"
     assert Ruleset().ask_before_healing == "deadly"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_rest_says_plainly_a_session_that_can_only_hurt_and_pings_no_one_for_it(
+    table: Table, locale: str
+) -> None:
+    await table.create("Aélis", ALICE, corps=2, resistance=1)
+    for severity, count in (("critical", 1), ("serious", 2), ("light", 3)):
+        public(await table.run("wound", {"severity": severity, "character": "Aélis", "count": count}))
+    await table.create("Bran", BOB, corps=1, resistance=0)
+    public(await table.run("wound", {"severity": "light", "character": "Bran"}))
+    reply = await table.run("rest", {"days": 1}, guild_locale=locale)
+    (message,) = shown(reply)
+    fields = {field["name"]: field["value"] for field in message.embeds[0]["fields"]}
+    if locale == "fr":
+        ready, hopeless = (
+            "Peuvent faire un jet de guérison (/soin jet)",
+            ("Repos terminé, mais la guérison ne peut pas réussir pour l'instant (sans notification)"),
+        )
+    else:
+        ready, hopeless = (
+            "Can roll healing now (/heal roll)",
+            ("Rest over, but healing cannot succeed now (not pinged)"),
+        )
+    assert list(fields) == [ready, hopeless]
+    assert "Bran" in fields[ready] and "Aélis" not in fields[ready]
+    assert "Aélis" in fields[hopeless] and "☠️" in fields[hopeless]
+    assert "impossible" in fields[hopeless]
+    # Only the player who can heal is called to the table.
+    assert message.content == f"<@{BOB}>" and message.allowed_mentions == {"users": [BOB], "parse": []}
