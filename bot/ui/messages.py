@@ -185,7 +185,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
         head.insert(0, loud)
     elif (left := session.eligible - len(session.steps)) > 0:
-        tail.append(tn(lang, "question_not_rolled", left))
+        tail.append(tn(lang, "heal_not_rolled", left))
     tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
     if not session.character.out_of_play:
         tail.append(t(lang, "heal_rest_consumed"))
