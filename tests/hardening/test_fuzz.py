@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot.rules import Character, Track
 from bot.rules.character import NAME_MAX, clean_name
+from bot.rules.ruleset import preset_key
 from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.codec import name_key
 from bot.ui.text import clip, escape
@@ -275,7 +276,7 @@ async def test_create_stores_exactly_what_it_shows(
     assert (created.corps, created.resistance, created.intuition) == tuple(
         attributes.get(k, 0) for k in ("corps", "resistance", "intuition")
     )
-    assert created.preset == (preset or "humanoid")
+    assert created.preset == preset_key(preset or "humanoid")  # as typed, case and accents aside
     expected_owner = player if caller in (GM, OWNER) else caller
     assert created.owner_id == expected_owner
     card = outcome.public().embeds[-1]
