@@ -74,7 +74,7 @@ def inflict_command(
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=name, description=description, callback=WoundCog.inflict
     )
-    command.guild_only = True
+    app_commands.guild_only()(command)  # sets allowed_contexts too (the attribute alone does not)
     # Made before its options are described: their texts are made translatable here, as discord.py
     # does for the options of a decorated function.
     app_commands.describe(**{name: locale_str(text) for name, text in WOUNDING.items()})(command)

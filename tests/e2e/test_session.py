@@ -145,7 +145,11 @@ async def english_session(table: Table) -> None:
     # /undo brings her back: it reverts the fatal wound, whole.
     undone = await table.say("undo")
     pings_only(undone, ALICE)  # her character came back
-    has(undone, "Reverted change #", "Aria: critical wound")
+    has(
+        undone,
+        "Reverted change #",
+        "**Aria** — alive again · state restored: 4 light, 2 serious, 1 critical · −15",
+    )
     card = await table.say("character show", {"character": "Aria"}, by=ALICE)
     pings_nobody(card)
     assert card.embeds[0]["title"] == "Aria"  # no longer marked dead
@@ -153,9 +157,19 @@ async def english_session(table: Table) -> None:
 
     # A week of rest for the whole server: everyone alive can now roll healing.
     rest = await table.say("rest", {"days": 7})
-    assert sorted(rest.pinged) == sorted([ALICE, BOB])  # the players whose characters can now heal
+    # Alice's character can now heal, and she is called; Brann's session can only hurt (Cp+Rs −20):
+    # said plainly, and Bob is not pinged for it.
+    assert rest.pinged == [ALICE], rest.text
     assert rest.exchange.response["type"] == 5  # deferred, then the follow-up
-    has(rest, "Rest: 7 days", "Aria: 7/1", "Brann: 7/1", "Gobelin: 7/7", "can roll")
+    has(
+        rest,
+        "Rest: 7 days",
+        "Can roll healing now",
+        "• Aria — First roll",
+        "• Gobelin",
+        "Rest over, but healing cannot succeed now (not pinged)",
+        "• Brann — First roll (light wound): **success impossible**",
+    )
 
     # Alice heals with her own dice: 9-1 succeeds (8 + 20 - 15 = +13), 1-10 fails by 3.
     healed = await table.say("heal roll", {"dice": "9-1 1-10"}, by=ALICE)
