@@ -73,8 +73,9 @@ def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.u
 def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
     if character.id is None:
         return []
+    secret = ruleset.is_secret(character.owner_id, character.id)  # the odds would tell its wounds
     return [
-        heal_button(character.id, track, lang, odds)
+        heal_button(character.id, track, lang, None if secret else odds)
         for track in Track
         if (odds := healing_odds(character, ruleset, track)) is not None
     ]

@@ -29,7 +29,7 @@ FIGURES = (
     *("🟨", "🟧", "🟥", "🟡", "🟠", "🔴", "▫️"),
     *("/4", "/2", "/1", "−"),
     *("light", "serious", "critical", "shock", "trauma", "psychosis", "escalat"),
-    *("penalty", "Cp+Rs", "luck", "next "),
+    *("penalty", "Cp+Rs", "luck", "next ", "%"),
 )
 
 
@@ -46,7 +46,8 @@ def public_bodies(requests: list[harness.RecordedRequest]) -> list[str]:
             continue
         if int(body.get("flags") or 0) & EPHEMERAL or not ({"content", "embeds"} & set(body)):
             continue
-        text = json.dumps({k: body.get(k) for k in ("content", "embeds")}, ensure_ascii=False)
+        shown = ("content", "embeds", "components")  # a button's label is seen too (the Heal odds)
+        text = json.dumps({k: body.get(k) for k in shown}, ensure_ascii=False)
         bodies.append(text)
     return bodies
 
@@ -82,6 +83,7 @@ async def test_a_secret_npc_shows_players_one_word_everywhere(table: Table, all_
         ("wound", {"damage": 15, "character": "Goblin", "dice": "1-9"}),
         ("heal mental", {"severity": "trauma", "character": "Goblin"}),
         ("rest", {"days": 30}),
+        ("character show", {"character": "Goblin"}),  # a Heal button: without its odds
         ("heal roll", {"character": "Goblin", "dice": "9-1 9-1 9-1 1-10"}),
         ("roll", {"character": "Goblin", "modifier": 2, "difficulty": 1}),
         ("character show", {"character": "Goblin"}),
