@@ -15,26 +15,36 @@ from bot.interface import autocomplete
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
-from bot.interface.results import secret_ids
+from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
-from bot.ui.card import character_card
 from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
 from bot.ui.settings import settings_changed_embed
-from bot.ui.status import secret_card
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-UNDO_CARDS = 2
+UNDO_CARDS = 5
+"""Card buttons under an undo's answer, at most (one row)."""
 LANGUAGES = [
     app_commands.Choice(name="auto (server locale)", value="auto"),
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Français", value="fr"),
 ]
+ASK_BEFORE_HEALING = [
+    app_commands.Choice(name="deadly only (first roll can kill or make incoherent)", value="deadly"),
+    app_commands.Choice(name="any worsening", value="worsening"),
+    app_commands.Choice(name="never", value="never"),
+]
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
+
+
+def given(*values: object) -> None:
+    """A settings command run with none of its values says so (not "that is already the setting")."""
+    if all(value is None for value in values):
+        raise UserError("config_nothing")
 
 
 class Admin(commands.Cog):
@@ -80,27 +90,22 @@ class Admin(commands.Cog):
         undone = await admin.undo(self.bot.store, actor, ref=character)
         lang = public_lang(interaction, undone.ruleset)
         hidden = await secret_ids(self.bot.store, actor.guild_id, undone.ruleset)
-        # What came back, with its card (two at most: a server-wide rest lists its names instead), and
-        # the players whose characters it changed. A secret NPC's card is its word.
+        # What came back, in a few lines, the cards behind Card buttons (a secret NPC's card is its
+        # word there too); the players whose characters it changed are mentioned.
         restored = undone.restored
-        cards = (
-            [
-                secret_card(c, lang) if c.id in hidden else character_card(c, undone.ruleset, lang)
-                for c in restored
-            ]
-            if len(restored) <= UNDO_CARDS
-            else []
-        )
         owners = list(dict.fromkeys(c.owner_id for c in restored if c.owner_id is not None))
+        embed = undo_embed(undone.event, lang, restored, hidden, undone.back_in_play, undone.ruleset)
+        buttons = [card_button(c.id, lang) for c in restored[:UNDO_CARDS] if c.id is not None]
+        if len(buttons) > 1:  # each button names its character
+            for button, one in zip(buttons, restored, strict=False):
+                button.label = f"{button.label} — {one.name}"[:80]
         await send_public(
-            interaction,
-            embeds=[undo_embed(undone.event, lang, restored, hidden), *cards],
-            mentions=owners[:MAX_MENTIONS],
+            interaction, embeds=[embed], view=card_buttons(*buttons), mentions=owners[:MAX_MENTIONS]
         )
 
 
 @app_commands.guild_only()
-class Config(commands.GroupCog, group_name="config", group_description="Server settings"):
+class Config(commands.GroupCog, group_name="config", group_description="Server settings (changes: GM)"):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
@@ -136,6 +141,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
+        given(light, serious, critical)
         change = admin.per_severity(Track(track), "penalties", (light, serious, critical))
         await self._change(interaction, "penalties", change)
 
@@ -157,6 +163,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         critical: app_commands.Range[int, 0, 3650] | None = None,
         mental_healing_rolls: bool | None = None,
     ) -> None:
+        given(light, serious, critical, mental_healing_rolls)
         also = {} if mental_healing_rolls is None else {"mental_healing_rolls": mental_healing_rolls}
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
@@ -174,6 +181,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
+        given(light, serious, critical)
         change = admin.per_severity(Track(track), "difficulty", (light, serious, critical))
         await self._change(interaction, "difficulty", change)
 
@@ -217,30 +225,33 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         critical: Threshold | None = None,
         fatal: Threshold | None = None,
     ) -> None:
+        given(light, serious, critical, fatal)
         await self._change(interaction, "damage", admin.damage_table((light, serious, critical, fatal)))
 
     @app_commands.command(name="dice", description="How rolls work on this server")
     @app_commands.describe(
         open_rolls="A 10 on either die is rolled again and added",
         tie_succeeds="A margin of exactly 0 is a success",
-        confirm_risky_healing="Ask before a healing session the bot rolls when it may worsen a wound",
+        ask_before_healing="When to ask before a healing session the bot rolls (default: deadly only)",
     )
     @app_commands.rename(
-        open_rolls="open-rolls", tie_succeeds="tie-succeeds", confirm_risky_healing="confirm-risky-healing"
+        open_rolls="open-rolls", tie_succeeds="tie-succeeds", ask_before_healing="ask-before-healing"
     )
+    @app_commands.choices(ask_before_healing=ASK_BEFORE_HEALING)
     async def dice(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         open_rolls: bool | None = None,
         tie_succeeds: bool | None = None,
-        confirm_risky_healing: bool | None = None,
+        ask_before_healing: str | None = None,
     ) -> None:
-        given = {
+        values = {
             "open_rolls": open_rolls,
             "tie_succeeds": tie_succeeds,
-            "confirm_risky_healing": confirm_risky_healing,
+            "ask_before_healing": ask_before_healing,
         }
-        changes = {k: v for k, v in given.items() if v is not None}
+        given(*values.values())
+        changes = {k: v for k, v in values.items() if v is not None}
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(

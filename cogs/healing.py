@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import healing, wounds
+from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
@@ -165,7 +166,8 @@ async def heal_and_reply(
     track: Track = Track.PHYSICAL,
 ) -> None:
     """/heal roll and the Heal button: one healing session. When the bot rolls and the first roll may
-    worsen the wound, the roller confirms privately first (unless the server turned that off)."""
+    kill or make incoherent, the roller confirms privately first (the server may ask before any
+    worsening, or never: ``Ruleset.ask_before_healing``)."""
     bot = interaction.client
     actor = actor_of(interaction)
     confirmed = None
@@ -173,20 +175,28 @@ async def heal_and_reply(
         prospect = await healing.heal_prospect(
             bot.store, actor, ref=ref, character_id=character_id, track=track
         )
-        if prospect.odds.risky and prospect.ruleset.confirm_risky_healing:
+        odds = prospect.odds
+        if prospect.ruleset.asks_before(deadly=odds.death > 0, worsening=odds.risky):
             if not await ask_before_healing(interaction, prospect):
                 return
             confirmed, character_id, ref = prospect.odds, prospect.character.id, None
-    healed = await healing.heal_roll(
-        bot.store,
-        actor,
-        bot.rng,
-        ref=ref,
-        character_id=character_id,
-        dice=dice,
-        track=track,
-        confirmed=confirmed,
-    )
+    try:
+        healed = await healing.heal_roll(
+            bot.store,
+            actor,
+            bot.rng,
+            ref=ref,
+            character_id=character_id,
+            dice=dice,
+            track=track,
+            confirmed=confirmed,
+        )
+    except UserError:
+        if confirmed is not None:  # the question said "Rolling…": it must not stay so (why: a follow-up)
+            with contextlib.suppress(discord.HTTPException):
+                said = t(caller_lang(interaction), "question_not_rolled")
+                await interaction.edit_original_response(content=said)
+        raise
     lang = public_lang(interaction, healed.ruleset)
     result = healing_embed(healed.session, healed.ruleset, lang)
     if healed.unused_dice:

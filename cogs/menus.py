@@ -55,12 +55,14 @@ class Menus(commands.Cog):
                 click, track=track, severity=severity, target=None, character=ref, count=n, note=None
             )
 
+        chooser = WoundChooser(actor.user_id, lang, inflict)
         await interaction.response.send_message(
-            t_name(lang, "menu_wound_who", character.name, 2000),
-            view=WoundChooser(actor.user_id, lang, inflict),
+            t_name(lang, "menu_wound_who", character.name, 1000),
+            view=chooser,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        chooser.menu = interaction
 
     async def card(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)

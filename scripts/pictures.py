@@ -21,10 +21,13 @@ from pathlib import Path
 
 import discord
 
+from bot.interface.results import card_view, result_view
 from bot.rules import Character, DiceFeed, Ruleset, Severity, Track, grant_rest, heal_session, inflict
+from bot.rules.odds import healing_odds
 from bot.ui.board import board_embed
 from bot.ui.card import character_card
 from bot.ui.messages import healing_embed, wound_embed
+from bot.ui.odds import odds_embed, odds_question
 
 PLAYERS = {111: "Léa", 222: "Marc", 333: "Inès"}
 RULES = Ruleset()
@@ -37,7 +40,7 @@ body {{ margin: 0; padding: 16px; background: #313338; width: {width}px;
 .head {{ margin-bottom: 4px; }} .bot {{ color: #f2f3f5; font-weight: 600; }}
 .tag {{ background: #5865f2; color: #fff; font-size: 10px; border-radius: 3px; padding: 1px 4px;
   margin-left: 4px; vertical-align: 2px; }}
-.content {{ margin-bottom: 4px; }}
+.content {{ margin-bottom: 4px; white-space: pre-wrap; }}
 .embed {{ background: #2b2d31; border-left: 4px solid {colour}; border-radius: 4px;
   padding: 8px 16px 12px 12px; max-width: 520px; }}
 .title {{ color: #f2f3f5; font-weight: 600; margin: 4px 0; }}
@@ -47,7 +50,7 @@ body {{ margin: 0; padding: 16px; background: #313338; width: {width}px;
 .mention {{ background: rgba(88,101,242,.3); color: #c9cdfb; border-radius: 3px; padding: 0 2px; }}
 .buttons {{ margin-top: 6px; }} .button {{ display: inline-block; background: #4e5058; color: #fff;
   border-radius: 3px; padding: 3px 12px; font-size: 14px; margin-right: 6px; }}
-.primary {{ background: #5865f2; }}
+.primary {{ background: #5865f2; }} .danger {{ background: #da373c; }}
 </style>
 <div class="head"><span class="bot">Harmonies</span><span class="tag">APP</span></div>
 {content}<div class="embed">{embed}</div>{buttons}
@@ -67,7 +70,23 @@ def _mention(match: re.Match[str]) -> str:
     return f'<span class="mention">@{PLAYERS.get(int(match[1]), "player")}</span>'
 
 
-def page(embed: discord.Embed, *, content: str = "", buttons: tuple[str, ...] = ()) -> tuple[str, int]:
+STYLES = {discord.ButtonStyle.primary: " primary", discord.ButtonStyle.danger: " danger"}
+
+
+def buttons_of(view: discord.ui.View | None) -> tuple[tuple[str, str], ...]:
+    """The buttons the bot really puts under a message: (label with its emoji, CSS class)."""
+    if view is None:
+        return ()
+    return tuple(
+        (f"{item.emoji or ''} {item.label or ''}".strip(), STYLES.get(item.style, ""))
+        for item in view.children
+        if isinstance(item, discord.ui.Button)
+    )
+
+
+def page(
+    embed: discord.Embed, *, content: str = "", buttons: tuple[tuple[str, str], ...] = ()
+) -> tuple[str, int]:
     parts = []
     if embed.title:
         parts.append(f'<div class="title">{markdown(embed.title)}</div>')
@@ -82,10 +101,7 @@ def page(embed: discord.Embed, *, content: str = "", buttons: tuple[str, ...] = 
         parts.append(f'<div class="footer">{markdown(embed.footer.text)}</div>')
     colour = f"#{embed.colour.value:06x}" if embed.colour else "#1e1f22"
     shown = f'<div class="content">{markdown(content)}</div>' if content else ""
-    row = "".join(
-        f'<span class="button{" primary" if label.startswith("🩹") else ""}">{html.escape(label)}</span>'
-        for label in buttons
-    )
+    row = "".join(f'<span class="button{style}">{html.escape(label)}</span>' for label, style in buttons)
     return PAGE.format(
         width=WIDTH,
         colour=colour,
@@ -100,7 +116,8 @@ def height(embed: discord.Embed, *, content: str, buttons: bool) -> int:
     texts = [embed.title or "", embed.description or "", embed.footer.text or ""]
     texts += [f"{f.name}\n{f.value}" for f in embed.fields]
     lines = sum(max(1, -(-len(line) // 60)) for text in texts if text for line in text.split("\n"))
-    return 90 + 21 * lines + 12 * len(embed.fields) + (26 if content else 0) + (36 if buttons else 0)
+    said = sum(max(1, -(-len(line) // 60)) for line in content.split("\n")) if content else 0
+    return 90 + 21 * lines + 12 * len(embed.fields) + 22 * said + (36 if buttons else 0)
 
 
 def moments() -> dict[str, tuple[str, int]]:
@@ -116,16 +133,31 @@ def moments() -> dict[str, tuple[str, int]]:
     wound = wound_embed(second, aelis, RULES, "en", note="a blade in the side")
     rested = grant_rest(brann, 7)
     session = heal_session(rested, RULES, DiceFeed(random.Random(4), False), Track.PHYSICAL)
-    board = board_embed([aelis, session.character, nyx], RULES, "en")
+    # Later in the fight: Aélis near death, rested; her next healing session can only hurt.
+    worse = inflict(aelis, Track.PHYSICAL, Severity.HIGH, 1).character
+    worse = grant_rest(inflict(worse, Track.PHYSICAL, Severity.MID, 1).character, 1)
+    board = board_embed([worse, session.character, nyx], RULES, "en")
+    odds = healing_odds(worse, RULES)
+    assert odds is not None
+    question = odds_embed(worse, odds, "fr")
     return {
-        "wound": page(wound, content="<@111>", buttons=("📋 Card",)),
-        "card": page(character_card(rested, RULES, "en"), buttons=("🩹 Heal",)),
-        "healing": page(healing_embed(session, RULES, "en"), buttons=("📋 Card",)),
+        "wound": page(wound, content="<@111>", buttons=buttons_of(result_view(aelis, RULES, "en"))),
+        "card": page(character_card(rested, RULES, "en"), buttons=buttons_of(card_view(rested, RULES, "en"))),
+        "healing": page(
+            healing_embed(session, RULES, "en"),
+            buttons=buttons_of(result_view(session.character, RULES, "en")),
+        ),
         "board": page(board),
         "blessure": page(
             wound_embed(second, aelis, RULES, "fr", note="une lame dans le flanc"),
             content="<@111>",
-            buttons=("📋 Fiche",),
+            buttons=buttons_of(result_view(aelis, RULES, "fr")),
+        ),
+        "danger": page(character_card(worse, RULES, "en"), buttons=buttons_of(card_view(worse, RULES, "en"))),
+        "question": page(
+            question,
+            content=odds_question(worse, odds, "fr"),
+            buttons=(("Annuler", ""), ("Lancer", " danger")),
         ),
     }
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.ui import i18n
 from tests.postgres import Server, Unavailable, postgres_server, unavailable
+
+i18n.STRICT = True  # a message rendered without one of its parameters fails the test, never shows "?"
 
 BACKENDS = ["sqlite", "postgres"]
 

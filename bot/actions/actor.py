@@ -33,13 +33,23 @@ class Actor:
         return character.owner_id is not None and character.owner_id == self.user_id
 
     def require_owner_or_gm_for_npc(self, character: Character, ruleset: Ruleset) -> None:
-        """The owner acts on their character; a GM acts on NPCs."""
+        """Healing rolls: the owner rolls for their character; a GM rolls for NPCs. A refusal says who
+        rolls, and what a GM may do instead."""
         if self.owns(character):
             return
-        if character.owner_id is None and self.is_gm(ruleset):
-            return
-        raise UserError("not_owner", name=character.name)
+        if character.owner_id is None:
+            if self.is_gm(ruleset):
+                return
+            raise UserError("heal_roll_npc", name=character.name)
+        raise UserError("heal_roll_owner", name=character.name, player=character.owner_id)
 
     def require_owner_or_gm(self, character: Character, ruleset: Ruleset) -> None:
         if not (self.owns(character) or self.is_gm(ruleset)):
-            raise UserError("not_owner", name=character.name)
+            refuse_not_owner(character)
+
+
+def refuse_not_owner(character: Character) -> None:
+    """Who may act on ``character`` instead of the caller: the person who plays it (or a GM)."""
+    if character.owner_id is None:
+        raise UserError("not_owner_npc", name=character.name)
+    raise UserError("not_owner", name=character.name, player=character.owner_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
@@ -15,6 +15,7 @@ from bot.actions.targets import by_ref
 from bot.errors import UserError, import_too_large
 from bot.history import Configured, Event, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
+from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
@@ -67,6 +68,8 @@ class Undone:
     restored: list[Character]
     """The characters as the undo left them (those it brought back or set back)."""
     ruleset: Ruleset
+    back_in_play: dict[int, str] = field(default_factory=dict)
+    """The restored characters that were out of play before the undo: ``"dead"`` or ``"incoherent"``."""
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
@@ -76,11 +79,15 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
         character_id = None
         if ref is not None:
             character_id = named_even_deleted(tx, ref)[0]
+        out_before = {
+            c.id: "dead" if c.dead else "incoherent" for c in tx.characters() if c.out_of_play and c.id
+        }
         event = tx.undo(actor.user_id, character_id)
         undid = record_of(event)
         ids = undid.restored if isinstance(undid, Undid) else ()
         restored = [tx.character(i) for i in ids]
-        return Undone(event, restored, tx.ruleset())
+        back = {c.id: out_before[c.id] for c in restored if c.id and c.id in out_before and not c.out_of_play}
+        return Undone(event, restored, tx.ruleset(), back)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
@@ -129,11 +136,13 @@ def per_severity(track: Track, field: str, given: Triple, **also: Any) -> Change
 def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Change:
     """Add or change the maxima preset ``name`` (the values given), or remove it."""
 
+    typed, name = name, preset_key(name)
+
     def change(current: Ruleset) -> dict[str, Any]:
         presets = dict(current.presets)
         if remove:
             if name not in presets:
-                raise UserError("preset_unknown", preset=name, known=", ".join(sorted(presets)))
+                raise UserError("preset_unknown", preset=typed, known=tuple(sorted(presets)))
             del presets[name]
         else:
             base = presets.get(name, Preset())

@@ -12,6 +12,7 @@ from bot.errors import UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
+from bot.rules.ruleset import preset_key
 from bot.storage.store import Store, Transaction
 
 
@@ -74,7 +75,9 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     def work(tx: Transaction) -> Character:
         character = targets.by_ref(tx, ref)
         if not actor.owns(character):
-            raise UserError("not_owner", name=character.name)
+            if character.owner_id is None:
+                raise UserError("select_npc", name=character.name)
+            raise UserError("select_not_owner", name=character.name, player=character.owner_id)
         current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
             tx.set_active(actor.user_id, _id(character))
@@ -120,7 +123,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
             if any(held > top for held, top in zip(character.counts(track), maxima, strict=True)):
                 raise UserError("preset_too_small", name=character.name, preset=edits.preset)
         changed = replace(
-            changed, preset=edits.preset, physical_max=chosen.physical, mental_max=chosen.mental
+            changed, preset=preset_key(edits.preset), physical_max=chosen.physical, mental_max=chosen.mental
         )
     return changed
 

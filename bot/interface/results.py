@@ -11,9 +11,11 @@ import discord
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
+from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.store import Store
 from bot.ui.card import character_card
 from bot.ui.i18n import Lang, t
+from bot.ui.odds import only_hurts, stakes
 from bot.ui.status import secret_card, secret_result
 
 if TYPE_CHECKING:
@@ -23,12 +25,24 @@ HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
 CARD_ID = r"card:(?P<cid>\d{1,19})"
 
 
-def heal_button(character_id: int, track: Track, lang: Lang) -> discord.ui.Button[Any]:
-    """Roll one healing session of ``track`` (answered by the healing cog)."""
+def heal_button(
+    character_id: int, track: Track, lang: Lang, odds: HealingOdds | None = None
+) -> discord.ui.Button[Any]:
+    """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
+    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): red when the
+    first roll can kill, grey when it cannot succeed, blue otherwise."""
+    label = t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental")
+    style = discord.ButtonStyle.primary
+    if odds is not None:
+        label = f"{label} · {stakes(odds, lang)}"
+        if odds.death > 0:
+            style = discord.ButtonStyle.danger
+        elif only_hurts(odds):
+            style = discord.ButtonStyle.secondary
     return discord.ui.Button(
-        style=discord.ButtonStyle.primary,
+        style=style,
         emoji="🩹",
-        label=t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental"),
+        label=label[:80],
         custom_id=f"heal:{character_id}:{'p' if track is Track.PHYSICAL else 'm'}",
     )
 
@@ -59,8 +73,17 @@ def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.u
 def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
     if character.id is None:
         return []
-    tracks = (Track.PHYSICAL, Track.MENTAL)
-    return [heal_button(character.id, t, lang) for t in tracks if can_roll_healing(character, ruleset, t)]
+    secret = ruleset.is_secret(character.owner_id, character.id)  # the odds would tell its wounds
+    return [
+        heal_button(character.id, track, lang, None if secret else odds)
+        for track in Track
+        if (odds := healing_odds(character, ruleset, track)) is not None
+    ]
+
+
+def card_buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View | None:
+    """Card buttons alone (under an undo's answer); ``None`` without any."""
+    return _buttons(*buttons) if buttons else None
 
 
 def _buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View:

@@ -13,11 +13,14 @@ from typing import Any
 import discord
 
 from bot.interface.replies import answer_error, caller_lang, send_private
-from bot.rules import SEVERITIES, Severity, Track, severity_name
+from bot.rules import SEVERITIES, Severity, Track, parse_severity, severity_name
 from bot.rules.wounds import MAX_COUNT
 from bot.ui.i18n import Lang, severity_label, t, tn
 
 CONFIRM_TIMEOUT = 60.0
+MENU_TIMEOUT = 600.0
+"""The "Wound…" menu waits for the next blow this long (a fight's exchange); the interaction that
+opened it can edit its message for 15 minutes."""
 PAGER_TIMEOUT = 300.0
 
 
@@ -110,13 +113,14 @@ class Ask(_Question):
         self.stop()
         await interaction.response.edit_message(content=text, view=self)
 
-    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
-    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        await self._answer(interaction, True, t(self.lang, self.going))
-
+    # Cancel first: the safe choice is the one under the thumb; going on is the red one after it.
     @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
     async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._answer(interaction, False, t(self.lang, "cancelled"))
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
+    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await self._answer(interaction, True, t(self.lang, self.going))
 
 
 class ExpiredQuestion(
@@ -223,7 +227,9 @@ class PageTurner(discord.ui.View):
 
 
 class WoundChooser(discord.ui.View):
-    """The "Wound…" menu: its GM picks a severity and a count, then inflicts (the result is public)."""
+    """The "Wound…" menu: its GM picks a severity and a count, then inflicts (the result is public).
+    It stays live for the next blow: after each one its message says what was inflicted; when it
+    times out, its controls are disabled and it says so (``menu`` edits the menu's message)."""
 
     def __init__(
         self,
@@ -231,9 +237,12 @@ class WoundChooser(discord.ui.View):
         lang: Lang,
         on_wound: Callable[[discord.Interaction[Any], Track, str, int], Awaitable[None]],
     ) -> None:
-        super().__init__(timeout=CONFIRM_TIMEOUT)
+        super().__init__(timeout=MENU_TIMEOUT)
         self.author_id = author_id
+        self.lang = lang
         self.on_wound = on_wound
+        self.menu: discord.Interaction[Any] | None = None
+        """The right-click that opened the menu: its message is edited after each blow."""
         self.choice: tuple[Track, str] = (Track.PHYSICAL, "light")
         self.count = 1
         severities = [
@@ -278,9 +287,24 @@ class WoundChooser(discord.ui.View):
 
     @discord.ui.button(style=discord.ButtonStyle.danger, emoji="🩸", row=2)
     async def inflict(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.stop()
         track, severity = self.choice
-        await self.on_wound(interaction, track, severity, self.count)
+        await self.on_wound(interaction, track, severity, self.count)  # a refusal: answered by on_error
+        chosen = severity_label(self.lang, track, parse_severity(track, severity))
+        await self._say(t(self.lang, "menu_inflicted", count=self.count, severity=chosen))
+
+    async def on_timeout(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button | discord.ui.Select):
+                item.disabled = True
+        await self._say(t(self.lang, "menu_closed"))
+
+    async def _say(self, line: str) -> None:
+        """Edit the menu's message: its first line (who is wounded), then ``line``."""
+        if self.menu is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            first = (await self.menu.original_response()).content.split("\n")[0]
+            await self.menu.edit_original_response(content=f"{first}\n{line}", view=self)
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         await answer_error(interaction, error)

@@ -25,7 +25,7 @@ from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 from bot.ui.damage import damage_embed, preview_embed
-from bot.ui.i18n import tn
+from bot.ui.i18n import t, tn
 from bot.ui.messages import wound_embed
 from bot.ui.status import with_status
 
@@ -74,7 +74,7 @@ def inflict_command(
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=name, description=description, callback=WoundCog.inflict
     )
-    app_commands.guild_only()(command)
+    app_commands.guild_only()(command)  # sets allowed_contexts too (the attribute alone does not)
     # Made before its options are described: their texts are made translatable here, as discord.py
     # does for the options of a decorated function.
     app_commands.describe(**{name: locale_str(text) for name, text in WOUNDING.items()})(command)
@@ -215,10 +215,14 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
     )
 
     async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
+        # The question's buttons are spent, whether the roll went through or was refused; when it was
+        # refused, the question says that nothing was rolled (the follow-up says why).
         try:
             rolled = await _roll_damage(click, blows)
-        finally:  # the question's buttons are spent, whether the roll went through or was refused
-            await click.response.edit_message(view=view)
+        except UserError:
+            await click.response.edit_message(content=t(asking, "question_not_rolled"), view=view)
+            raise
+        await click.response.edit_message(view=view)
         await _post_damage(click, *rolled, blows.track)
 
     view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
-from bot.rules.ruleset import Maxima, Preset, Ruleset
+from bot.rules.ruleset import Maxima, Preset, Ruleset, preset_key
 from bot.rules.severity import Severity, Track
 
 NAME_MAX = 64
@@ -138,7 +138,7 @@ def new_character(
         corps=corps,
         resistance=resistance,
         intuition=intuition,
-        preset=preset,
+        preset=preset_key(preset),
         physical_max=chosen.physical,
         mental_max=chosen.mental,
         owner_id=owner_id,
@@ -148,10 +148,11 @@ def new_character(
 
 
 def preset_of(ruleset: Ruleset, name: str) -> Preset:
+    """The preset ``name`` (as typed: see :func:`preset_key`)."""
     try:
-        return ruleset.presets[name]
+        return ruleset.presets[preset_key(name)]
     except KeyError:
-        raise UserError("preset_unknown", preset=name, known=", ".join(sorted(ruleset.presets))) from None
+        raise UserError("preset_unknown", preset=name, known=tuple(sorted(ruleset.presets))) from None
 
 
 def with_wound_replaced(character: Character, old: Wound, new: Wound) -> Character:

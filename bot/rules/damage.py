@@ -85,6 +85,8 @@ class DamageInfliction:
     blows: tuple[Blow, ...]
     not_applied: int
     """Blows asked for but not rolled because an earlier one of the batch was beyond the track."""
+    rest_lost: int = 0
+    """Days of rest the character had before the blows (a wound starts the rest again)."""
 
     @property
     def results(self) -> tuple[Inflicted, ...]:
@@ -144,8 +146,10 @@ def inflict_damage(
             current, result = outcome.character, outcome.results[0]
         blows.append(Blow(damage, roll, effective, harm, result))
         if result is not None and result.became is None:
-            return DamageInfliction(current, track, damage, tuple(blows), count - done - 1)
-    return DamageInfliction(current, track, damage, tuple(blows), 0)
+            left, lost = count - done - 1, character.rest_days
+            return DamageInfliction(current, track, damage, tuple(blows), left, lost)
+    lost = character.rest_days if any(b.result is not None for b in blows) else 0
+    return DamageInfliction(current, track, damage, tuple(blows), 0, lost)
 
 
 # ---- odds ------------------------------------------------------------------------------------------

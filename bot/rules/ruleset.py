@@ -8,10 +8,11 @@ may change it (``/config``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import pairwise
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from bot.rules.severity import Severity, Track
@@ -22,12 +23,28 @@ MAX_PRESETS = 25
 MAX_SECRET = 1000
 PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
+HUMANOID_NAMES = frozenset({"humanoid", "humanoide"})
+"""How the built-in preset may be typed: its stored name, or its French name (accents dropped)."""
+
+
+def preset_key(typed: str) -> str:
+    """The preset a user typed: case and accents do not matter (stored names are lowercase ASCII),
+    and the built-in one answers to its shown name in every language ("humanoïde")."""
+    folded = unicodedata.normalize("NFKD", typed.strip().lower())
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    return HUMANOID if plain in HUMANOID_NAMES else plain
+
+
 Count = Annotated[int, Field(ge=0, le=MAX_PER_SEVERITY)]
 Penalty = Annotated[int, Field(ge=-50, le=0)]
 RestDays = Annotated[int, Field(ge=0, le=3650)]
 Difficulty = Annotated[int, Field(ge=-50, le=50)]
 MAX_DAMAGE = 999
 DamageLevel = Annotated[int, Field(ge=1, le=MAX_DAMAGE)]
+
+AskBeforeHealing = Literal["deadly", "worsening", "never"]
+"""When the roller confirms a healing session the bot rolls: only when its first roll can kill or make
+incoherent (the default), whenever it can worsen a wound, or never."""
 
 Maxima = tuple[Count, Count, Count]
 """How many wounds of each severity (low, mid, high) a character can hold."""
@@ -87,8 +104,8 @@ class Ruleset(BaseModel):
     open_rolls: bool = False
     tie_succeeds: bool = True
     mental_healing_rolls: bool = False
-    confirm_risky_healing: bool = True
-    """Ask the roller to confirm a healing session the bot rolls when its first roll may worsen."""
+    ask_before_healing: AskBeforeHealing = "deadly"
+    """Ask the roller to confirm a healing session the bot rolls: see :data:`AskBeforeHealing`."""
     players_create: bool = True
     language: Literal["en", "fr"] | None = None
     """Language of public messages; ``None`` follows the server's locale."""
@@ -98,6 +115,24 @@ class Ruleset(BaseModel):
     """NPCs kept secret one by one (their ids), also when ``secret_npcs`` is off. It only ever hides:
     a stale id (a deleted character) can never reveal anything."""
     damage: DamageTable = DamageTable()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_older_settings(cls, data: Any) -> Any:
+        """Settings stored before ``ask_before_healing`` said ``confirm_risky_healing``: on (the old
+        default, which asked before any worsening and taught players to click through) reads as the
+        new default, asking only before a deadly roll; off reads as never."""
+        if isinstance(data, dict) and "confirm_risky_healing" in data:
+            data = dict(data)
+            old = data.pop("confirm_risky_healing")
+            data.setdefault("ask_before_healing", "deadly" if old else "never")
+        return data
+
+    def asks_before(self, *, deadly: bool, worsening: bool) -> bool:
+        """Whether a session whose first roll can kill (``deadly``) or worsen is asked about first."""
+        return (self.ask_before_healing == "deadly" and deadly) or (
+            self.ask_before_healing == "worsening" and worsening
+        )
 
     @field_validator("presets")
     @classmethod

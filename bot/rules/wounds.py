@@ -61,6 +61,8 @@ class Infliction:
     results: tuple[Inflicted, ...]
     not_applied: int
     """Wounds asked for but not applied because an earlier one of the batch was beyond the track."""
+    rest_lost: int = 0
+    """Days of rest the character had before the wounds (a new wound starts the rest again)."""
 
     @property
     def beyond(self) -> bool:
@@ -98,8 +100,9 @@ def inflict(
         current = replace(current, wounds=tuple(wounds), rest_days=0)
         results.append(Inflicted(severity, became))
         if became is None:
-            return Infliction(current, track, tuple(results), count - done - 1)
-    return Infliction(current, track, tuple(results), 0)
+            lost = character.rest_days
+            return Infliction(current, track, tuple(results), count - done - 1, lost)
+    return Infliction(current, track, tuple(results), 0, character.rest_days)
 
 
 def total_penalty(character: Character, ruleset: Ruleset) -> int:

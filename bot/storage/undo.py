@@ -35,14 +35,19 @@ def undo(
         links.add(target.event.character_id)
     blocking = events.blocker(sql, guild_id, target, links)
     if blocking is not None:
+        # The character that ties the two changes: the one asked about, when the later change touched
+        # it too (or when the later change is about a character of the one asked about).
+        tie = target.event.character_name
+        if blocking.character_id is not None and blocking.character_id in links:
+            tie = blocking.character_name
+        named = {"tie": tie} if tie else {}
         raise UserError(
             "undo_blocked",
+            id=target.event.id,
             kind=target.event.kind,
-            character_name=target.event.character_name,
             blocked_by=blocking.kind,
             blocked_by_id=blocking.id,
-            blocked_by_character=blocking.character_name,
-            blocked_by_at=blocking.at,
+            **named,
         )
     snapshot = target.snapshot
     # user id -> the active character to put back, for the players who still have the one the event

@@ -26,7 +26,7 @@ from bot.ui.i18n import (
     tn,
     track_label,
 )
-from bot.ui.odds import odds_line
+from bot.ui.odds import odds_line, only_hurts
 from bot.ui.text import clip, escape, fit_total, join_lines, mention, signed
 
 NOTE_LIMIT = 120
@@ -147,15 +147,22 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         ready = can_roll_healing(character, ruleset, track)
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
-        lines.append(_heal_line(ready, status.remaining, lang, track))
-        if ready and (odds := healing_odds(character, ruleset, track)) is not None:
+        odds = healing_odds(character, ruleset, track) if ready else None
+        if odds is not None and only_hurts(odds):  # never offered as good news
+            suffix = "" if track is Track.PHYSICAL else "_mental"
+            lines.append(t(lang, f"card_heal_only_hurts{suffix}"))
+        else:
+            lines.append(_heal_line(ready, status.remaining, lang, track))
+        if odds is not None:
             lines.append(odds_line(odds, lang))
     return lines
 
 
 def note_lines(character: Character, lang: Lang) -> list[str]:
-    """The notes of the wounds held, newest first."""
-    lines = []
+    """The notes of the wounds held, newest first; the same line for several wounds (a batch of three
+    with one note) told once, with how many: ``3 × light wound: axe``."""
+    lines: list[str] = []
+    counts: dict[str, int] = {}
     for wound in reversed(character.wounds):
         if wound.current is None or not wound.note.strip():
             continue
@@ -165,10 +172,13 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
         }
         if wound.inflicted != wound.current:
             inflicted = severity_label(lang, wound.track, wound.inflicted)
-            lines.append(t(lang, "card_note_escalated", inflicted=inflicted, **params))
+            line = t(lang, "card_note_escalated", inflicted=inflicted, **params)
         else:
-            lines.append(t(lang, "card_note", **params))
-    return lines
+            line = t(lang, "card_note", **params)
+        if line not in counts:
+            lines.append(line)
+        counts[line] = counts.get(line, 0) + 1
+    return [line if counts[line] == 1 else f"{counts[line]} × {line}" for line in lines]
 
 
 def card_title(character: Character, lang: Lang) -> str:

@@ -64,10 +64,8 @@ def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
         effective = t(lang, "damage_effective_failure", damage=blow.damage)
     became = blow.result.became if blow.result is not None else None
     outcome = outcome_text(track, blow.harm, became, lang)
-    return (
-        t(lang, "damage_blow", index=index, terms=roll_text(blow.roll, track, lang))
-        + f"; {effective} ⇒ {outcome}"
-    )
+    terms = roll_text(blow.roll, track, lang)
+    return t(lang, "damage_blow", index=index, terms=terms, effective=effective, outcome=outcome)
 
 
 def _colour(infliction: DamageInfliction) -> discord.Colour:
@@ -98,20 +96,16 @@ def damage_embed(
         lines.insert(0, t_name(lang, "wound_dead", character.name, 400))
     elif character.incoherent:
         lines.insert(0, t_name(lang, "wound_incoherent", character.name, 400))
-    if infliction.not_applied:
-        suffix = "" if track is Track.PHYSICAL else "_mental"
-        lines.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
     if note.strip():
         lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.results and not character.out_of_play:
-        lines.append(t(lang, "wound_rest_reset"))
+    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
+        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     embed = discord.Embed(
         title=t_name(lang, key, character.name, limits.TITLE),
         description="\n".join(lines),
         colour=_colour(infliction),
     )
-    embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
     return fit_total(embed, RESULT_BUDGET)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
 
 import discord
@@ -30,16 +30,21 @@ from bot.history import (
     Wounded,
     record_of,
 )
-from bot.rules.character import Character
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
 from bot.ui import limits
-from bot.ui.card import state_text
 from bot.ui.cascade import cascade_reason
-from bot.ui.i18n import CATALOGUE, Lang, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import (
+    CATALOGUE,
+    Lang,
+    healed_word,
+    severity_label,
+    t,
+    t_name,
+    tn,
+)
 from bot.ui.settings import ruleset_changes
-from bot.ui.status import secret_word
 from bot.ui.text import clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
@@ -231,13 +236,13 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
     """The line of a change to a secret NPC's state, without its figures (``None``: not such a change)."""
     name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
     if isinstance(record, Undid):
-        if _kind(record.reverted) in SECRET_KINDS:
-            return t(lang, "event_secret_undo", undoes=record.event_id)
+        if kind_of(record.reverted) in SECRET_KINDS:
+            return t(lang, "event_secret_undo", undoes=record.event_id, name=name)
         return None
-    return t(lang, "event_secret", name=name) if _kind(record) in SECRET_KINDS else None
+    return t(lang, "event_secret", name=name) if kind_of(record) in SECRET_KINDS else None
 
 
-def _kind(record: Record | None) -> EventKind | None:
+def kind_of(record: Record | None) -> EventKind | None:
     return None if record is None or isinstance(record, Unreadable) else record.kind
 
 
@@ -296,45 +301,4 @@ def history_embed(
     )
     embed = discord.Embed(title=title, description=description, colour=discord.Colour(HISTORY_COLOUR))
     embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))
-    return embed
-
-
-def undo_embed(
-    event: Event, lang: Lang, restored: Sequence[Character] = (), hidden: Collection[int] = ()
-) -> discord.Embed:
-    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted); ``restored``: the characters as the undo left them, named with
-    their state (of a secret NPC, in ``hidden``: only its word)."""
-    record = record_of(event)
-    secret = event.character_id is not None and event.character_id in hidden
-    if isinstance(record, Undid):
-        reverted = record.event_id
-        inner = record.reverted
-        what = (
-            describe_event(event, lang, hidden)
-            if inner is None or secret
-            else clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
-        )
-    else:
-        reverted, what = event.id, describe_event(event, lang, hidden)
-    embed = discord.Embed(
-        title=t(lang, "undo_title"),
-        description=t(lang, "undo_body", id=reverted, what=what),
-        colour=discord.Colour(HISTORY_COLOUR),
-    )
-    if restored:
-        lines = [
-            t(
-                lang,
-                "undo_restored_line",
-                name=clip(escape(c.name), NAME_IN_EVENT),
-                state=secret_word(c, lang) if c.id in hidden else state_text(c, lang),
-            )
-            for c in restored
-        ]
-        more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
-        embed.add_field(
-            name=t(lang, "undo_restored"), value=join_lines(lines, limits.FIELD_VALUE, more), inline=False
-        )
-    embed.set_footer(text=t(lang, "undo_again"))
     return embed

@@ -10,6 +10,7 @@ from typing import Final, Literal
 import discord
 
 from bot.errors import ImportProblem, UserError
+from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
 from bot.ui.strings_admin import ADMIN
@@ -29,6 +30,14 @@ log = logging.getLogger(__name__)
 Lang = Literal["en", "fr"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
 MISSING = "?"
+STRICT = False
+"""Set by the tests: a message parameter missing at a call site raises :class:`MissingParameter` instead
+of showing ``?`` (in production a user sees ``?``, and the omission is logged)."""
+
+
+class MissingParameter(KeyError):
+    """A message was rendered without one of its parameters (a bug at the call site)."""
+
 
 SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
     LABELS,
@@ -63,8 +72,14 @@ def lang_of(locale: discord.Locale | str | None) -> Lang:
 
 
 class _Params(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        log.warning("Message parameter %r missing", key)
+    def __init__(self, key: str, params: dict[str, object]) -> None:
+        super().__init__(params)
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if STRICT:
+            raise MissingParameter(f"message {self.key!r} rendered without its parameter {name!r}")
+        log.warning("Message %r rendered without its parameter %r", self.key, name)
         return MISSING
 
 
@@ -73,15 +88,16 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     escape user text before passing it (:func:`bot.ui.text.escape`). An unknown key renders as itself."""
     entry = CATALOGUE.get(key)
     if entry is None:
+        if STRICT:
+            raise MissingParameter(f"message {key!r} is not in the catalogue")
         log.warning("Message key %r missing from the catalogue", key)
         return key
     template = entry.get(lang) or entry["en"]
     if not params and "{" not in template:
         return template  # nothing to fill in (most labels): skip the formatting
-    try:
-        return template.format(**params)
-    except KeyError:  # a parameter missing: shown as "?" (and logged) rather than failing the answer
-        return template.format_map(_Params(params))
+    # A parameter missing is shown as "?" (and logged) rather than failing the answer; under the tests
+    # (STRICT) it raises.
+    return template.format_map(_Params(key, params))
 
 
 def plural_form(lang: Lang, count: int) -> str:
@@ -97,14 +113,16 @@ def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
 
 
 def days_text(lang: Lang, rested: int, needed: int) -> str:
-    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7"."""
+    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7". Rest beyond the
+    need counts as the need ("1 jour sur 1", never "6 jours sur 1")."""
+    rested = min(rested, needed)
     form = plural_form(lang, needed if lang == "en" else rested)
     return t(lang, f"days_of_{form}", rested=number(rested), needed=number(needed))
 
 
 def preset_label(lang: Lang, name: str) -> str:
     """A preset's name as shown: the built-in one in the reader's language, the others as typed."""
-    return t(lang, "preset_humanoid") if name == "humanoid" else clip(escape(name), 40)
+    return t(lang, "preset_humanoid") if name == HUMANOID else clip(escape(name), 40)
 
 
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
@@ -221,6 +239,8 @@ def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
 
 
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
+    if key == "known" and isinstance(value, tuple):  # preset names, the built-in one in words
+        return ", ".join(preset_label(lang, str(name)) for name in value)
     if key == "errors" and isinstance(value, tuple) and value and isinstance(value[0], ImportProblem):
         return import_problems(lang, value)
     if key == "errors" and isinstance(value, tuple):
@@ -240,6 +260,13 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
     return clip(escape(str(value)), PARAM_LIMIT)
 
 
+def of_name(lang: Lang, name: str) -> str:
+    """ "Aélis's" / "d'Aélis", "Mira's" / "de Mira" (``name`` already escaped)."""
+    if lang == "fr":
+        return f"d'{name}" if name[:1].lower() in "aàâeéèêëiîïoôuùûyh" and name else f"de {name}"
+    return f"{name}'s"
+
+
 def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     """The parameters of a refusal, ready to insert: severities and tracks named in ``lang`` (with a
     ``<name>_plural`` form for each severity), users as mentions, text escaped and clipped."""
@@ -252,6 +279,8 @@ def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     for one, other in (("name", "ref"), ("ref", "name")):
         if one not in out and other in out:
             out[one] = out[other]
+    if "name" in out:
+        out["of_name"] = of_name(lang, str(out["name"]))
     rested, needed = params.get("rested"), params.get("needed")
     if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
         out["remaining"] = str(max(0, needed - rested))
@@ -276,6 +305,8 @@ def error_text(lang: Lang, err: UserError) -> str:
         if not placeholders(ERRORS[key]["en"]) <= set(params) and f"{key}_bare" in ERRORS:
             key = f"{key}_bare"
         return clip(t(lang, key, **params), limits.CONTENT)
+    except MissingParameter:
+        raise
     except Exception:  # a refusal must always be answered, even with odd parameters
         log.exception("Could not render UserError %r", err)
         return t(lang, "error_unknown", key=_key_shown(err.key))

@@ -20,14 +20,15 @@ from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
 from bot.ui.card import COLOURS, State, state_colour, state_of
 from bot.ui.cascade import cascade_reason
-from bot.ui.events import describe_event, history_embed, undo_embed
+from bot.ui.events import describe_event, history_embed
 from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
-from bot.ui.odds import odds_line
+from bot.ui.odds import odds_line, only_hurts
 from bot.ui.rolls import roll_terms
 from bot.ui.settings import config_embed, import_embed
 from bot.ui.status import secret_word, with_status
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
+from bot.ui.undo import undo_embed
 
 __all__ = [
     "character_created_embed",
@@ -121,13 +122,10 @@ def wound_embed(
     parts = [join_lines(lines, 2000, _more(lang))]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
-    if infliction.not_applied:
-        suffix = "" if track is Track.PHYSICAL else "_mental"
-        parts.append(tn(lang, f"wound_not_applied{suffix}", infliction.not_applied))
     if note.strip():
         parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if not character_after.out_of_play:
-        parts.append(t(lang, "wound_rest_reset"))
+    if infliction.rest_lost > 0 and not character_after.out_of_play:  # said only when rest was lost
+        parts.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     embed = discord.Embed(
         title=t_name(lang, key, character_after.name, limits.TITLE),
         description="\n".join(parts),
@@ -184,12 +182,13 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     severity = severity_label(lang, track, session.severity)
     head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
     tail = []
-    if (left := session.eligible - len(session.steps)) > 0:
+    if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
+        head.insert(0, loud)
+    elif (left := session.eligible - len(session.steps)) > 0:
         tail.append(tn(lang, "heal_not_rolled", left))
     tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
-    if loud := _out_line(session.character, lang):
-        tail.append(loud)
-    tail.append(t(lang, "heal_rest_consumed"))
+    if not session.character.out_of_play:
+        tail.append(t(lang, "heal_rest_consumed"))
     key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
     title = t_name(lang, key, session.character.name, limits.TITLE)
     room = min(limits.DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
@@ -256,11 +255,11 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
             lines.append(t(lang, "rest_line_mental_by_gm", name=name))
             continue
-        key = "rest_line_ready" if can_roll_healing(character, ruleset, track) else "rest_line_wait"
+        if can_roll_healing(character, ruleset, track):
+            continue  # listed once, with the odds of its first roll, under who can roll (rest_embed)
         severity = severity_label(lang, track, status.severity)
-        lines.append(
-            t(lang, key, name=name, days=days_text(lang, status.rested, status.needed), severity=severity)
-        )
+        days = days_text(lang, status.rested, status.needed)
+        lines.append(t(lang, "rest_line_wait", name=name, days=days, severity=severity))
     return lines
 
 
@@ -280,7 +279,9 @@ def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int
     """The players whose characters can now heal (each once, at most ``MAX_MENTIONS``)."""
     players: list[int] = []
     for track in Track:
-        for character, _ in ready_to_heal(characters, ruleset, track):
+        for character, odds in ready_to_heal(characters, ruleset, track):
+            if only_hurts(odds):
+                continue  # not called to a session that can only make things worse (the summary says so)
             if character.owner_id is not None and character.owner_id not in players:
                 players.append(character.owner_id)
     return players[:MAX_MENTIONS]
@@ -290,20 +291,29 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
     odds of their first roll."""
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
-    description = join_lines(lines, 2500, _more(lang)) if lines else t(lang, "rest_none")
-    fields = []
+    description = join_lines(lines, 2500, _more(lang)) if characters else t(lang, "rest_none")
+    fields: list[tuple[str, str]] = []
+    hopeless: list[tuple[str, str]] = []
     for track in Track:
-        ready = [
-            "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
-            for character, odds in ready_to_heal(characters, ruleset, track)
-        ]
+        suffix = "" if track is Track.PHYSICAL else "_mental"
+        ready: list[str] = []
+        only_hurt: list[str] = []
+        for character, odds in ready_to_heal(characters, ruleset, track):
+            line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
+            (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
-            name = t(lang, "rest_ready" if track is Track.PHYSICAL else "rest_ready_mental")
-            fields.append((name, join_lines(ready, limits.FIELD_VALUE, _more(lang))))
+            text = join_lines(ready, limits.FIELD_VALUE, _more(lang))
+            fields.append((t(lang, f"rest_ready{suffix}"), text))
+        if only_hurt:
+            text = join_lines(only_hurt, limits.FIELD_VALUE, _more(lang))
+            hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
     if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description
+    fields += hopeless
     embed = discord.Embed(
-        title=tn(lang, "rest_title", days), description=description, colour=discord.Colour(NOTICE_COLOUR)
+        title=tn(lang, "rest_title", days),
+        description=description or None,
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     for name, value in fields:
         embed.add_field(name=name, value=value, inline=False)

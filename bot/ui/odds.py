@@ -32,13 +32,41 @@ def percent(lang: Lang, chance: Fraction) -> str:
     return f"{text}\u202f%" if lang == "fr" else f"{text}%"
 
 
+def only_hurts(odds: HealingOdds) -> bool:
+    """A session that cannot succeed: it can only leave the wound as it is, or worsen it."""
+    return odds.success == 0
+
+
+def success_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "success 36%", or "success impossible"."""
+    if only_hurts(odds):
+        return t(lang, "odds_success_none")
+    return t(lang, "odds_success", success=percent(lang, odds.success))
+
+
+def danger_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
+    or "" when it cannot worsen anything."""
+    if odds.death > 0:
+        mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
+        return f"{mark} {percent(lang, odds.death)}"
+    if odds.worsening > 0:
+        return t(lang, "odds_worsening", worsening=percent(lang, odds.worsening))
+    return ""
+
+
+def stakes(odds: HealingOdds, lang: Lang) -> str:
+    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"."""
+    return " · ".join(part for part in (success_text(odds, lang), danger_text(odds, lang)) if part)
+
+
 def odds_line(odds: HealingOdds, lang: Lang) -> str:
-    """ "First roll (light wound): success 0% · worsening 64% · death 64%"."""
+    """ "First roll (light wound): **success impossible** · worsening 64% · ☠️ **death 64%**"."""
     line = t(
         lang,
         "odds_line",
         severity=severity_label(lang, odds.track, odds.severity),
-        success=percent(lang, odds.success),
+        success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
         worsening=percent(lang, odds.worsening),
     )
     if odds.death > 0:
@@ -48,11 +76,12 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
 
 
 def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
-    """The private question before a risky session the bot rolls."""
+    """The private question before a session the bot rolls: what is at stake first, then why."""
+    at_stake = stakes(odds, lang)
     if not odds.beyond:
-        return t(lang, "confirm_heal")
+        return t(lang, "confirm_heal", stakes=at_stake)
     key = "confirm_heal_fatal" if odds.track is Track.PHYSICAL else "confirm_heal_incoherent"
-    return t(lang, key, name=clip(escape(character.name), NAME_IN_QUESTION))
+    return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
 
 
 def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:

@@ -48,7 +48,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         t(
             lang,
             "config_preset_line",
-            name=clip(escape(name), 40),
+            name=preset_label(lang, name),
             physical=_maxima(preset.physical),
             mental=_maxima(preset.mental),
         )
@@ -79,7 +79,8 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     )
     embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
     embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
-    embed.add_field(name=t(lang, "config_confirm_risky"), value=_on(lang, ruleset.confirm_risky_healing))
+    ask = t(lang, f"ask_healing_{ruleset.ask_before_healing}")
+    embed.add_field(name=t(lang, "config_ask_healing"), value=ask)
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
     embed.add_field(name=t(lang, "config_secret_npcs"), value=_secret(lang, ruleset))
     language = (
@@ -164,11 +165,13 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
         ("diff_open_rolls", before.open_rolls, after.open_rolls),
         ("diff_tie_succeeds", before.tie_succeeds, after.tie_succeeds),
         ("config_mental_healing", before.mental_healing_rolls, after.mental_healing_rolls),
-        ("config_confirm_risky", before.confirm_risky_healing, after.confirm_risky_healing),
         ("config_players_create", before.players_create, after.players_create),
     )
     for key, old_flag, new_flag in flags:
         change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
+    old_ask, new_ask = before.ask_before_healing, after.ask_before_healing
+    asked = t(lang, f"ask_healing_{old_ask}"), t(lang, f"ask_healing_{new_ask}")
+    change(t(lang, "config_ask_healing"), *asked)
     change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
     old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
     change(t(lang, "config_damage"), old_table, new_table)

@@ -8,10 +8,10 @@ import discord
 from bot.rules.character import Character
 from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import SEVERITIES, Track
+from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui import limits
-from bot.ui.card import State, card_title, state_of, warning_lines
+from bot.ui.card import card_title, warning_lines
 from bot.ui.glyphs import held_marks
 from bot.ui.i18n import Lang, severity_short, t, t_name, track_label
 from bot.ui.odds import odds_line
@@ -19,12 +19,16 @@ from bot.ui.text import signed
 
 SECRET_COLOUR = 0x99AAB5
 """One colour for every secret NPC: the colour of the card would tell its state."""
-SECRET_WORDS: dict[State, str] = {
-    State.UNHURT: "secret_unhurt",
-    State.LIGHT: "secret_wounded",
-    State.SERIOUS: "secret_badly_wounded",
-    State.CRITICAL: "secret_dying",
+SECRET_WORDS: dict[tuple[Track, Severity], str] = {
+    (Track.PHYSICAL, Severity.LOW): "secret_wounded",
+    (Track.PHYSICAL, Severity.MID): "secret_badly_wounded",
+    (Track.PHYSICAL, Severity.HIGH): "secret_deaths_door",
+    (Track.MENTAL, Severity.LOW): "secret_shaken",
+    (Track.MENTAL, Severity.MID): "secret_shaken",
+    (Track.MENTAL, Severity.HIGH): "secret_madness_edge",
 }
+"""A secret NPC's state by its worst wound and the track it is on (words with no grammatical gender in
+French: "mal en point", "aux portes de la mort", "au bord de la folie")."""
 
 
 def track_line(character: Character, track: Track, lang: Lang) -> str | None:
@@ -59,13 +63,18 @@ def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str
 
 
 def secret_word(character: Character, lang: Lang) -> str:
-    """All players learn of a secret NPC: unhurt, wounded, badly wounded, dying, dead or incoherent
-    (the worst state of both tracks)."""
+    """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
+    shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
+    decides, on the track it is on."""
     if character.dead:
         return t(lang, "state_dead")
     if character.incoherent:
         return t(lang, "state_incoherent")
-    return t(lang, SECRET_WORDS[state_of(character)])
+    held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
+    if not held:
+        return t(lang, "secret_unhurt")
+    severity, track = max(held, key=lambda h: (h[0], h[1] is Track.PHYSICAL))  # a tie: the body first
+    return t(lang, SECRET_WORDS[track, severity])
 
 
 def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:

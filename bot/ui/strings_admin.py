@@ -49,7 +49,7 @@ ADMIN: dict[str, dict[str, str]] = {
         "fr": "réglage **{setting}** modifié{changes}",
     },
     "event_import": {"en": "server data imported{changes}", "fr": "données du serveur importées{changes}"},
-    "event_undo": {"en": "undid #{undoes}{what}", "fr": "annulation de n°{undoes}{what}"},
+    "event_undo": {"en": "undid change #{undoes}{what}", "fr": "annulation du changement n°{undoes}{what}"},
     "event_unknown": {"en": "{kind}", "fr": "{kind}"},
     "field_name": {"en": "name", "fr": "nom"},
     "field_corps": {"en": "corps", "fr": "corps"},

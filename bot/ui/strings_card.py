@@ -23,12 +23,12 @@ CARD: dict[str, dict[str, str]] = {
     "card_rest": {"en": "Rest and healing", "fr": "Repos et guérison"},
     "card_unhurt": {"en": "Unhurt: no rest needed.", "fr": "Indemne : aucun repos nécessaire."},
     "card_out_dead": {
-        "en": "Dead: no rest and no healing. Only a GM can bring them back, with /undo.",
-        "fr": "Décès : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "en": "Dead: no rest and no healing. (/undo, by a GM, brings them back.)",
+        "fr": "Décès : ni repos ni guérison. (/annuler, par un MJ, permet de revenir en arrière.)",
     },
     "card_out_incoherent": {
-        "en": "Incoherent: no rest and no healing. Only a GM can bring them back, with /undo.",
-        "fr": "Incohérence : ni repos ni guérison. Seul un MJ peut revenir en arrière, avec /annuler.",
+        "en": "Incoherent: no rest and no healing. (/undo, by a GM, brings them back.)",
+        "fr": "Incohérence : ni repos ni guérison. (/annuler, par un MJ, permet de revenir en arrière.)",
     },
     "card_rest_line": {
         "en": "{track}: rested {days} (least severe: {severity})",
@@ -38,6 +38,16 @@ CARD: dict[str, dict[str, str]] = {
     "card_heal_ready_mental": {
         "en": "/heal roll (mental) is available now.",
         "fr": "/soin jet (mental) est disponible.",
+    },
+    "card_heal_only_hurts": {
+        "en": "/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.",
+        "fr": "/soin jet ne peut pas réussir pour l'instant : il ne peut que laisser la blessure telle "
+        "quelle, ou l'aggraver.",
+    },
+    "card_heal_only_hurts_mental": {
+        "en": "/heal roll (mental) cannot succeed now: it can only leave the wound as it is, or worsen it.",
+        "fr": "/soin jet (mental) ne peut pas réussir pour l'instant : il ne peut que laisser la blessure "
+        "telle quelle, ou l'aggraver.",
     },
     "card_heal_wait_one": {
         "en": "/heal roll after {count} more day of rest.",

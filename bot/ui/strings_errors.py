@@ -6,6 +6,7 @@ French command names are the ones of :mod:`bot.ui.translator`.
 from __future__ import annotations
 
 from bot.ui.strings_view import VIEW_ERRORS
+from bot.ui.strings_who import WHO
 
 ERRORS: dict[str, dict[str, str]] = {
     "character_dead": {
@@ -81,19 +82,6 @@ ERRORS: dict[str, dict[str, str]] = {
     "nothing_to_heal_mental": {
         "en": "{name} has no mental wound to heal: nothing to roll.",
         "fr": "{name} n'a aucune blessure mentale à soigner : pas de jet à faire.",
-    },
-    "not_gm_lower": {
-        "en": "Only a GM lowers a wound without a roll (surgery, magic). To heal your character, roll "
-        "for it with /heal roll once the rest period is over.",
-        "fr": "Seul un MJ abaisse une blessure sans jet (chirurgie, magie). Pour soigner votre personnage, "
-        "faites un jet de guérison avec /soin jet une fois la période de repos terminée.",
-    },
-    "not_gm_lower_mental": {
-        "en": "Only a GM lowers a mental wound by command. Ask a GM; when this server allows mental "
-        "healing rolls, roll with /heal roll track:mental once the rest period is over.",
-        "fr": "Seul un MJ abaisse une blessure mentale par commande. Demandez à un MJ ; si ce serveur "
-        "autorise les jets de guérison mentale, lancez /soin jet piste:mentale une fois la période de "
-        "repos terminée.",
     },
     "dice_open_rolls_off": {
         "en": "A die above 10 in {text}: open rolls are off on this server, so each die shows 1 to 10. "
@@ -176,10 +164,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Il n'y a plus rien à annuler ici. Consultez /historique pour voir ce qui a été enregistré.",
     },
     "undo_blocked": {
-        "en": "This change ({kind}) cannot be undone on its own: a later change depends on it "
-        "(#{blocked_by_id}, {blocked_by}). Undo that one first.",
-        "fr": "Ce changement ({kind}) ne peut pas être annulé seul : un changement plus récent en dépend "
-        "(n°{blocked_by_id}, {blocked_by}). Annulez d'abord celui-là.",
+        "en": "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after it, in "
+        "#{blocked_by_id} ({blocked_by}). Undo the later changes first, newest first: /undo "
+        "character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
+        "fr": "Le changement n°{id} ({kind}) ne peut pas être annulé seul : {tie} a changé depuis, au "
+        "n°{blocked_by_id} ({blocked_by}). Annulez d'abord les changements plus récents, du plus récent "
+        "au plus ancien : /annuler personnage:{tie} annule le n°{blocked_by_id} ; puis annulez le n°{id}.",
     },
     "undo_blocked_bare": {
         "en": "That change cannot be undone on its own: a later change depends on it. Undo the later "
@@ -192,22 +182,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "/config export.",
         "fr": "Ce fichier ne peut pas être importé : {errors}. Rien n'a été modifié ; utilisez un "
         "fichier produit par /config exporter.",
-    },
-    "not_gm": {
-        "en": "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.",
-        "fr": "Seul un MJ (le rôle MJ, la permission Gérer le serveur, ou le propriétaire du serveur) "
-        "peut faire cela. Demandez à un MJ.",
-    },
-    "not_owner": {
-        "en": "Only the player of {name} (or a GM) can do this. Use your own character, or ask a GM.",
-        "fr": "Seul le joueur du personnage {name} (ou un MJ) peut faire cela. Utilisez votre propre "
-        "personnage, ou demandez à un MJ.",
-    },
-    "players_cannot_create": {
-        "en": "On this server only GMs create characters. Ask a GM to create yours (/character create "
-        "with player).",
-        "fr": "Sur ce serveur, seuls les MJ créent les personnages. Demandez à un MJ de créer le vôtre "
-        "(/personnage créer avec joueur).",
     },
     "no_active_character": {
         "en": "No active character for {user}. Name one with the character option, create one with "
@@ -224,20 +198,20 @@ ERRORS: dict[str, dict[str, str]] = {
     "target_or_character": {
         "en": "Say who: give target (a player, for their active character) or character (any "
         "character, NPCs included).",
-        "fr": "Précisez qui : donnez cible (un joueur, pour son personnage actif) ou personnage "
+        "fr": "Précisez qui : donnez cible (une personne qui joue, pour son personnage actif) ou personnage "
         "(n'importe lequel, PNJ compris).",
     },
     "character_not_targets": {
         "en": "{name} is not a character of {user}. Give only target, or only character, or one of "
         "that player's characters.",
         "fr": "{name} n'est pas un personnage de {user}. Donnez seulement cible, ou seulement "
-        "personnage, ou un personnage de ce joueur.",
+        "personnage, ou un personnage de cette personne.",
     },
     "character_not_targets_bare": {
         "en": "That character is not the target player's. Give only target, or only character, or one "
         "of that player's characters.",
-        "fr": "Ce personnage n'est pas celui du joueur ciblé. Donnez seulement cible, ou seulement "
-        "personnage, ou un personnage de ce joueur.",
+        "fr": "Ce personnage n'est pas à la personne ciblée. Donnez seulement cible, ou seulement "
+        "personnage, ou un personnage de cette personne.",
     },
     "guild_only": {
         "en": "This command only works in a server, not in direct messages.",
@@ -323,6 +297,10 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "The damage level must be between 0 and {max}.",
         "fr": "Le niveau de dommages doit être compris entre 0 et {max}.",
     },
+    "config_nothing": {
+        "en": "Nothing to change: give at least one value. /config show lists every setting.",
+        "fr": "Rien à modifier : donnez au moins une valeur. /config afficher montre tous les réglages.",
+    },
     "config_unchanged": {
         "en": "That is already the setting: nothing was changed. /config show lists every setting.",
         "fr": "C'est déjà le réglage : rien n'a été modifié. /config afficher montre tous les réglages.",
@@ -347,3 +325,4 @@ ERRORS: dict[str, dict[str, str]] = {
     },
     **VIEW_ERRORS,
 }
+ERRORS |= WHO  # the refusals that say who may act instead

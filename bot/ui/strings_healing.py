@@ -4,9 +4,12 @@ from __future__ import annotations
 
 HEALING: dict[str, dict[str, str]] = {
     "odds_line": {
-        "en": "First roll ({severity}): success {success} · worsening {worsening}",
-        "fr": "Premier jet ({severity}) : réussite {success} · aggravation {worsening}",
+        "en": "First roll ({severity}): {success} · worsening {worsening}",
+        "fr": "Premier jet ({severity}) : {success} · aggravation {worsening}",
     },
+    "odds_success": {"en": "success {success}", "fr": "réussite {success}"},
+    "odds_success_none": {"en": "success impossible", "fr": "réussite impossible"},
+    "odds_worsening": {"en": "worsening {worsening}", "fr": "aggravation {worsening}"},
     "odds_death": {"en": " · ☠️ **death {death}**", "fr": " · ☠️ **mort {death}**"},
     "odds_incoherent": {"en": " · 🌀 **incoherence {death}**", "fr": " · 🌀 **incohérence {death}**"},
     "odds_title": {"en": "Healing session — {name}", "fr": "Séance de guérison — {name}"},
@@ -15,28 +18,49 @@ HEALING: dict[str, dict[str, str]] = {
         "fr": "Séance de guérison mentale — {name}",
     },
     "confirm_heal": {
-        "en": "This healing session may make things worse: a first roll failed by 10 or more worsens "
-        "the wound. Roll anyway?",
-        "fr": "Cette séance de guérison peut aggraver les choses : un premier jet raté de 10 ou plus "
-        "aggrave la blessure. Lancer quand même ?",
+        "en": "**{stakes}**\nThis healing session may make things worse: a first roll failed by 10 or "
+        "more worsens the wound. Roll anyway? (Cancel changes nothing.)",
+        "fr": "**{stakes}**\nCette séance de guérison peut aggraver les choses : un premier jet raté de "
+        "10 ou plus aggrave la blessure. Lancer quand même ? (Annuler ne change rien.)",
     },
     "confirm_heal_fatal": {
-        "en": "⚠️ This healing session may **kill** {name}: a first roll failed by 10 or more worsens "
-        "the wound, and that would be fatal. Roll anyway?",
-        "fr": "⚠️ Cette séance de guérison peut **tuer** {name} : un premier jet raté de 10 ou plus "
-        "aggrave la blessure, et ce serait mortel. Lancer quand même ?",
+        "en": "⚠️ **{stakes}**\nThis healing session may **kill** {name}: a first roll failed by 10 or "
+        "more worsens the wound, and that would be fatal. Roll anyway? (Cancel changes nothing.)",
+        "fr": "⚠️ **{stakes}**\nCette séance de guérison peut **tuer** {name} : un premier jet raté de 10 "
+        "ou plus aggrave la blessure, et ce serait mortel. Lancer quand même ? (Annuler ne change rien.)",
     },
     "confirm_heal_incoherent": {
-        "en": "⚠️ This healing session may make {name} **incoherent**: a first roll failed by 10 or more "
-        "worsens the wound, and that would push {name} beyond the psychosis track. Roll anyway?",
-        "fr": "⚠️ Cette séance de guérison peut faire sombrer {name} dans l'**incohérence** : un premier "
-        "jet raté de 10 ou plus aggrave la blessure, au-delà de la dernière psychose. Lancer quand même ?",
+        "en": "⚠️ **{stakes}**\nThis healing session may make {name} **incoherent**: a first roll failed "
+        "by 10 or more worsens the wound beyond the last psychosis. Roll anyway? (Cancel changes "
+        "nothing.)",
+        "fr": "⚠️ **{stakes}**\nCette séance de guérison peut faire sombrer {name} dans "
+        "l'**incohérence** : un premier jet raté de 10 ou plus aggrave la blessure au-delà de la "
+        "dernière psychose. Lancer quand même ? (Annuler ne change rien.)",
     },
     "button_heal_go": {"en": "Roll", "fr": "Lancer"},
     "heal_going": {"en": "Rolling…", "fr": "Les dés roulent…"},
-    "config_confirm_risky": {
-        "en": "Confirm risky healing sessions",
-        "fr": "Confirmer les séances de guérison risquées",
+    "question_not_rolled": {"en": "Nothing was rolled.", "fr": "Rien n'a été lancé."},
+    "config_ask_healing": {
+        "en": "Ask before a healing session",
+        "fr": "Demander avant une séance de guérison",
+    },
+    "ask_healing_deadly": {
+        "en": "when its first roll can kill or make incoherent",
+        "fr": "quand le premier jet peut tuer ou faire sombrer dans l'incohérence",
+    },
+    "ask_healing_worsening": {
+        "en": "whenever its first roll can worsen a wound",
+        "fr": "dès que le premier jet peut aggraver une blessure",
+    },
+    "ask_healing_never": {"en": "never", "fr": "jamais"},
+    "rest_only_hurts": {
+        "en": "Rest over, but healing cannot succeed now (not pinged)",
+        "fr": "Repos terminé, mais la guérison ne peut pas réussir pour l'instant (sans notification)",
+    },
+    "rest_only_hurts_mental": {
+        "en": "Rest over, but mental healing cannot succeed now (not pinged)",
+        "fr": "Repos terminé, mais la guérison mentale ne peut pas réussir pour l'instant (sans "
+        "notification)",
     },
     "rest_ready_mental": {
         "en": "Can roll mental healing now (/heal roll track:mental)",
@@ -55,8 +79,18 @@ HEALING: dict[str, dict[str, str]] = {
     "days_of_one": {"en": "{rested}/{needed} days", "fr": "{rested} jour sur {needed}"},
     "days_of_other": {"en": "{rested}/{needed} days", "fr": "{rested} jours sur {needed}"},
     "preset_humanoid": {"en": "humanoid", "fr": "humanoïde"},
-    "undo_restored": {"en": "Now", "fr": "Désormais"},
-    "undo_restored_line": {"en": "{name}: {state}", "fr": "{name} : {state}"},
+    "undo_came_back": {
+        "en": "↩️ **{name}** — state restored: {state}",
+        "fr": "↩️ **{name}** — état rétabli : {state}",
+    },
+    "undo_alive_again": {
+        "en": "↩️ **{name}** — alive again · state restored: {state}",
+        "fr": "↩️ **{name}** — de nouveau en vie · état rétabli : {state}",
+    },
+    "undo_coherent_again": {
+        "en": "↩️ **{name}** — coherent again · state restored: {state}",
+        "fr": "↩️ **{name}** — de nouveau lucide · état rétabli : {state}",
+    },
     "diff_title": {"en": "Settings changed", "fr": "Réglages modifiés"},
     "diff_footer": {
         "en": "/config show lists every setting; /undo reverts this change.",

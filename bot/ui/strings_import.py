@@ -33,7 +33,7 @@ IMPORT: Final[dict[str, dict[str, str]]] = {
     },
     "import_player_twice": {
         "en": "this player appears twice",
-        "fr": "ce joueur apparaît deux fois",
+        "fr": "cette personne apparaît deux fois",
     },
     "import_no_such_character": {
         "en": "no character of that name in the file",
@@ -41,7 +41,7 @@ IMPORT: Final[dict[str, dict[str, str]]] = {
     },
     "import_not_this_players": {
         "en": "that character is not this player's",
-        "fr": "ce personnage n'appartient pas à ce joueur",
+        "fr": "ce personnage n'appartient pas à cette personne",
     },
     "import_too_many": {
         "en": "{held} {severity_plural} held, more than the maximum of {maximum}",

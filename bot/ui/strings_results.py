@@ -16,34 +16,22 @@ RESULTS: dict[str, dict[str, str]] = {
         "fr": "• {inflicted} → 🌀 **INCOHÉRENCE**",
     },
     "wound_dead": {
-        "en": "☠️ **{name} is DEAD.** Only a GM can bring them back, with /undo.",
-        "fr": "☠️ **{name} a succombé.** Seul un MJ peut revenir en arrière, avec /annuler.",
+        "en": "☠️ **{name} is DEAD.** (/undo, by a GM, brings them back.)",
+        "fr": "☠️ **{name} a succombé.** (/annuler, par un MJ, permet de revenir en arrière.)",
     },
     "wound_incoherent": {
-        "en": "🌀 **{name} is INCOHERENT**: unplayable. Only a GM can bring them back, with /undo.",
-        "fr": "🌀 **{name} a sombré dans l'incohérence** : injouable. Seul un MJ peut revenir en "
-        "arrière, avec /annuler.",
-    },
-    "wound_not_applied_one": {
-        "en": "{count} wound not applied because the character died.",
-        "fr": "{count} blessure non appliquée : le personnage est mort.",
-    },
-    "wound_not_applied_other": {
-        "en": "{count} wounds not applied because the character died.",
-        "fr": "{count} blessures non appliquées : le personnage est mort.",
-    },
-    "wound_not_applied_mental_one": {
-        "en": "{count} wound not applied because the character became incoherent.",
-        "fr": "{count} blessure non appliquée : le personnage est devenu incohérent.",
-    },
-    "wound_not_applied_mental_other": {
-        "en": "{count} wounds not applied because the character became incoherent.",
-        "fr": "{count} blessures non appliquées : le personnage est devenu incohérent.",
+        "en": "🌀 **{name} is INCOHERENT**: unplayable. (/undo, by a GM, brings them back.)",
+        "fr": "🌀 **{name} a sombré dans l'incohérence** : injouable. (/annuler, par un MJ, permet de "
+        "revenir en arrière.)",
     },
     "wound_note": {"en": "Note: {note}", "fr": "Note : {note}"},
-    "wound_rest_reset": {
-        "en": "The rest period starts again from zero.",
-        "fr": "La période de repos repart de zéro.",
+    "wound_rest_lost_one": {
+        "en": "The {count} day of rest taken is lost: the rest period starts again.",
+        "fr": "Le {count} jour de repos pris est perdu : la période de repos recommence.",
+    },
+    "wound_rest_lost_other": {
+        "en": "The {count} days of rest taken are lost: the rest period starts again.",
+        "fr": "Les {count} jours de repos pris sont perdus : la période de repos recommence.",
     },
     "lower_title": {"en": "GM healing — {name}", "fr": "Soin du MJ — {name}"},
     "lower_line": {"en": "{before} → **{after}**", "fr": "{before} → **{after}**"},
@@ -101,7 +89,7 @@ RESULTS: dict[str, dict[str, str]] = {
     "roll_difficulty": {"en": "difficulty", "fr": "difficulté"},
     "roll_penalty": {"en": "penalty", "fr": "pénalité"},
     "roll_margin": {"en": "margin", "fr": "marge"},
-    "roll_manual": {"en": "player's dice", "fr": "dés du joueur"},
+    "roll_manual": {"en": "player's dice", "fr": "dés donnés"},
     "roll_modifier": {"en": "modifier", "fr": "modificateur"},
     "roll_title": {"en": "Roll — {name}", "fr": "Jet — {name}"},
     "roll_title_plain": {"en": "Roll", "fr": "Jet"},
@@ -126,10 +114,6 @@ RESULTS: dict[str, dict[str, str]] = {
     },
     "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
-    "rest_line_ready": {
-        "en": "{name}: {days} ({severity}) — **can roll**",
-        "fr": "{name} : {days} ({severity}) — **jet possible**",
-    },
     "rest_line_wait": {
         "en": "{name}: {days} ({severity})",
         "fr": "{name} : {days} ({severity})",

@@ -79,7 +79,7 @@ PARAMETER_NAMES = {
     "open-rolls": "jets-ouverts",
     "tie-succeeds": "égalité-réussit",
     "mental-healing-rolls": "jets-soin-mental",
-    "confirm-risky-healing": "confirmer-soins-risqués",
+    "ask-before-healing": "demander-avant-soin",
     "allowed": "autorisé",
     "language": "langue",
     "file": "fichier",
@@ -105,22 +105,27 @@ CHOICE_NAMES = {
     "auto (server locale)": "auto (langue du serveur)",
     "English": "English (anglais)",
     "Français": "Français",
+    "deadly only (first roll can kill or make incoherent)": (
+        "danger de mort seulement (le premier jet peut tuer ou rendre incohérent)"
+    ),
+    "any worsening": "toute aggravation",
+    "never": "jamais",
 }
 
 DESCRIPTIONS = {
     # groups
     "Create, show and manage characters": "Créer, afficher et gérer les personnages",
     "Heal wounds": "Soigner les blessures",
-    "Server settings": "Réglages du serveur",
+    "Server settings (changes: GM)": "Réglages du serveur (modifications : MJ)",
     # commands
     "Create a character (a GM for anyone, a player for themself)": (
-        "Créer un personnage (le MJ pour tous, un joueur pour lui-même)"
+        "Créer un personnage (un MJ pour tout le monde, chaque personne pour soi)"
     ),
     "Show a character's card": "Afficher la fiche d'un personnage",
     "Every character of this server": "Tous les personnages de ce serveur",
     "Choose your active character": "Choisir votre personnage actif",
     "Change a character (GM; the owner may rename)": (
-        "Modifier un personnage (MJ ; le joueur peut le renommer)"
+        "Modifier un personnage (MJ ; la personne qui le joue peut le renommer)"
     ),
     "Delete a character (asks for confirmation; /undo restores it)": (
         "Supprimer un personnage (avec confirmation ; /annuler le rétablit)"
@@ -135,7 +140,7 @@ DESCRIPTIONS = {
     ),
     "Lower one mental wound one rank (GM)": "Réduire une blessure mentale d'un rang (MJ)",
     "Grant in-game rest (GM): to everyone alive, or to one character": (
-        "Accorder du repos en jeu (MJ) : à tous les vivants, ou à un personnage"
+        "Accorder du repos en jeu (MJ) : à tous les personnages en jeu, ou à un seul"
     ),
     "A ±d10 roll with your character's wound penalty applied": (
         "Un jet de ±d10 avec la pénalité de blessures de votre personnage"
@@ -168,15 +173,15 @@ DESCRIPTIONS = {
     # parameters
     "The character's name": "Le nom du personnage",
     "Who plays it (leave empty: a GM makes an NPC, a player makes their own)": (
-        "Qui le joue (vide : le MJ crée un PNJ, un joueur crée le sien)"
+        "Qui le joue (vide : un MJ crée un PNJ, une autre personne crée le sien)"
     ),
     "Corps (Cp)": "Corps (Cp)",
     "Résistance (Rs)": "Résistance (Rs)",
     "Intuition (It)": "Intuition (It)",
-    "Maxima preset (default: humanoid)": "Gabarit de maxima (par défaut : humanoid)",
+    "Maxima preset (default: humanoid)": "Gabarit de maxima (par défaut : humanoïde)",
     "Maxima preset": "Gabarit de maxima",
     "Which character (default: your active one)": "Quel personnage (par défaut : votre personnage actif)",
-    "That player's active character": "Le personnage actif de ce joueur",
+    "That player's active character": "Le personnage actif de cette personne",
     "One of your characters": "Un de vos personnages",
     "Which character": "Quel personnage",
     "New name": "Nouveau nom",
@@ -205,7 +210,7 @@ DESCRIPTIONS = {
     "Least effective damage that kills (mental: incoherent)": (
         "Dommages effectifs minimaux qui tuent (mental : incohérence)"
     ),
-    "A player: their active character": "Un joueur : son personnage actif",
+    "A player: their active character": "Une personne qui joue : son personnage actif",
     "Any character (NPCs too)": "N'importe quel personnage (PNJ compris)",
     "Any character": "N'importe quel personnage",
     "How many wounds (each one escalates on its own)": "Combien de blessures (chacune s'aggrave à part)",
@@ -244,8 +249,8 @@ DESCRIPTIONS = {
     "Remove this preset": "Supprimer ce gabarit",
     "A 10 on either die is rolled again and added": "Un 10 sur un dé est relancé et ajouté",
     "A margin of exactly 0 is a success": "Une marge de 0 exactement est une réussite",
-    "Ask before a healing session the bot rolls when it may worsen a wound": (
-        "Demander avant une séance de guérison lancée par le bot qui peut aggraver une blessure"
+    "When to ask before a healing session the bot rolls (default: deadly only)": (
+        "Quand demander avant une séance de guérison lancée par le bot (par défaut : danger de mort)"
     ),
     "Allowed or not": "Autorisé ou non",
     "auto follows the server's locale": "auto suit la langue du serveur",

@@ -133,8 +133,23 @@ class Table:
         task, question = await self.asked(action)
         assert question is not None, f"no question was asked: {(await task).text}"
         buttons = [b for row in question["components"] for b in row["components"]]
-        answered = await self.click(buttons[0 if go else 1]["custom_id"], question, user=user, locale=locale)
+        (button,) = [b for b in buttons if b["custom_id"].endswith(":y" if go else ":n")]
+        answered = await self.click(button["custom_id"], question, user=user, locale=locale)
         return question, answered, await task
+
+    async def healed(
+        self, action: Coroutine[Any, Any, harness.Reply], *, user: int, locale: str = "en-US"
+    ) -> str:
+        """Run ``action`` (a healing session the bot rolls); when it asks first (a deadly roll, by
+        default), go on. Returns the text of the public result."""
+        task, question = await self.asked(action)
+        if question is None:
+            return public(await task)
+        (go,) = [
+            b for row in question["components"] for b in row["components"] if b["custom_id"].endswith(":y")
+        ]
+        await self.click(go["custom_id"], question, user=user, locale=locale)
+        return (await task).followups[-1].text
 
     async def complete(
         self, command: str, options: Mapping[str, Any], focused: str, *, user: int = GM, guild: int = GUILD

@@ -170,9 +170,11 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
     await table.run("wound", {"severity": "light", "character": "Aria"})
     before = await snapshot(table)
     text = refused(await table.run("undo", {"character": "Brann"}))
-    assert "Undo that one first" in text and "wound" in text
+    # The change asked for, the character that ties it to the later one, and the order.
+    assert "(rest) cannot be undone on its own: Aria changed after it" in text and "(wound)" in text
+    assert "/undo character:Aria reverts #" in text and "; then undo #" in text
     text = refused(await table.run("undo", {"character": "Brann"}, locale="fr"))
-    assert "Annulez d'abord" in text
+    assert "Aria a changé depuis" in text and "/annuler personnage:Aria annule le n°" in text
     assert await snapshot(table) == before
     public(await table.run("undo", {"character": "Aria"}))
     public(await table.run("undo", {"character": "Brann"}))
@@ -640,8 +642,11 @@ async def test_select_autocomplete_offers_only_the_callers_own_characters(table:
 async def test_a_setting_that_changes_nothing_is_refused_and_not_recorded(table: Table) -> None:
     before, _ = await table.store.history(GUILD)
     text = refused(await table.run("config dice", {}))
-    assert "nothing was changed" in text
-    refused(await table.run("config dice", {"tie-succeeds": True}, locale="fr"))
+    assert text.startswith("Nothing to change: give at least one value.")
+    text = refused(await table.run("config rest", {"track": "physical"}, locale="fr"))
+    assert text.startswith("Rien à modifier : donnez au moins une valeur.")
+    text = refused(await table.run("config dice", {"tie-succeeds": True}, locale="fr"))
+    assert text.startswith("C'est déjà le réglage")
     after, _ = await table.store.history(GUILD)
     assert [e.id for e in after] == [e.id for e in before]
 
@@ -672,9 +677,11 @@ async def test_undo_shows_what_came_back_and_mentions_the_player(table: Table) -
     (message,) = shown(reply)
     assert not message.ephemeral
     assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
-    undo, card = message.embeds
-    assert undo["fields"][0] == {"name": "Désormais", "value": "Aria : indemne", "inline": False}
-    assert card["title"] == "Aria" and not (await table.character("Aria")).dead
+    (undo,) = message.embeds  # the card is behind the Card button
+    assert undo["description"].splitlines()[1] == "↩️ **Aria** — de nouveau en vie · état rétabli : indemne"
+    assert not (await table.character("Aria")).dead
+    (button,) = [b for row in message.components for b in row["components"]]
+    assert button["label"] == "Fiche" and button["custom_id"].startswith("card:")
 
 
 async def test_undoing_a_server_wide_rest_names_everyone_without_cards(table: Table) -> None:
@@ -684,10 +691,10 @@ async def test_undoing_a_server_wide_rest_names_everyone_without_cards(table: Ta
     await table.run("rest", {"days": 1})
     (message,) = shown(await table.run("undo"))
     assert len(message.embeds) == 1
-    assert message.embeds[0]["fields"][0]["value"].splitlines() == [
-        "Aria: light wound",
-        "Brann: light wound",
-        "Nyx: light wound",
+    assert message.embeds[0]["description"].splitlines()[1:] == [
+        "↩️ **Aria** — state restored: 1 light · −1",
+        "↩️ **Brann** — state restored: 1 light · −1",
+        "↩️ **Nyx** — state restored: 1 light · −1",
     ]
     assert message.allowed_mentions == {"users": [ALICE, BOB], "parse": []}
 
@@ -709,3 +716,28 @@ async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table
     assert "Aria" in public(undone)
     assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
     refused(await table.run("history", {"character": "Nobody"}))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_undoing_a_death_fits_in_a_few_lines_and_cannot_read_as_a_new_wound(
+    table: Table, locale: str
+) -> None:
+    await table.create("Aélis", ALICE)
+    for severity, count in (("light", 2), ("serious", 2), ("critical", 1)):
+        public(await table.run("wound", {"severity": severity, "character": "Aélis", "count": count}))
+    public(await table.run("wound", {"severity": "critical", "character": "Aélis"}))  # fatal
+    reply = await table.run("undo", guild_locale=locale)
+    (message,) = shown(reply)
+    (undo,) = message.embeds
+    lines = [message.content, undo["title"], *undo["description"].splitlines(), undo["footer"]["text"]]
+    assert len(lines) <= 8, lines
+    came_back = undo["description"].splitlines()[1]
+    if locale == "fr":
+        assert came_back == (
+            "↩️ **Aélis** — de nouveau en vie · état rétabli : 2 légères, 2 graves, 1 critique · −13"
+        )
+    else:
+        assert came_back == "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"
+    (button,) = [b for row in message.components for b in row["components"]]
+    card = await table.click(button["custom_id"], reply, user=BOB, locale=locale)
+    assert "Aélis" in refused(card)  # the card, privately to whoever asks

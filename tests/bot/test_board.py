@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.interface.boards import EDIT_INTERVAL
+from bot.ui.card import COLOURS, State
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GUILD, Table, check_requests, open_table, public, refused
 
@@ -89,7 +90,7 @@ async def test_the_board_lists_player_characters_and_is_edited_after_each_change
     steps: list[tuple[str, dict[str, Any], str]] = [
         ("wound", {"severity": "serious", "character": "Aria"}, "🟧 · −3 · serious wound"),
         ("mental", {"severity": "shock", "character": "Aria"}, "🟧 · 🟡 · −4 · serious wound · shock"),
-        ("rest", {"days": 7}, "🩹 can heal"),
+        ("rest", {"days": 7}, "🩹 can heal: success 21% · worsening 10%"),
         ("heal wound", {"severity": "serious", "character": "Aria"}, "🟨 · 🟡 · −2"),
         ("undo", {}, "🟧 · 🟡 · −4"),
     ]
@@ -276,3 +277,35 @@ async def test_a_board_given_up_late_does_not_take_the_new_one_with_it(table: Ta
     await table.bot.boards.forget(replace(board, message_id=first))
     assert await table.store.boards(GUILD) == [board]
     assert await table.bot.boards.board(GUILD, board.channel_id) == board
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_the_board_marks_who_is_one_wound_from_death_and_whose_heal_can_kill(
+    table: Table, clock: ManualClock, locale: str
+) -> None:
+    await table.create("Aélis", ALICE, corps=2, resistance=1)  # −14, Cp+Rs +3: a heal that can kill
+    for severity, count in (("critical", 1), ("serious", 2), ("light", 3)):
+        public(await table.run("wound", {"severity": severity, "character": "Aélis", "count": count}))
+    await table.create("Brann", BOB)
+    public(await table.run("wound", {"severity": "critical", "character": "Brann"}))  # a critical more kills
+    await table.create("Goblin")
+    public(await table.run("wound", {"severity": "critical", "character": "Goblin", "count": 2}))  # dead
+    if locale == "fr":
+        public(await table.run("config language", {"language": "fr"}))
+    board = await post(table)
+    refused(await table.run("board", {"add": "Goblin"}))  # a private "done"
+    public(await table.run("rest", {"days": 1}))
+    await clock.advance(EDIT_INTERVAL)
+    await settle(table)
+    lines = {line.split(" · ")[0]: line for line in board_text(table, board).splitlines()[1:]}
+    aelis, brann = lines["**Aélis**"], lines["**Brann**"]
+    assert aelis.startswith("**Aélis** · ☠️ · ")
+    if locale == "fr":
+        assert aelis.endswith("☠️ la guérison peut tuer : réussite impossible · ☠️ 64\u202f%")
+    else:
+        assert aelis.endswith("☠️ healing can kill: success impossible · ☠️ 64%")
+    assert brann.startswith("**Brann** · ⚠️ · ") and "🩹" not in brann  # rest not over
+    assert "⚠️" not in lines["**Goblin**"] and "☠️" not in lines["**Goblin**"]
+    # The colour follows the worst living player character (critical), not the dead goblin.
+    colour = table.fake.messages[board]["embeds"][0]["color"]
+    assert colour == COLOURS[State.CRITICAL]

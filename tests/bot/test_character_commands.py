@@ -446,3 +446,17 @@ async def test_an_edit_that_changes_nothing_is_refused(table: Table) -> None:
     text = refused(await table.run("character edit", {"character": "Aria", "corps": 2}))
     assert "nothing was changed" in text
     assert (await table.character("Aria")).corps == 2
+
+
+@pytest.mark.parametrize("typed", ["humanoïde", "Humanoide", "HUMANOID"])
+async def test_the_built_in_preset_is_typed_as_shown_in_either_language(table: Table, typed: str) -> None:
+    public(await table.run("config preset", {"name": "giant", "light": 6, "serious": 3, "critical": 2}))
+    public(await table.run("character create", {"name": "Ogre", "preset": "giant"}))
+    edited = await table.run("character edit", {"character": "Ogre", "preset": typed}, guild_locale="fr")
+    assert "humanoïde" in public(edited)
+    ogre = await table.character("Ogre")
+    assert ogre.preset == "humanoid" and ogre.physical_max == (4, 2, 1)
+    text = refused(await table.run("character create", {"name": "Nyx", "preset": "géant"}, locale="fr"))
+    assert "Aucun gabarit nommé géant. Gabarits connus : giant, humanoïde." in text
+    shown = public(await table.run("config show", guild_locale="fr"))
+    assert "humanoïde : physique 4/2/1" in shown and "humanoid" not in shown

@@ -8,7 +8,7 @@ import pytest
 
 from bot.interface import views
 from bot.rules import Track
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused
+from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
 def labels(message: dict[str, Any]) -> list[str]:
@@ -26,10 +26,17 @@ async def aelis(table: Table) -> None:
 async def test_the_card_shows_the_odds_of_the_first_roll(table: Table) -> None:
     await aelis(table)
     card = await table.run("character show", user=ALICE)
-    assert "First roll (light wound): success 0% · worsening 64% · ☠️ **death 64%**" in public(card)
+    text = public(card)
+    assert "First roll (light wound): **success impossible** · worsening 64% · ☠️ **death 64%**" in text
+    # A session that can only hurt is never offered as good news: not "available", a red button.
+    assert "/heal roll cannot succeed now" in text and "is available" not in text
+    (heal,) = [b for row in card.components for b in row["components"] if b["custom_id"].startswith("heal:")]
+    assert heal["label"] == "Heal · success impossible · ☠️ 64%" and heal["style"] == 4  # danger
     french = await table.run("character show", user=ALICE, guild_locale="fr")
-    assert "Premier jet (blessure légère) : réussite 0\u202f% · aggravation 64\u202f%" in public(french)
-    assert "mort 64\u202f%" in french.text
+    text = public(french)
+    assert "Premier jet (blessure légère) : **réussite impossible** · aggravation 64\u202f%" in text
+    assert "mort 64\u202f%" in text and "/soin jet ne peut pas réussir" in text
+    assert "est disponible" not in text
 
 
 async def test_a_risky_heal_asks_the_roller_privately_and_going_on_rolls(table: Table) -> None:
@@ -37,8 +44,10 @@ async def test_a_risky_heal_asks_the_roller_privately_and_going_on_rolls(table: 
     table.rng.queue[:] = [5, 5]
     question, answered, reply = await table.answer(table.run("heal roll", user=ALICE), user=ALICE)
     assert question["flags"] & 64 and "may **kill** Aélis" in question["content"]
+    # What is at stake leads; Cancel (the safe choice) comes first.
+    assert question["content"].startswith("⚠️ **success impossible · ☠️ 64%**\n")
     assert "death 64%" in question["embeds"][0]["description"]
-    assert labels(question) == ["Roll", "Cancel"]
+    assert labels(question) == ["Cancel", "Roll"]
     assert answered.errors == [] and "Rolling" in (answered.content or "")
     result = reply.followups[-1]
     assert not result.ephemeral and "Healing session — Aélis" in result.text
@@ -61,10 +70,12 @@ async def test_only_the_roller_may_answer(table: Table) -> None:
     before = await table.character("Aélis")
     task, question = await table.asked(table.run("heal roll", user=ALICE))
     buttons = [b for row in question["components"] for b in row["components"]]
-    intruder = await table.click(buttons[0]["custom_id"], question, user=GM)
+    (go,) = [b for b in buttons if b["custom_id"].endswith(":y")]
+    (cancel,) = [b for b in buttons if b["custom_id"].endswith(":n")]
+    intruder = await table.click(go["custom_id"], question, user=GM)
     assert "Only the person who ran the command" in refused(intruder)
     assert await table.character("Aélis") == before
-    await table.click(buttons[1]["custom_id"], question, user=ALICE)
+    await table.click(cancel["custom_id"], question, user=ALICE)
     await task
     assert await table.character("Aélis") == before
 
@@ -98,11 +109,13 @@ async def test_a_safe_session_asks_nothing(table: Table) -> None:
 
 async def test_the_server_can_turn_the_question_off(table: Table) -> None:
     await aelis(table)
-    changed = await table.run("config dice", {"confirm-risky-healing": False})
-    assert "Confirm risky healing sessions" in public(changed)
+    changed = await table.run("config dice", {"ask-before-healing": "never"})
+    assert "Ask before a healing session: when its first roll can kill or make incoherent → **never**" in (
+        public(changed)
+    )
     table.rng.queue[:] = [9, 1]
     assert "Healing session — Aélis" in public(await table.run("heal roll", user=ALICE))
-    assert (await table.store.ruleset(GUILD)).confirm_risky_healing is False
+    assert (await table.store.ruleset(GUILD)).ask_before_healing == "never"
 
 
 async def test_the_heal_button_asks_too_in_the_clickers_language(table: Table) -> None:
@@ -114,7 +127,8 @@ async def test_the_heal_button_asks_too_in_the_clickers_language(table: Table) -
         table.click(heal["custom_id"], card, user=ALICE, locale="fr"), user=ALICE, locale="fr"
     )
     assert question["flags"] & 64 and "peut **tuer** Aélis" in question["content"]
-    assert labels(question) == ["Lancer", "Annuler"]
+    assert question["content"].startswith("⚠️ **réussite impossible · ☠️ 64\u202f%**")
+    assert labels(question) == ["Annuler", "Lancer"]
     assert "Healing session — Aélis" in reply.followups[-1].text  # public: the server's language
     assert (await table.character("Aélis")).counts(Track.PHYSICAL) == (3, 2, 1)  # 8 + 3 − 14: failed
 
@@ -125,14 +139,100 @@ async def test_a_change_between_question_and_answer_rolls_nothing(table: Table) 
     public(await table.run("heal wound", {"severity": "light", "character": "Aélis"}))
     before = await table.character("Aélis")
     buttons = [b for row in question["components"] for b in row["components"]]
-    await table.click(buttons[0]["custom_id"], question, user=ALICE)
+    (go,) = [b for b in buttons if b["custom_id"].endswith(":y")]
+    await table.click(go["custom_id"], question, user=ALICE)
     reply = await task
     assert "changed since the question" in reply.followups[-1].text
     assert reply.followups[-1].ephemeral
+    # The question no longer says "Rolling…": it says nothing was rolled.
+    assert table.fake.messages[int(question["id"])]["content"] == "Nothing was rolled."
     assert await table.character("Aélis") == before
 
 
 async def test_another_player_is_refused_before_any_question(table: Table) -> None:
     await aelis(table)
     text = refused(await table.run("heal roll", {"character": "Aélis"}, user=BOB))
-    assert "Only the player of Aélis" in text
+    assert text == (
+        f"Aélis's healing rolls are rolled by <@{ALICE}>; a GM can heal without a roll with /heal wound."
+    )
+
+
+async def bran(table: Table) -> None:
+    """One serious wound (−3), Cp+Rs +1, rest over: the first roll fails by 10 or more 3 times in 100
+    (a critical wound then, never fatal)."""
+    await table.create("Bran", BOB, corps=1, resistance=0)
+    public(await table.run("wound", {"severity": "serious", "character": "Bran"}))
+    public(await table.run("rest", {"days": 7}))
+
+
+@pytest.mark.parametrize(
+    ("setting", "asks_at_3_percent", "asks_when_deadly"),
+    [(None, False, True), ("worsening", True, True), ("never", False, False)],
+)
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_the_question_at_each_setting_at_3_percent_and_at_a_deadly_roll(
+    table: Table, setting: str | None, asks_at_3_percent: bool, asks_when_deadly: bool, locale: str
+) -> None:
+    await aelis(table)
+    await bran(table)
+    if setting is not None:  # None: the default, deadly only
+        public(await table.run("config dice", {"ask-before-healing": setting}))
+    for who, player, asks in (("Bran", BOB, asks_at_3_percent), ("Aélis", ALICE, asks_when_deadly)):
+        before = await table.character(who)
+        task, question = await table.asked(table.run("heal roll", user=player, locale=locale))
+        assert (question is not None) == asks, (setting, who)
+        if question is None:
+            assert "Healing session" in public(await task) or "Séance" in (await task).text
+            continue
+        lead = question["content"].split("\n")[0]
+        if who == "Bran":
+            assert lead in ("**success 36% · worsening 3%**", "**réussite 36\u202f% · aggravation 3\u202f%**")
+        else:
+            assert "☠️ 64" in lead and ("success impossible" in lead or "réussite impossible" in lead)
+        (cancel,) = [
+            b
+            for row in question["components"]
+            for b in row["components"]
+            if b["label"] in ("Cancel", "Annuler")
+        ]
+        await table.click(cancel["custom_id"], question, user=player, locale=locale)
+        await task
+        assert await table.character(who) == before  # cancelled: nothing rolled, nothing changed
+
+
+async def test_settings_stored_before_the_choice_are_still_read() -> None:
+    from bot.rules.ruleset import Ruleset
+
+    assert Ruleset.model_validate({"confirm_risky_healing": True}).ask_before_healing == "deadly"
+    assert Ruleset.model_validate({"confirm_risky_healing": False}).ask_before_healing == "never"
+    assert Ruleset().ask_before_healing == "deadly"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_rest_says_plainly_a_session_that_can_only_hurt_and_pings_no_one_for_it(
+    table: Table, locale: str
+) -> None:
+    await table.create("Aélis", ALICE, corps=2, resistance=1)
+    for severity, count in (("critical", 1), ("serious", 2), ("light", 3)):
+        public(await table.run("wound", {"severity": severity, "character": "Aélis", "count": count}))
+    await table.create("Bran", BOB, corps=1, resistance=0)
+    public(await table.run("wound", {"severity": "light", "character": "Bran"}))
+    reply = await table.run("rest", {"days": 1}, guild_locale=locale)
+    (message,) = shown(reply)
+    fields = {field["name"]: field["value"] for field in message.embeds[0]["fields"]}
+    if locale == "fr":
+        ready, hopeless = (
+            "Peuvent faire un jet de guérison (/soin jet)",
+            ("Repos terminé, mais la guérison ne peut pas réussir pour l'instant (sans notification)"),
+        )
+    else:
+        ready, hopeless = (
+            "Can roll healing now (/heal roll)",
+            ("Rest over, but healing cannot succeed now (not pinged)"),
+        )
+    assert list(fields) == [ready, hopeless]
+    assert "Bran" in fields[ready] and "Aélis" not in fields[ready]
+    assert "Aélis" in fields[hopeless] and "☠️" in fields[hopeless]
+    assert "impossible" in fields[hopeless]
+    # Only the player who can heal is called to the table.
+    assert message.content == f"<@{BOB}>" and message.allowed_mentions == {"users": [BOB], "parse": []}

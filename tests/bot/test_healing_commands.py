@@ -40,6 +40,7 @@ async def test_a_successful_session_heals_the_least_severe_wounds_one_by_one(tab
     await table.run("rest", {"days": 1})
     table.rng.queue[:] = [6, 2, 5, 3]
     # A roll of −9 would fail by 12 and worsen the wound: the bot asks first.
+    public(await table.run("config dice", {"ask-before-healing": "worsening"}))
     _, _, asked = await table.answer(table.run("heal roll", user=ALICE), user=ALICE)
     reply = asked.followups[-1]
     assert not reply.ephemeral
@@ -80,6 +81,7 @@ async def test_a_session_failing_by_ten_or_more_worsens_the_wound_with_the_bots_
     await wounded(table, "Aria", ALICE, ("light", 1))
     await table.run("rest", {"days": 3})
     table.rng.queue[:] = [1, 10]
+    public(await table.run("config dice", {"ask-before-healing": "worsening"}))
     _, _, asked = await table.answer(table.run("heal roll", {"character": "Aria"}, user=ALICE), user=ALICE)
     text = asked.followups[-1].text
     assert "(player's dice)" not in text and "failed by 10" in text
@@ -221,7 +223,7 @@ async def test_a_server_wide_rest_skips_the_dead_and_says_who_can_now_roll(table
     embed = message.embeds[0]
     assert embed["title"] == "Rest: 1 day"
     lines = embed["description"].splitlines()
-    assert "Aria: 1/1 days (light wound) — **can roll**" in lines
+    assert not any("Aria" in line for line in lines)  # listed once: under who can roll, with the odds
     assert "Brann: 1/7 days (serious wound)" in lines
     assert "Nyx: unhurt" in lines
     assert "Goblin" not in embed["description"]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import pytest
+
+from bot.interface import views
 from bot.rules import Track
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
@@ -76,3 +80,56 @@ async def test_the_menus_are_synced_with_french_names(table: Table) -> None:
     assert menus[WOUND_MENU]["name_localizations"]["fr"] == "Blesser…"
     assert menus[CARD_MENU]["name_localizations"]["fr"] == "Fiche"
     assert all(menu["contexts"] == [0] for menu in menus.values())  # in servers only
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_the_wound_menu_answers_every_click_and_says_what_it_inflicted(
+    table: Table, locale: str
+) -> None:
+    await table.create("Aria", ALICE)
+    menu = await right_click(table, WOUND_MENU, ALICE, user=GM, locale=locale)
+    await choose(table, menu, "wound-menu:count", "2")
+    (button,) = [c for row in menu.components for c in row["components"] if c.get("type") == 2]
+    for blow in (1, 2):  # mid-fight: the same menu, blow after blow
+        done = await table.click(button["custom_id"], menu, user=GM, locale=locale)
+        assert "Wounds — Aria" in public(done)  # the result: public, in the server's language
+        assert (await table.character("Aria")).counts(Track.PHYSICAL)[0] == 2 * blow
+        assert menu.message is not None
+        said = table.fake.messages[int(menu.message["id"])]["content"]
+        if locale == "fr":
+            assert said.startswith("Blesser Aria")
+            assert "✅ Infligé : 2 × blessure légère (le résultat est dans le salon)." in said
+        else:
+            assert said.startswith("Wound Aria:") and "✅ Inflicted: 2 × light wound" in said
+    # A refused blow is answered too (privately), and changes nothing.
+    await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})  # dead now
+    refusal = await table.click(button["custom_id"], menu, user=GM, locale=locale)
+    assert "Aria" in refused(refusal)
+
+
+async def test_a_wound_menu_left_alone_closes_and_says_so(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views, "MENU_TIMEOUT", 0.01)
+    await table.create("Aria", ALICE)
+    menu = await right_click(table, WOUND_MENU, ALICE, user=GM, locale="fr")
+    store = table.bot._connection._view_store
+    found = {
+        id(item.view): item.view
+        for items in store._views.values()
+        for item in items.values()
+        if isinstance(item.view, views.WoundChooser)
+    }
+    (chooser,) = found.values()
+    assert await chooser.wait()  # timed out
+    assert menu.message is not None
+    message_id = int(menu.message["id"])
+    for _ in range(1000):  # on_timeout runs as its own task: let it edit the message
+        if "fermé" in table.fake.messages[message_id]["content"]:
+            break
+        await asyncio.sleep(0)
+    shown = table.fake.messages[message_id]
+    assert shown["content"].endswith(
+        "Ce menu est fermé : refaites un clic droit sur le membre pour le coup suivant."
+    )
+    assert all(c.get("disabled") for row in shown["components"] for c in row["components"])

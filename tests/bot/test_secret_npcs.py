@@ -29,7 +29,7 @@ FIGURES = (
     *("🟨", "🟧", "🟥", "🟡", "🟠", "🔴", "▫️"),
     *("/4", "/2", "/1", "−"),
     *("light", "serious", "critical", "shock", "trauma", "psychosis", "escalat"),
-    *("penalty", "Cp+Rs", "luck", "next "),
+    *("penalty", "Cp+Rs", "luck", "next ", "%"),
 )
 
 
@@ -46,7 +46,8 @@ def public_bodies(requests: list[harness.RecordedRequest]) -> list[str]:
             continue
         if int(body.get("flags") or 0) & EPHEMERAL or not ({"content", "embeds"} & set(body)):
             continue
-        text = json.dumps({k: body.get(k) for k in ("content", "embeds")}, ensure_ascii=False)
+        shown = ("content", "embeds", "components")  # a button's label is seen too (the Heal odds)
+        text = json.dumps({k: body.get(k) for k in shown}, ensure_ascii=False)
         bodies.append(text)
     return bodies
 
@@ -82,6 +83,7 @@ async def test_a_secret_npc_shows_players_one_word_everywhere(table: Table, all_
         ("wound", {"damage": 15, "character": "Goblin", "dice": "1-9"}),
         ("heal mental", {"severity": "trauma", "character": "Goblin"}),
         ("rest", {"days": 30}),
+        ("character show", {"character": "Goblin"}),  # a Heal button: without its odds
         ("heal roll", {"character": "Goblin", "dice": "9-1 9-1 9-1 1-10"}),
         ("roll", {"character": "Goblin", "modifier": 2, "difficulty": 1}),
         ("character show", {"character": "Goblin"}),
@@ -146,3 +148,25 @@ async def test_the_server_setting_is_off_by_default(table: Table) -> None:
     await table.create("Goblin")
     reply = await table.run("wound", {"severity": "serious", "character": "Goblin"})
     assert "Physical 🟧 — serious 1/2" in public(reply) and reply.followups == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_secret_npcs_undo_and_history_read_as_sentences_and_words_follow_the_track(
+    table: Table, locale: str
+) -> None:
+    await secret_table(table, all_npcs=True)
+    if locale == "fr":
+        public(await table.run("config language", {"language": "fr"}))
+    wounded = await table.run("mental", {"severity": "trauma", "character": "Goblin"}, locale=locale)
+    word, gm_only = ("sous le choc", "Pour vous uniquement") if locale == "fr" else ("shaken", "For you only")
+    assert word in in_channel(wounded)  # mental wounds only: never "dying" or "wounded"
+    assert gm_only in wounded.followups[0].text
+    event_id = (await table.store.history(GUILD))[0][0].id
+    undone = in_channel(await table.run("undo", locale=locale))
+    history = in_channel(await table.run("history", user=ALICE, locale=locale))
+    if locale == "fr":
+        assert f"Changement n°{event_id} annulé : **Goblin** — un changement gardé secret" in undone
+        assert f"annulation du changement n°{event_id} — **Goblin**, un changement gardé secret" in history
+    else:
+        assert f"Reverted change #{event_id}: **Goblin** — a change kept secret" in undone
+        assert f"undid change #{event_id} — **Goblin**, a change kept secret" in history

@@ -88,7 +88,7 @@ async def test_the_card_button_shows_the_full_card_privately_in_the_clickers_lan
 
 async def test_results_carry_the_heal_button_when_a_session_is_available(table: Table) -> None:
     await table.create("Aria", ALICE)
-    await table.run("config dice", {"confirm-risky-healing": False})  # the button rolls at once
+    await table.run("config dice", {"ask-before-healing": "never"})  # the button rolls at once
     await table.run("wound", {"severity": "light", "character": "Aria", "count": 2})
     await table.run("rest", {"days": 1})
     lowered = await table.run("heal wound", {"severity": "light", "character": "Aria"})
@@ -128,7 +128,7 @@ async def test_autocomplete_choices_say_whose_character_and_its_state(table: Tab
     alice = table.bot.names.get(GUILD, ALICE)
     assert alice and names == [f"Aria ({alice}) — −3", "Goblin (NPC) — −5"]
     await table.run("config secret-npcs", {"secret": True})
-    for user, goblin in ((ALICE, "Goblin (NPC) — dying"), (OWNER, "Goblin (NPC) — −5")):
+    for user, goblin in ((ALICE, "Goblin (NPC) — at death's door"), (OWNER, "Goblin (NPC) — −5")):
         reply = await table.complete("character show", {"character": "Gob"}, "character", user=user)
         assert [c["name"] for c in reply.choices or []] == [goblin]
 

@@ -42,10 +42,16 @@ async def test_the_card_shows_the_heal_button_only_when_healing_is_available(tab
     await table.run("rest", {"days": 1})
     ready = await table.run("character show", user=ALICE)
     (button,) = heal_buttons(ready.message)
-    assert button["custom_id"] == f"heal:{aria.id}:p" and button["label"] == "Heal"
+    # The button says the odds of the first roll; blue: it can succeed and cannot kill.
+    assert (
+        button["custom_id"] == f"heal:{aria.id}:p" and button["label"] == "Heal · success 45% · worsening 1%"
+    )
+    assert button["style"] == 1
     assert "/heal roll is available now" in ready.text
     french = await table.run("character show", user=ALICE, guild_locale="fr")
-    assert [b["label"] for b in heal_buttons(french.message)] == ["Soigner"]
+    assert [b["label"] for b in heal_buttons(french.message)] == [
+        "Soigner · réussite 45\u202f% · aggravation 1\u202f%"
+    ]
 
 
 async def test_a_mental_heal_button_when_the_server_allows_mental_healing_rolls(table: Table) -> None:
@@ -54,17 +60,16 @@ async def test_a_mental_heal_button_when_the_server_allows_mental_healing_rolls(
     public(await table.run("config rest", {"track": "mental", "mental-healing-rolls": True}))
     card = await table.run("character show", user=ALICE)
     (button,) = heal_buttons(card.message)
-    assert button["custom_id"].endswith(":m") and button["label"] == "Heal (mental)"
-    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
-    assert "Mental healing session — Aria" in clicked.followups[-1].text
+    assert button["custom_id"].endswith(":m") and button["label"].startswith("Heal (mental) · success")
+    text = await table.healed(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
+    assert "Mental healing session — Aria" in text
 
 
 async def test_clicking_heal_runs_the_session_for_the_owner(table: Table) -> None:
     card = await ready_to_heal(table, ("wound", "light", 2), ("wound", "serious", 1))
     (button,) = heal_buttons(card.message)
     table.rng.queue[:] = [8, 2, 9, 1]
-    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
-    text = clicked.followups[-1].text
+    text = await table.healed(table.click(button["custom_id"], card, user=ALICE), user=ALICE)
     assert "Healing session — Aria" in text and "2/2 successful rolls" in text
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 1, 0)
     # The rest is used up: the same button now refuses, privately, and says why.
@@ -79,8 +84,8 @@ async def test_a_gm_clicks_heal_for_an_npc(table: Table) -> None:
     card = await table.run("character show", {"character": "Goblin"}, user=ALICE)
     (button,) = heal_buttons(card.message)
     refused(await table.click(button["custom_id"], card, user=ALICE))
-    _, _, clicked = await table.answer(table.click(button["custom_id"], card, user=GM), user=GM)
-    assert "Healing session — Goblin" in clicked.followups[-1].text
+    text = await table.healed(table.click(button["custom_id"], card, user=GM), user=GM)
+    assert "Healing session — Goblin" in text
     assert (await table.character("Goblin")).rest_days == 0
 
 
@@ -88,9 +93,13 @@ async def test_the_heal_button_refuses_anyone_but_the_owner(table: Table) -> Non
     card = await ready_to_heal(table, ("wound", "light", 1))
     (button,) = heal_buttons(card.message)
     before = await table.character("Aria")
-    for user, locale, words in ((BOB, "en-US", "Only the player of Aria"), (GM, "fr", "Seul le joueur")):
+    said = (
+        ("Aria's healing rolls are rolled by", "a GM can heal"),
+        ("Les jets de guérison d'Aria", "/soin blessure"),
+    )
+    for user, locale, words in ((BOB, "en-US", said[0]), (GM, "fr", said[1])):
         clicked = await table.click(button["custom_id"], card, user=user, locale=locale)
-        assert words in refused(clicked)
+        assert all(part in refused(clicked) for part in words)
     assert await table.character("Aria") == before
 
 
@@ -103,8 +112,7 @@ async def test_the_heal_button_still_works_after_a_restart(database_url: str) ->
         check_requests(table.fake.requests)
     async with open_table(path) as table:
         table.rng.queue[:] = [7, 2]
-        _, _, clicked = await table.answer(table.click(button["custom_id"], message, user=ALICE), user=ALICE)
-        text = clicked.followups[-1].text
+        text = await table.healed(table.click(button["custom_id"], message, user=ALICE), user=ALICE)
         assert "Healing session — Aria" in text and "1/1 successful rolls" in text
         assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
         refused(await table.click(button["custom_id"], message, user=BOB))

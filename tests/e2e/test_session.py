@@ -126,7 +126,8 @@ async def english_session(table: Table) -> None:
     )
     shown = await table.say("wound", {"severity": "critical", "target": player(ALICE), "count": 2})
     pings_only(shown, ALICE)
-    has(shown, "FATAL", "Aria is DEAD", "1 wound not applied because the character died")
+    has(shown, "FATAL", "Aria is DEAD")
+    assert "not applied" not in shown.text
     assert len(shown.embeds) == 1 and "Penalty" not in shown.text  # dead: the state, not numbers
     dead_again = await table.say("wound", {"severity": "light", "character": "Aria"}, public=False)
     assert "dead" in dead_again.text.lower(), dead_again.text
@@ -144,7 +145,11 @@ async def english_session(table: Table) -> None:
     # /undo brings her back: it reverts the fatal wound, whole.
     undone = await table.say("undo")
     pings_only(undone, ALICE)  # her character came back
-    has(undone, "Reverted change #", "Aria: critical wound")
+    has(
+        undone,
+        "Reverted change #",
+        "**Aria** — alive again · state restored: 4 light, 2 serious, 1 critical · −15",
+    )
     card = await table.say("character show", {"character": "Aria"}, by=ALICE)
     pings_nobody(card)
     assert card.embeds[0]["title"] == "Aria"  # no longer marked dead
@@ -152,9 +157,19 @@ async def english_session(table: Table) -> None:
 
     # A week of rest for the whole server: everyone alive can now roll healing.
     rest = await table.say("rest", {"days": 7})
-    assert sorted(rest.pinged) == sorted([ALICE, BOB])  # the players whose characters can now heal
+    # Alice's character can now heal, and she is called; Brann's session can only hurt (Cp+Rs −20):
+    # said plainly, and Bob is not pinged for it.
+    assert rest.pinged == [ALICE], rest.text
     assert rest.exchange.response["type"] == 5  # deferred, then the follow-up
-    has(rest, "Rest: 7 days", "Aria: 7/1", "Brann: 7/1", "Gobelin: 7/7", "can roll")
+    has(
+        rest,
+        "Rest: 7 days",
+        "Can roll healing now",
+        "• Aria — First roll",
+        "• Gobelin",
+        "Rest over, but healing cannot succeed now (not pinged)",
+        "• Brann — First roll (light wound): **success impossible**",
+    )
 
     # Alice heals with her own dice: 9-1 succeeds (8 + 20 - 15 = +13), 1-10 fails by 3.
     healed = await table.say("heal roll", {"dice": "9-1 1-10"}, by=ALICE)
@@ -181,9 +196,9 @@ async def english_session(table: Table) -> None:
     # Anyone can read the history, newest first.
     history = await table.say("history", by=ALICE)
     pings_nobody(history)
-    has(history, "History", "INCOHERENT", "healing session", "undid #")
+    has(history, "History", "INCOHERENT", "healing session", "undid change #")
     text = history.text
-    assert text.index("INCOHERENT") < text.index("healing session") < text.index("undid #"), text
+    assert text.index("INCOHERENT") < text.index("healing session") < text.index("undid change #"), text
     mine = await table.say("history", {"character": "Aria"}, by=ALICE)
     pings_nobody(mine)
     has(mine, "History — Aria", "(undone)", "FATAL", "arrow in the shoulder")

@@ -18,7 +18,7 @@ async def hard(sqlite_url: str) -> AsyncIterator[Hardened]:
         # The fuzz rolls healing with the bot's dice at any odds: both servers turn off the private
         # question before a risky session (tests/bot/test_heal_confirmation.py covers the question).
         for guild in (GUILD, OTHER_GUILD):
-            await table.run("config dice", {"confirm-risky-healing": False}, user=OWNER, guild=guild)
+            await table.run("config dice", {"ask-before-healing": "never"}, user=OWNER, guild=guild)
         hardened = Hardened(table)
         yield hardened
         hardened.looker.close()

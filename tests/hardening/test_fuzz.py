@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot.rules import Character, Track
 from bot.rules.character import NAME_MAX, clean_name
+from bot.rules.ruleset import preset_key
 from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.codec import name_key
 from bot.ui.text import clip, escape
@@ -275,7 +276,7 @@ async def test_create_stores_exactly_what_it_shows(
     assert (created.corps, created.resistance, created.intuition) == tuple(
         attributes.get(k, 0) for k in ("corps", "resistance", "intuition")
     )
-    assert created.preset == (preset or "humanoid")
+    assert created.preset == preset_key(preset or "humanoid")  # as typed, case and accents aside
     expected_owner = player if caller in (GM, OWNER) else caller
     assert created.owner_id == expected_owner
     card = outcome.public().embeds[-1]
@@ -472,7 +473,7 @@ def import_document(characters: list[dict[str, Any]]) -> bytes:
         "format": "harmonies-wounds",
         "version": 1,
         "guild_id": GUILD,
-        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True, "confirm_risky_healing": False},
+        "ruleset": {"gm_role_id": GM_ROLE, "mental_healing_rolls": True, "ask_before_healing": "never"},
         "characters": unique,
         "active": [
             {"user_id": c["owner_id"], "character": c["name"]}

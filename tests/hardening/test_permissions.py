@@ -112,12 +112,12 @@ async def test_players_cannot_create_their_own_when_the_server_forbids_it(hard: 
 #: What a player may do on their own character but not on someone else's (Brann is Bob's; Garde an NPC;
 #: Fantôme the character of a player who left).
 OWNER_ONLY: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
-    ("heal roll", {}, ("not_owner",)),
-    ("heal roll", {"track": "mental"}, ("not_owner", "mental_healing_off")),
-    ("roll", {"modifier": 3}, ("not_owner",)),
-    ("character select", {}, ("not_owner",)),
+    ("heal roll", {}, ("heal_roll_owner", "heal_roll_npc")),
+    ("heal roll", {"track": "mental"}, ("heal_roll_owner", "heal_roll_npc", "mental_healing_off")),
+    ("roll", {"modifier": 3}, ("not_owner", "not_owner_npc")),
+    ("character select", {}, ("select_not_owner", "select_npc")),
     ("character edit", {"name": "Renamed"}, ("not_gm",)),
-    ("character delete", {}, ("not_owner",)),
+    ("character delete", {}, ("not_owner", "not_owner_npc")),
 ]
 
 
@@ -144,7 +144,7 @@ async def test_the_heal_button_of_someone_elses_card_is_refused(hard: Hardened) 
     assert button["custom_id"] == f"heal:{ids['Brann']}:p"
     for user in (ALICE, NOBODY, GM):  # a GM heals players' characters with /heal wound, not their roll
         outcome = await hard.click(button["custom_id"], card.message, user=user, locale="fr")
-        outcome.refused_with("not_owner")
+        outcome.refused_with("heal_roll_owner")
     (await hard.click(button["custom_id"], card.message, user=BOB)).public()
 
 

@@ -375,7 +375,7 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
     with pytest.raises(UserError) as blocked:
         await undo(store, crowd[0].id)
     assert blocked.value.key == "undo_blocked"
-    assert blocked.value.params["blocked_by_character"] == crowd[-1].name
+    assert blocked.value.params["tie"] == crowd[-1].name  # the character that ties the two changes
     assert await undo(store) == "wound"
     assert await undo(store, crowd[0].id) == "rest"
     assert [c.rest_days for c in await store.characters(GUILD)] == [0] * 80

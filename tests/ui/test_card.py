@@ -62,7 +62,7 @@ def test_wounded_card() -> None:
     assert field(en, "Penalty") == "\u22126 on all rolls"
     assert field(fr, "Pénalité") == "\u22126 à tous les jets"
     rest = field(en, "Rest and healing")
-    assert "rested 3/1 days (least severe: light wound)" in rest
+    assert "rested 1/1 days (least severe: light wound)" in rest  # never "3/1": the need is met
     assert "/heal roll is available now." in rest
     assert "healed by a GM" in rest
     assert "/soin jet est disponible." in field(fr, "Repos et guérison")
@@ -217,3 +217,8 @@ def test_the_dead_and_the_incoherent_show_their_state_not_figures(lang: Lang) ->
         assert "/" not in rest.split(".")[0] and "−" not in embed_text(card)
         line = character_line(out, RULES, lang)
         assert "−" not in line and not line.endswith(" 0")
+
+
+def test_a_note_shared_by_a_batch_is_told_once_with_how_many() -> None:
+    card = character_card(character((3, 0, 0), note="axe"), RULES, "fr")
+    assert field(card, "Notes") == "3 × blessure légère : axe"

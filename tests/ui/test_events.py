@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from bot.history import Event
-from bot.ui.events import describe_event, history_embed, undo_embed
+from bot.ui.events import describe_event, history_embed
 from bot.ui.i18n import LANGS, Lang
 from bot.ui.limits import embed_within_limits
+from bot.ui.undo import undo_embed
 from tests.ui.builders import PING, embed_text, nasty
 
 
@@ -105,12 +106,12 @@ CASES: list[tuple[Event, str, str]] = [
         "server data imported: characters: 3",
         "données du serveur importées : characters : 3",
     ),
-    (event("undo", {}, undoes=9), "undid #9", "annulation de n°9"),
+    (event("undo", {}, undoes=9), "undid change #9", "annulation du changement n°9"),
     (
         event(
             "undo", {"kind": "rest", "details": {"days": 2, "characters": 5}}, undoes=9, character_name=None
         ),
-        "undid #9 — rest of 2 days for 5 characters",
+        "undid change #9 — rest of 2 days for 5 characters",
         "repos de 2 jours pour 5 personnages",
     ),
     (event("something_new", {"x": 1}), "something\\_new", "something\\_new"),
@@ -194,6 +195,6 @@ def test_undo_embed_says_what_was_reverted() -> None:
     as_stored = undo_embed(event("undo", stored, undoes=8), "en")
     assert as_stored.description == "Reverted change #8: **Bob**: GM healing, serious wound → light wound"
     line = describe_event(event("undo", stored, undoes=8), "fr")
-    assert line == "annulation de n°8 — **Bob** : soin du MJ, blessure grave → blessure légère"
+    assert line == "annulation du changement n°8 — **Bob** : soin du MJ, blessure grave → blessure légère"
     bare = undo_embed(event("undo", {}, undoes=8), "en")
     assert "#8" in (bare.description or "")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.ui.i18n import CATALOGUE
 
 ENGLISH_ONLY = frozenset(
@@ -150,3 +152,57 @@ def test_french_plurals_and_the_built_in_preset() -> None:
     card = embed_text(character_card(character((1, 0, 0)), Ruleset(), "fr"))
     assert "gabarit humanoïde" in card and "0 jour sur 1 de repos" in card
     assert "preset humanoid" in embed_text(character_card(character(), Ruleset(), "en"))
+
+
+GENDERED = re.compile(
+    r"(?i)\b(blessée?s?|mourante?s?|vivante?s?|lui-même|elle-même|retirée?|vous seule?|"
+    r"(?:le|du|ce|un) joueur|joueur ciblé|est joué|est jouée)\b"
+)
+"""Words that would give a character, or the person who plays it, a grammatical gender."""
+ABOUT_THE_CHARACTER = re.compile(r"(?i)\ble personnage\b[^.:;]*\b(mort|incohérent|devenu)\b")
+"""Agreeing with "le personnage" (the noun), not with the character: allowed."""
+
+
+def test_no_french_message_gives_a_character_or_a_person_a_gender() -> None:
+    from bot.ui import translator
+
+    texts = {key: entry["fr"] for key, entry in CATALOGUE.items()}
+    texts |= {f"command: {text}": text for text in translator.DESCRIPTIONS.values()}
+    texts |= {f"choice: {text}": text for text in translator.CHOICE_NAMES.values()}
+    found = {key: GENDERED.findall(text) for key, text in texts.items() if GENDERED.search(text)}
+    assert found == {}
+    # "mort", "incohérent" only where they agree with "le personnage", never with a name.
+    for key, text in texts.items():
+        for word in re.findall(r"(?i)\b(?:est|ni) (mort|incohérent|devenu incohérent)\b", text):
+            assert ABOUT_THE_CHARACTER.search(text) or "Aucun personnage" in text, (key, word)
+
+
+@pytest.mark.parametrize(
+    ("physical", "mental", "en", "fr"),
+    [
+        ((0, 0, 0), (0, 0, 0), "unhurt", "indemne"),
+        ((1, 0, 0), (0, 0, 0), "wounded", "quelques blessures"),
+        ((0, 1, 0), (1, 0, 0), "badly wounded", "mal en point"),
+        ((0, 0, 1), (0, 0, 1), "at death's door", "aux portes de la mort"),
+        ((0, 0, 0), (1, 0, 0), "shaken", "sous le choc"),
+        ((1, 0, 0), (0, 1, 0), "shaken", "sous le choc"),
+        ((0, 1, 0), (0, 0, 1), "on the edge of madness", "au bord de la folie"),
+    ],
+)
+def test_state_words_follow_the_track_and_carry_no_gender(
+    physical: tuple[int, int, int], mental: tuple[int, int, int], en: str, fr: str
+) -> None:
+    from bot.ui.status import secret_word
+    from tests.ui.builders import character
+
+    someone = character(physical, mental)
+    assert (secret_word(someone, "en"), secret_word(someone, "fr")) == (en, fr)
+    assert not GENDERED.search(fr)
+
+
+def test_the_state_words_of_the_dead_and_the_incoherent_are_verbs() -> None:
+    from bot.ui.status import secret_word
+    from tests.ui.builders import character
+
+    assert secret_word(character(dead=True), "fr") == "a succombé"
+    assert secret_word(character(incoherent=True), "fr") == "a sombré dans l'incohérence"

@@ -11,11 +11,13 @@ import pytest
 
 from bot.errors import ImportProblem, UserError
 from bot.rules import Severity, Track
+from bot.ui import i18n
 from bot.ui.i18n import (
     CATALOGUE,
     LANGS,
     SECTIONS,
     Lang,
+    MissingParameter,
     error_text,
     lang_of,
     plural_form,
@@ -136,9 +138,17 @@ def test_severity_label(lang: Lang, track: Track, severity: Severity, expected: 
     assert severity_label(lang, track, severity, plural=True) == plural
 
 
-def test_t_survives_unknown_keys_and_missing_parameters() -> None:
+def test_in_production_unknown_keys_and_missing_parameters_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "STRICT", False)
     assert t("en", "no_such_key") == "no_such_key"
     assert t("fr", "not_owner") == t("fr", "not_owner", name="?")
+
+
+def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
+    with pytest.raises(MissingParameter, match="'name'"):
+        t("fr", "not_owner", player="<@1>")
+    with pytest.raises(MissingParameter, match="no_such_key"):
+        t("en", "no_such_key")
 
 
 def test_plural_forms() -> None:
@@ -193,16 +203,22 @@ SAMPLES = [
     UserError("undo_nothing"),
     UserError(
         "undo_blocked",
+        id=30,
         kind="wound",
-        character_name="Aria",
+        tie="Aria",
         blocked_by="rest",
         blocked_by_id=31,
-        blocked_by_character=None,
         blocked_by_at="2024-05-01T10:00:00+00:00",
     ),
     UserError("import_invalid", errors=(ImportProblem((), "not_json"),)),
     UserError("not_gm"),
-    UserError("not_owner", name="Aria"),
+    UserError("not_owner", name="Aria", player=100000000000000003),
+    UserError("not_owner_npc", name="Goblin"),
+    UserError("heal_roll_owner", name="Aélis", player=100000000000000003),
+    UserError("heal_roll_npc", name="Goblin"),
+    UserError("select_not_owner", name="Aria", player=100000000000000003),
+    UserError("select_npc", name="Goblin"),
+    UserError("config_nothing"),
     UserError("players_cannot_create"),
     UserError("no_active_character", user=42),
     UserError("target_or_character"),
@@ -292,15 +308,24 @@ def test_a_refusal_missing_its_parameters_falls_back_to_a_bare_text() -> None:
     assert "later change depends on it" in error_text("en", UserError("undo_blocked"))
 
 
-def test_undo_blocked_names_the_kinds_of_change() -> None:
-    err = UserError("undo_blocked", kind="wound", blocked_by="heal_roll", blocked_by_id=31)
-    assert "(wound)" in error_text("en", err) and "#31, healing session" in error_text("en", err)
-    assert "(blessure)" in error_text("fr", err) and "n°31, séance de guérison" in error_text("fr", err)
+def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
+    err = UserError(
+        "undo_blocked", id=30, kind="wound", tie="Aélis", blocked_by="heal_roll", blocked_by_id=31
+    )
+    assert error_text("en", err) == (
+        "Change #30 (wound) cannot be undone on its own: Aélis changed after it, in #31 (healing session). "
+        "Undo the later changes first, newest first: /undo character:Aélis reverts #31; then undo #30."
+    )
+    assert error_text("fr", err) == (
+        "Le changement n°30 (blessure) ne peut pas être annulé seul : Aélis a changé depuis, au n°31 "
+        "(séance de guérison). Annulez d'abord les changements plus récents, du plus récent au plus "
+        "ancien : /annuler personnage:Aélis annule le n°31 ; puis annulez le n°30."
+    )
 
 
 def test_a_refusal_accepts_name_for_ref_and_the_reverse() -> None:
     assert "Bob" in error_text("en", UserError("character_not_found", name="Bob"))
-    assert "Bob" in error_text("en", UserError("not_owner", ref="Bob"))
+    assert "Bob" in error_text("en", UserError("not_owner", ref="Bob", player=1))
 
 
 def qualified_names(lang: Lang) -> set[str]:
@@ -368,3 +393,14 @@ def test_a_long_list_of_import_problems_is_cut_with_a_count(lang: Lang, more: st
     assert len(text) <= 2000
     shown = text.count("characters.")
     assert 10 < shown < 100 and more.format(100 - shown) in text
+
+
+def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None:
+    fr = error_text("fr", UserError("heal_roll_owner", name="Aélis", player=100000000000000003))
+    assert fr == (
+        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003> ; un MJ peut soigner sans jet "
+        "avec /soin blessure."
+    )
+    en = error_text("en", UserError("heal_roll_owner", name="Mira Vance", player=100000000000000003))
+    assert en.startswith("Mira Vance's healing rolls are rolled by <@100000000000000003>; a GM can heal")
+    assert "de Mira" in error_text("fr", UserError("heal_roll_owner", name="Mira", player=1))

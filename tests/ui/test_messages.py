@@ -57,7 +57,10 @@ def test_a_plain_wound() -> None:
     embed = wound_embed(done, done.character, RULES, "en", note="")
     assert embed.title == "Wounds — Aria"
     assert "• light wound" in (embed.description or "")
-    assert "starts again" in (embed.description or "")
+    assert "rest" not in (embed.description or "")  # no rest was taken: nothing lost, nothing said
+    rested = inflict(replace(character(), rest_days=3), Track.PHYSICAL, Severity.LOW)
+    text = wound_embed(rested, rested.character, RULES, "fr").description or ""
+    assert "Les 3 jours de repos pris sont perdus : la période de repos recommence." in text
     assert embed_within_limits(embed) == []
 
 
@@ -71,22 +74,17 @@ def test_escalations_are_highlighted() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_death_is_loud_and_the_rest_of_the_batch_is_counted(lang: Lang) -> None:
-    done = inflict(character((4, 2, 1)), Track.PHYSICAL, Severity.LOW, 4, note="boom")
+def test_death_leads_and_nothing_is_said_of_what_comes_next(lang: Lang) -> None:
+    done = inflict(replace(character((4, 2, 1)), rest_days=2), Track.PHYSICAL, Severity.LOW, 4, note="boom")
     text = wound_embed(done, done.character, RULES, lang, note="boom").description or ""
     if lang == "en":
         assert text.startswith("☠️ **Aria is DEAD.**")
         assert "☠️ **FATAL**" in text
-        assert "3 wounds not applied because the character died." in text
+        assert "not applied" not in text and "rest" not in text
     else:
         assert text.startswith("☠️ **Aria a succombé.**")
         assert "☠️ **MORTELLE**" in text
-        assert "3 blessures non appliquées : le personnage est mort." in text
-
-
-def test_one_wound_not_applied_is_singular() -> None:
-    done = inflict(character((4, 2, 1)), Track.PHYSICAL, Severity.HIGH, 2)
-    assert "1 wound not applied" in (wound_embed(done, done.character, RULES, "en").description or "")
+        assert "non appliquée" not in text and "repos" not in text
 
 
 def test_incoherence_is_loud() -> None:
@@ -94,7 +92,7 @@ def test_incoherence_is_loud() -> None:
     en = wound_embed(done, done.character, RULES, "en")
     assert en.title == "Mental wounds — Aria"
     assert "INCOHERENT" in (en.description or "")
-    assert "became incoherent" in (en.description or "")
+    assert (en.description or "").startswith("🌀 **Aria is INCOHERENT**")
     assert "INCOHÉRENCE" in (wound_embed(done, done.character, RULES, "fr").description or "")
 
 
@@ -141,7 +139,7 @@ def test_open_and_manual_dice_are_shown() -> None:
     assert "luck 10+4 − unluck 3 = +11" in (healing_embed(opened, rules, "en").description or "")
     manual = heal_session(hurt, RULES, DiceFeed(Script(), manual=[Dice((7,), (3,), manual=True)]))
     assert "= +4 (player's dice)" in (healing_embed(manual, RULES, "en").description or "")
-    assert "(dés du joueur)" in (healing_embed(manual, RULES, "fr").description or "")
+    assert "(dés donnés)" in (healing_embed(manual, RULES, "fr").description or "")
 
 
 def test_session_outcomes() -> None:

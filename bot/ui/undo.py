@@ -1,0 +1,95 @@
+"""What /undo says: the change reverted and, in a line each, the state of the characters that came
+back (the cards are behind Card buttons)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import discord
+
+from bot.history import Event, Undid, record_of
+from bot.rules.character import Character
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
+from bot.rules.wounds import total_penalty
+from bot.ui import limits
+from bot.ui.card import state_text
+from bot.ui.events import (
+    EVENT_LIMIT,
+    HISTORY_COLOUR,
+    NAME_IN_EVENT,
+    SECRET_KINDS,
+    describe,
+    describe_event,
+    kind_of,
+)
+from bot.ui.i18n import Lang, plural_form, severity_short, t
+from bot.ui.status import secret_word
+from bot.ui.text import clip, escape, join_lines, signed
+
+
+def undo_embed(
+    event: Event,
+    lang: Lang,
+    restored: Sequence[Character] = (),
+    hidden: Collection[int] = (),
+    back_in_play: Mapping[int, str] = {},
+    ruleset: Ruleset | None = None,
+) -> discord.Embed:
+    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
+    record says what it reverted); ``restored``: the characters as the undo left them, each with the
+    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
+    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
+    "incoherent"); ``ruleset``: for the penalty (the defaults without it).
+    A few lines: the cards are behind the Card buttons."""
+    record = record_of(event)
+    secret = event.character_id is not None and event.character_id in hidden
+    if isinstance(record, Undid):
+        reverted = record.event_id
+        inner = record.reverted
+        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
+        if secret and kind_of(inner) in SECRET_KINDS:
+            what = t(lang, "event_secret", name=name)  # "#60: Goblin — a change kept secret"
+        elif inner is None or secret:
+            what = describe_event(event, lang, hidden)
+        else:
+            what = clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
+    else:
+        reverted, what = event.id, describe_event(event, lang, hidden)
+    lines = [t(lang, "undo_body", id=reverted, what=what)]
+    rules = ruleset or Ruleset()
+    lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
+    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    embed = discord.Embed(
+        title=t(lang, "undo_title"),
+        description=join_lines(lines, limits.DESCRIPTION, more),
+        colour=discord.Colour(HISTORY_COLOUR),
+    )
+    embed.set_footer(text=t(lang, "undo_again"))
+    return embed
+
+
+def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool, was: str | None) -> str:
+    """ "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"."""
+    name = clip(escape(character.name), NAME_IN_EVENT)
+    if secret:
+        state = secret_word(character, lang)
+    elif not character.is_wounded() or character.out_of_play:
+        state = state_text(character, lang)
+    else:
+        held = [
+            f"{n} {_word(lang, track, s, n)}"
+            for track in Track
+            for s in SEVERITIES
+            if (n := character.counts(track)[s])
+        ]
+        state = ", ".join(held) + " · " + signed(total_penalty(character, ruleset))
+    key = {"dead": "undo_alive_again", "incoherent": "undo_coherent_again"}.get(was or "", "undo_came_back")
+    return t(lang, key, name=name, state=state)
+
+
+def _word(lang: Lang, track: Track, severity: Severity, count: int) -> str:
+    """The bare word for ``count`` wounds: "light" / "légère(s)", "trauma(s)" / "traumatisme(s)"."""
+    if plural_form(lang, count) == "one":
+        return severity_short(lang, track, severity)
+    return t(lang, f"sev_{severity_name(track, severity)}_shorts")
