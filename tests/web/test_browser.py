@@ -87,7 +87,7 @@ async def test_a_secret_npc_shows_only_its_word(served: Served, browser: Browser
     await served.table.run("wound", {"severity": "critical", "character": "Goblin"})
     watched = await open_page(browser, await served.link())
     goblin = watched.page.locator("li", has_text="Goblin")
-    await expect(goblin).to_contain_text("dying")
+    await expect(goblin).to_contain_text("at death's door")
     text = await goblin.inner_text()
     assert "critical" not in text and "1/1" not in text and "penalty" not in text
     await expect(goblin.locator(".mark")).to_have_count(0)
