@@ -3,16 +3,18 @@
 Both run a unit of work the same way: a plain synchronous function of an :class:`~bot.storage.sql.Sql`
 connection, run whole, in one hop, on the thread that holds that connection, inside one transaction
 (committed when it returns, rolled back when it raises). Nothing can ``await`` inside it, so nothing
-else runs in the middle of it, and nothing is ever retried.
+else runs in the middle of it (on PostgreSQL, a unit whose connection failed before it began runs
+once more, on another connection).
 
 * **SQLite** (aiosqlite): one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``, the
   units waiting for it committed together, in arrival order), one reader connection on another
   (WAL: reads see the last commit and never wait for the writer), and a third that checkpoints the
   WAL beside the writer. A unit runs there through :mod:`bot.storage.aiosqlite_thread`, the one
   private call of aiosqlite.
-* **PostgreSQL** (psycopg 3 and psycopg-pool): a pool of connections, one worker thread per
-  connection; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED),
-  so the units of one server run one at a time across every process sharing the database.
+* **PostgreSQL** (psycopg 3 and psycopg-pool, :mod:`bot.storage.postgres`): a pool of connections,
+  worker threads; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ
+  COMMITTED), so the units of one server run one at a time across every process sharing the
+  database; every wait is bounded, and a unit past its deadline is rolled back.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
@@ -34,16 +35,15 @@ from bot.storage import aiosqlite_thread
 from bot.storage.errors import StorageError, one_line
 from bot.storage.sql import Dialect, Sql
 
-if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
-    import psycopg_pool
+if TYPE_CHECKING:  # imported by open_database only: SQLite deployments do without psycopg (≈ 11 MB)
+    from bot.storage.postgres import PostgresDatabase
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Work = Callable[[Sql], T]
 
 BUSY_TIMEOUT_MS = 5000
-POOL_SIZE = 8
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 10  # a plain connection of the shard locks (the pool's are in postgres.py)
 _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
@@ -88,6 +88,8 @@ Database: TypeAlias = "SqliteDatabase | PostgresDatabase"
 
 async def open_database(url: str) -> Database:
     if is_postgres(url):
+        from bot.storage.postgres import PostgresDatabase
+
         return await PostgresDatabase.open(url)
     return await SqliteDatabase.open(url)
 
@@ -269,57 +271,3 @@ class SqliteDatabase:
         async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...
             for conn in (self._checkpointer, self._reader, self._writer):
                 closing.push_async_callback(conn.close)
-
-
-# ---- PostgreSQL --------------------------------------------------------------------------------------
-
-
-def _postgres_unit(pool: psycopg_pool.ConnectionPool[Any], lock: int | None, work: Work[T]) -> T:
-    """On a worker thread: one transaction on a pooled connection, the server's lock first (a read
-    takes none)."""
-    with pool.connection() as conn, conn.transaction():
-        if lock is not None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
-        return work(Sql(conn, "postgres"))
-
-
-class PostgresDatabase:
-    dialect: Dialect = "postgres"
-
-    def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any], size: int) -> None:
-        self.url = url
-        self._pool = pool
-        self._threads = ThreadPoolExecutor(size, thread_name_prefix="postgres")
-
-    @classmethod
-    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
-        import psycopg
-        import psycopg_pool
-
-        def connect() -> psycopg_pool.ConnectionPool[Any]:
-            try:  # one plain connection first: its error says what is wrong (the pool's would not)
-                psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
-            except psycopg.Error as exc:
-                raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
-            pool = psycopg_pool.ConnectionPool(
-                url, min_size=1, max_size=size, open=False, kwargs={"autocommit": False}
-            )
-            try:
-                pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-            except psycopg_pool.PoolTimeout:
-                pool.close()
-                raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
-            return pool
-
-        return cls(url, await asyncio.to_thread(connect), size)
-
-    async def write(self, lock: int | None, work: Work[T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
-
-    async def read(self, work: Work[T]) -> T:
-        return await self.write(None, work)  # a unit that takes no lock
-
-    async def close(self) -> None:
-        await asyncio.to_thread(self._pool.close)
-        self._threads.shutdown(wait=False)
