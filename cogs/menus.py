@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.actions import targets
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang
+from bot.interface.replies import caller_lang, respond
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
 from bot.rules import Track, can_roll_healing
@@ -55,7 +55,8 @@ class Menus(commands.Cog):
                 click, track=track, severity=severity, target=None, character=ref, count=n, note=None
             )
 
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             t_name(lang, "menu_wound_who", character.name, 2000),
             view=WoundChooser(actor.user_id, lang, inflict),
             ephemeral=True,
@@ -70,8 +71,8 @@ class Menus(commands.Cog):
         embed = character_card(
             character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
         )
-        await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        await respond(
+            interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

@@ -17,7 +17,7 @@ from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import WOUNDING
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang
+from bot.interface.replies import caller_lang, public_lang, respond, update
 from bot.interface.results import send_result
 from bot.interface.views import Confirm
 from bot.rules import Character, Ruleset, Track, parse_severity
@@ -218,11 +218,10 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
         try:
             rolled = await _roll_damage(click, blows)
         finally:  # the question's buttons are spent, whether the roll went through or was refused
-            await click.response.edit_message(view=view)
+            await update(click, view=view)
         await _post_damage(click, *rolled, blows.track)
 
     view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
-    await interaction.response.send_message(
-        embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    view.message = await respond(
+        interaction, embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
-    view.message = await interaction.original_response()
