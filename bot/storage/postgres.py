@@ -70,6 +70,9 @@ class _Pool(psycopg_pool.ConnectionPool):
 
 def make_pool(url: str, size: int = POOL_SIZE) -> psycopg_pool.ConnectionPool[Any]:
     """The bot's pool of PostgreSQL connections, not yet open: every setting of it is here."""
+    # psycopg-pool warns at each reconnection attempt (several a second while the server is down):
+    # the units that fail log their cause once each (bot.interface.replies).
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     return _Pool(
         url,
         min_size=min(POOL_MIN_SIZE, size),
@@ -210,6 +213,11 @@ class Turns:
                 self._locks[key] = (lock, users - 1)
 
 
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class PostgresDatabase:
     dialect: Dialect = "postgres"
 
@@ -254,6 +262,7 @@ class PostgresDatabase:
         try:
             async with asyncio.timeout(UNIT_DEADLINE_S), self._turns.turn(unit.lock):
                 running = loop.run_in_executor(self._threads, unit.run, deadline)
+                running.add_done_callback(_retrieved)  # its error, once nobody waits for it, is known
                 return await asyncio.shield(running)
         except TimeoutError:
             if running is None or unit.abandon():
