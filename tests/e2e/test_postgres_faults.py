@@ -13,13 +13,25 @@ import asyncio
 import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from tests.e2e.faults import ANSWER_S, DONE, FULL, OTHER_GUILD, UNCHANGED, UNCONFIRMED, admin, game
+from tests.e2e.faults import (
+    ANSWER_S,
+    DATABASE,
+    DONE,
+    FULL,
+    OTHER_GUILD,
+    READ_ONLY,
+    UNCHANGED,
+    UNCONFIRMED,
+    admin,
+    game,
+)
 from tests.e2e.game import GUILD, shown_by
 from tests.postgres import Cluster, Unavailable, cluster, unavailable
 
@@ -107,22 +119,57 @@ async def test_one_servers_lock_held_elsewhere_leaves_the_other_server_served(
         await played.recovered()
 
 
+def end_the_bots_sessions(pg: Cluster) -> None:
+    """``pg_terminate_backend`` of every session on the bot's database (as a failover or an
+    operator does), once they are all gone."""
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (DATABASE,))
+        while conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (DATABASE,)
+        ).fetchone() != (0,):
+            time.sleep(0.05)
+
+
+def hog_every_connection(pg: Cluster) -> list[psycopg.Connection[object]]:
+    hogs: list[psycopg.Connection[object]] = []
+    while True:  # every connection the server allows, superusers' reserve included
+        try:
+            hogs.append(psycopg.connect(pg.url, autocommit=True))
+        except psycopg.OperationalError:
+            return hogs
+
+
 async def test_connections_exhausted_by_others_give_answers_in_time_and_no_lost_change(
     pg: Cluster, tmp_path: Path
 ) -> None:
     async with game(pg, tmp_path) as played:
-        hogs: list[psycopg.Connection[object]] = []
+        await played.changes(2)
+        await asyncio.to_thread(end_the_bots_sessions, pg)  # the pool's connections are dead...
+        hogs = await asyncio.to_thread(hog_every_connection, pg)  # ...and no new one can be had
         try:
-            while True:  # every connection the server allows, superusers' reserve included
-                try:
-                    hogs.append(await asyncio.to_thread(psycopg.connect, pg.url, autocommit=True))
-                except psycopg.OperationalError:
-                    break
-            kinds = {o.kind for o in await played.changes(6)}
-            assert kinds <= {DONE, UNCHANGED}
+            starved = await played.changes(2)
+            body = await played.wait_readiness(False)
         finally:
             for hog in hogs:
                 hog.close()
+        assert {o.kind for o in starved} == {UNCHANGED}
+        assert body["database"] != "ok", body
+        await played.recovered()
+
+
+async def test_a_database_turned_read_only_says_so_to_every_write_and_still_reads(
+    pg: Cluster, tmp_path: Path
+) -> None:
+    async with game(pg, tmp_path) as played:
+        await played.changes(2)
+        admin(pg.url, f"ALTER DATABASE {DATABASE} SET default_transaction_read_only = on")
+        await asyncio.to_thread(end_the_bots_sessions, pg)  # the setting holds for new sessions
+        refused = await played.changes(3)
+        assert {o.kind for o in refused} == {READ_ONLY}
+        read = await shown_by(await played.tables[GUILD].send("character list", wait=False), ANSWER_S)
+        assert not read.ephemeral and "c100-0" in read.text, read.text
+        admin(pg.url, f"ALTER DATABASE {DATABASE} RESET default_transaction_read_only")
+        await asyncio.to_thread(end_the_bots_sessions, pg)
         await played.recovered()
 
 
