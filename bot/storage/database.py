@@ -53,6 +53,7 @@ _PRAGMAS = (
     "PRAGMA wal_autocheckpoint = 0",
 )
 CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
+WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
 
 
 def is_postgres(url: str) -> bool:
@@ -155,6 +156,27 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
     return outcomes
 
 
+def _checkpoint_now(conn: sqlite3.Connection) -> None:
+    """On the writer's thread, after a commit: all of the WAL into the main file (the group is
+    committed whatever happens here: a failure is only logged)."""
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+    except sqlite3.Error as exc:
+        log.error("Database checkpoint after a commit failed: %s", one_line(exc))
+        return
+    if busy is not None and busy[0]:
+        log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` names (device and inode), or None."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
     if future.cancelled():
         return
@@ -191,6 +213,10 @@ class SqliteDatabase:
         # unit that started it has no future: the thread's call answers it).
         self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
         self._guard = threading.Lock()
+        self.wal_lost = False
+        """The ``-wal`` file was deleted (or replaced) under the bot: each commit is then checkpointed
+        into the main file before it is answered (see :meth:`watch_wal`)."""
+        self._watching: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str) -> SqliteDatabase:
@@ -241,6 +267,8 @@ class SqliteDatabase:
         with self._guard:
             group, self._waiting = self._waiting, []
         outcomes = _sqlite_group(conn, [work for work, _ in group])
+        if self.wal_lost:  # the WAL file has no path any more: what it holds would die with the process
+            _checkpoint_now(conn)
         for (_, future), outcome in zip(group, outcomes, strict=True):
             if future is not None:
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
@@ -253,11 +281,40 @@ class SqliteDatabase:
         self._refuse_if_closed()
         return await aiosqlite_thread.run(self._reader, partial(_sqlite_read, work=work))
 
-    async def checkpoint(self, *, truncate: bool = False) -> None:
+    async def checkpoint(self, *, truncate: bool = False, mode: str = "PASSIVE") -> None:
         """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
-        for the reader or the writer; ``TRUNCATE``: all of it, then empty the WAL)."""
-        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})"
+        for the reader or the writer; ``FULL``: all of it; ``truncate``: all of it, then empty the WAL)."""
+        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else mode})"
         await aiosqlite_thread.run(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
+
+    @property
+    def wal_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def watch_wal(self) -> None:
+        """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
+        that the connections hold open. Once it does not (the file was deleted or replaced: a crash
+        would lose every change since the last checkpoint), log an error, checkpoint what the open WAL
+        holds into the main file, and from then on checkpoint after every commit."""
+        self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
+
+    async def _watch_wal(self, held: tuple[int, int] | None) -> None:
+        while not self.wal_lost:
+            await asyncio.sleep(WAL_WATCH_S)
+            if _identity(self.wal_path) == held:
+                continue
+            self.wal_lost = True
+            log.error(
+                "The database's WAL file %s was deleted or replaced while the bot runs: what it held is "
+                "copied into %s, and every change from now on too (slower); restart the bot to have a "
+                "WAL file again",
+                self.wal_path,
+                self.path,
+            )
+            try:
+                await self.checkpoint(mode="FULL")
+            except Exception as exc:
+                log.error("Database checkpoint after the WAL file was lost failed: %s", one_line(exc))
 
     def _refuse_if_closed(self) -> None:
         if self._closed:
@@ -266,6 +323,8 @@ class SqliteDatabase:
     async def close(self) -> None:
         """Close the connections once what was queued is done, even when one close fails."""
         self._closed = True
+        if self._watching:
+            self._watching.cancel()
         if self._checkpointing:
             await self._checkpointing
         async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...

@@ -68,6 +68,7 @@ class Store:
             if isinstance(db, SqliteDatabase):
                 await db.checkpoint(truncate=True)
                 await asyncio.to_thread(file_guard.mark, db.path)
+                db.watch_wal()
         except BaseException:
             await db.close()
             raise
