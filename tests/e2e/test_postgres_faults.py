@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import subprocess
+import pwd
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +34,7 @@ from tests.e2e.faults import (
 )
 from tests.e2e.game import GUILD, shown_by
 from tests.postgres import Cluster, Unavailable, cluster, unavailable
+from tests.tmpfs import fill, small_tmpfs
 
 pytestmark = pytest.mark.slow
 
@@ -175,42 +176,16 @@ async def test_a_database_turned_read_only_says_so_to_every_write_and_still_read
 
 @contextlib.contextmanager
 def small_tablespace(pg: Cluster, megabytes: int) -> Iterator[Path]:
-    """A tablespace ``small`` on a tmpfs of ``megabytes`` (mounting needs root), in the cluster's
-    folder (which its owner can reach)."""
-    if os.geteuid() != 0:
-        pytest.fail("the full-disk test mounts a small tmpfs: it needs root", pytrace=False)
-    folder = pg.data.parent / "small"
-    folder.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", str(folder)], check=True)
-    try:
-        if pg.owner:
-            os.chown(folder, *_ids(pg.owner))
-        admin(pg.url, f"CREATE TABLESPACE small LOCATION '{folder}'")
-        yield folder
-    finally:
-        pg.stop()  # nothing may hold a file on it when it goes
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def _ids(user: str) -> tuple[int, int]:
-    import pwd
-
-    entry = pwd.getpwnam(user)
-    return entry.pw_uid, entry.pw_gid
-
-
-def fill(folder: Path) -> Path:
-    """A file as large as the tmpfs allows."""
-    filler = folder / "filler"
-    with filler.open("wb") as out, contextlib.suppress(OSError):
-        while True:
-            out.write(b"\0" * (1 << 20))
-            out.flush()
-    with filler.open("ab") as out, contextlib.suppress(OSError):
-        while True:
-            out.write(b"\0" * 8192)
-            out.flush()
-    return filler
+    """A tablespace ``small`` on a tmpfs of ``megabytes``, in the cluster's folder (which its owner
+    can reach)."""
+    entry = pwd.getpwnam(pg.owner) if pg.owner else None
+    owner = (entry.pw_uid, entry.pw_gid) if entry else None
+    with small_tmpfs(pg.data.parent / "small", megabytes, owner=owner) as folder:
+        try:
+            admin(pg.url, f"CREATE TABLESPACE small LOCATION '{folder}'")
+            yield folder
+        finally:
+            pg.stop()  # nothing may hold a file on it when it goes
 
 
 async def test_a_full_disk_is_said_and_served_again_once_space_is_freed(pg: Cluster, tmp_path: Path) -> None:
