@@ -287,6 +287,8 @@ class SqliteDatabase:
         pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else mode})"
         await aiosqlite_thread.run(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
+    trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
+
     @property
     def wal_path(self) -> Path:
         return self.path.with_name(self.path.name + "-wal")

@@ -63,9 +63,21 @@ class _SteadyAttempt(AttemptWithBackoff):
 
 
 class _Pool(psycopg_pool.ConnectionPool):
+    last_error: str | None = None
+    """Why the last new connection failed (None once one succeeds): said when none can be had."""
+
     def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
         # psycopg-pool's one hook for its reconnection delay (pinned in uv.lock).
         super()._add_connection(attempt or _SteadyAttempt(timeout=self.reconnect_timeout), growing)
+
+    def _connect(self, timeout: float | None = None) -> psycopg.Connection[Any]:
+        try:
+            conn = super()._connect(timeout)
+        except psycopg.Error as exc:
+            self.last_error = describe(exc)
+            raise
+        self.last_error = None
+        return conn
 
 
 def make_pool(url: str, size: int = POOL_SIZE) -> psycopg_pool.ConnectionPool[Any]:
@@ -145,7 +157,9 @@ class _Unit:
         try:
             conn = self.pool.getconn(timeout=min(CHECKOUT_TIMEOUT_S, remaining))
         except psycopg_pool.PoolTimeout as exc:
-            raise Unavailable(f"no connection within {min(CHECKOUT_TIMEOUT_S, remaining):.1f} s") from exc
+            why = getattr(self.pool, "last_error", None)
+            waited = f"no connection within {min(CHECKOUT_TIMEOUT_S, remaining):.1f} s"
+            raise Unavailable(f"{waited} ({why})" if why else waited) from exc
         began = False
         try:
             if self.lock is not None:
@@ -278,6 +292,11 @@ class PostgresDatabase:
             return await asyncio.wait_for(asyncio.shield(running), COMMIT_GRACE_S)
         except TimeoutError:
             raise Unconfirmed(f"no answer to COMMIT within {UNIT_DEADLINE_S + COMMIT_GRACE_S:g} s") from None
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the last new connection failed, while none has succeeded since (for /readyz)."""
+        return getattr(self.pool, "last_error", None)
 
     async def close(self) -> None:
         await asyncio.to_thread(self.pool.close)

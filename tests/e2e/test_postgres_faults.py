@@ -75,7 +75,7 @@ async def test_a_killed_server_is_said_unavailable_and_served_again_once_back(
         assert {o.kind for o in down} == {UNCHANGED}
         assert all("database is unavailable" in o.text for o in down)
         body = await played.wait_readiness(False)
-        assert body["database"] != "ok", body
+        assert "Connection refused" in body["database"], body  # says why
         # A read during the outage says so too.
         read = await shown_by(await played.tables[GUILD].send("character list", wait=False), ANSWER_S)
         assert read.ephemeral and "database is unavailable" in read.text, read.text
