@@ -1,8 +1,8 @@
 """PostgreSQL (psycopg 3 and psycopg-pool): a pool of connections, worker threads, and bounds on
 every wait, so that a server that restarts, stalls, fills up or is locked gives an answer in time.
 
-* The pool is built in one place, :func:`make_pool`: each connection is checked when it leaves the
-  pool (a connection killed by a restart is dropped there, never handed out), recycled after
+* The pool is built in one place, :func:`make_pool`; :func:`checkout` checks each connection that
+  leaves it (a connection killed by a restart is dropped there, never handed out); recycled after
   :data:`MAX_LIFETIME_S` or :data:`MAX_IDLE_S`, and a lost one is reconnected every
   :data:`RECONNECT_DELAY_S` (psycopg-pool's own delay doubles up to ten seconds).
 * Every connection waits at most :data:`LOCK_TIMEOUT_MS` for a lock and :data:`STATEMENT_TIMEOUT_MS`
@@ -91,7 +91,6 @@ def make_pool(url: str, size: int = POOL_SIZE) -> psycopg_pool.ConnectionPool[An
         max_size=size,
         open=False,
         kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
-        check=psycopg_pool.ConnectionPool.check_connection,
         max_lifetime=MAX_LIFETIME_S,
         max_idle=MAX_IDLE_S,
         timeout=CHECKOUT_TIMEOUT_S,
@@ -115,6 +114,28 @@ def _unavailable(error: psycopg.Error) -> Exception:
     if isinstance(error, psycopg.OperationalError):
         return Unavailable(describe(error), getattr(error, "sqlstate", None))
     return error
+
+
+def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
+    """A live connection of ``pool``, within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``
+    (``time.monotonic()``), else :class:`Unavailable`. Each is checked first (one round trip): a dead
+    one (a restart killed it) goes back to the pool, which drops it and opens another, and the next
+    is tried at once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
+    while (remaining := give_up - time.monotonic()) > 0:
+        try:
+            conn: psycopg.Connection[Any] = pool.getconn(timeout=remaining)
+        except psycopg_pool.PoolTimeout:
+            break
+        try:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+        except psycopg.Error:
+            pool.putconn(conn)
+            continue
+        return conn
+    why = getattr(pool, "last_error", None)
+    waited = f"no connection within {CHECKOUT_TIMEOUT_S:g} s"
+    raise Unavailable(f"{waited} ({why})" if why else waited)
 
 
 class _Unit:
@@ -151,15 +172,9 @@ class _Unit:
             return self._attempt(deadline, last=True)
 
     def _attempt(self, deadline: float, *, last: bool) -> Any:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or self.abandoned:
-            raise Unavailable("no time left for the unit")
-        try:
-            conn = self.pool.getconn(timeout=min(CHECKOUT_TIMEOUT_S, remaining))
-        except psycopg_pool.PoolTimeout as exc:
-            why = getattr(self.pool, "last_error", None)
-            waited = f"no connection within {min(CHECKOUT_TIMEOUT_S, remaining):.1f} s"
-            raise Unavailable(f"{waited} ({why})" if why else waited) from exc
+        if self.abandoned:
+            raise Unavailable("past the unit's deadline")
+        conn = checkout(self.pool, deadline)
         began = False
         try:
             if self.lock is not None:

@@ -85,6 +85,7 @@ class Game:
     health_port: int
     tables: dict[int, Table]
     outcomes: list[Outcome] = field(default_factory=list)
+    recovery_s: float | None = None  # from the fault lifted to /readyz 200 (reported, not asserted)
     _names: Iterator[int] = field(default_factory=itertools.count)
 
     # ---- playing
@@ -138,7 +139,9 @@ class Game:
 
     async def recovered(self) -> None:
         """The fault lifted, the same bot process serves every server again."""
+        began = time.monotonic()
         await self.wait_readiness(True)
+        self.recovery_s = time.monotonic() - began
         assert {o.kind for o in await self.changes(3)} == {DONE}
         assert self.bot.returncode is None
 
@@ -169,7 +172,9 @@ class Game:
         kinds = sorted({o.kind for o in self.outcomes})
         slowest = max((o.answered_in for o in self.outcomes), default=0.0)
         deferred = sum(o.deferred for o in self.outcomes)
-        return f"{len(self.outcomes)} changes {kinds}, {deferred} deferred, slowest answer {slowest:.2f} s"
+        ready = "" if self.recovery_s is None else f", ready {self.recovery_s:.2f} s after the fault"
+        answers = f"{deferred} deferred, slowest answer {slowest:.2f} s"
+        return f"{len(self.outcomes)} changes {kinds}, {answers}{ready}"
 
 
 @contextlib.asynccontextmanager
