@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 SLOW_S = 1.5
 """An interaction not answered after this long is deferred ("thinking…"), and answered by a follow-up:
 Discord takes no answer after 3 s, and every answer of this bot comes within 10 s."""
+DISCORD_DEADLINE_S = 3.0  # Discord takes an interaction's first answer this long after it was sent
 _LOCK = "harmonies.answering"  # in Interaction.extras: held while the first answer is being sent
-_THINKING = "harmonies.thinking"  # in Interaction.extras: a public "thinking…" that no message replaced yet
+_THINKING = "harmonies.thinking"  # in Interaction.extras: a "thinking…" not replaced yet, public or private
 _SETTLED = "harmonies.settled"  # in Interaction.extras: left unanswered on purpose (a replay)
 
 
@@ -68,24 +69,29 @@ def defer_when_slow(interaction: discord.Interaction) -> None:
         discord.InteractionType.modal_submit,
     ):
         loop = asyncio.get_running_loop()
-        loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop))
+        arrived = loop.time()
+        loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
 
 
 _deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
 
 
-def _defer_if_unanswered(interaction: discord.Interaction, loop: asyncio.AbstractEventLoop) -> None:
+def _defer_if_unanswered(
+    interaction: discord.Interaction, loop: asyncio.AbstractEventLoop, arrived: float
+) -> None:
     if interaction.response.is_done() or interaction.extras.get(_SETTLED) or interaction.client.is_closed():
         return
-    task = loop.create_task(_defer(interaction), name=f"defer-{interaction.id}")
+    task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
     _deferring.add(task)
     task.add_done_callback(_deferring.discard)
 
 
-async def _defer(interaction: discord.Interaction) -> None:
-    async with _answering(interaction):
+async def _defer(interaction: discord.Interaction, arrived: float) -> None:
+    async with _answering(interaction):  # the command may be sending its answer: wait for it
         if interaction.response.is_done() or interaction.extras.get(_SETTLED):
             return
+        if asyncio.get_running_loop().time() - arrived > DISCORD_DEADLINE_S:
+            return  # too late for Discord (the command's own answer was tried meanwhile, and failed)
         command = interaction.type is discord.InteractionType.application_command
         try:
             await interaction.response.defer(thinking=command)
@@ -93,7 +99,7 @@ async def _defer(interaction: discord.Interaction) -> None:
             log.warning("Could not defer slow interaction %s: %s", interaction.id, exc)
             return
         if command:
-            interaction.extras[_THINKING] = True
+            interaction.extras[_THINKING] = "public"
         log.info("Interaction %s not answered within %g s: deferred", interaction.id, SLOW_S)
 
 
@@ -102,6 +108,7 @@ async def think_privately(interaction: discord.Interaction) -> None:
     async with _answering(interaction):
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+            interaction.extras[_THINKING] = "private"
 
 
 async def respond(
@@ -114,7 +121,7 @@ async def respond(
         if not interaction.response.is_done():
             sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
             return sent.resource if isinstance(sent.resource, discord.Message) else None
-    if interaction.extras.pop(_THINKING, False) and ephemeral:
+    if interaction.extras.pop(_THINKING, None) == "public" and ephemeral:
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
     return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
@@ -207,7 +214,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # has the first answer already, and would refuse a second one.
         log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
         interaction.extras[_SETTLED] = True
-        if interaction.response.is_done():  # it had deferred: take its "thinking…" message back
+        if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" message back
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
         return
