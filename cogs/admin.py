@@ -14,7 +14,7 @@ from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
 from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
 from bot.interface.permissions import actor_of
-from bot.interface.replies import public_lang, send_public
+from bot.interface.replies import public_lang, send_public, think_privately
 from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
@@ -306,7 +306,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         if file.size > admin.IMPORT_MAX_BYTES:
             raise import_too_large(admin.IMPORT_MAX_BYTES)
         # Reading the attachment may take a while: think privately, so that a refusal stays private.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
         counts = await admin.import_(self.bot.store, actor, await file.read())
         ruleset = await self.bot.store.ruleset(actor.guild_id)
         await interaction.delete_original_response()

@@ -14,7 +14,7 @@ from bot.actions import player_view, targets
 from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, send_private
+from bot.interface.replies import caller_lang, respond, send_private
 from bot.storage.boards import Board
 from bot.ui.i18n import lang_of, t, t_name
 
@@ -71,12 +71,12 @@ async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
     assert channel_id is not None, "a guild interaction comes from a channel"
     old = await bot.boards.board(actor.guild_id, channel_id)
     board = Board(actor.guild_id, channel_id, 0, old.npc_ids if old else ())
-    sent = await interaction.response.send_message(
-        embed=await bot.boards.render(board), allowed_mentions=discord.AllowedMentions.none()
+    sent = await respond(
+        interaction, embed=await bot.boards.render(board), allowed_mentions=discord.AllowedMentions.none()
     )
-    if not isinstance(sent.message_id, int):
+    if sent is None:
         raise RuntimeError("Discord did not say which message the board is")
-    board = replace(board, message_id=sent.message_id)
+    board = replace(board, message_id=sent.id)
     await bot.store.save_board(board)
     await bot.boards.posted(board, fresh=True)
     if old is not None:

@@ -13,7 +13,15 @@ from bot.actions import characters, targets
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
-from bot.interface.replies import answer_error, caller_lang, public_lang, send_private, send_public
+from bot.interface.replies import (
+    answer_error,
+    caller_lang,
+    public_lang,
+    respond,
+    send_private,
+    send_public,
+    update,
+)
 from bot.interface.results import CARD_ID, card_button, send_card
 from bot.interface.views import Pager
 from bot.rules import Character, Ruleset, can_roll_healing
@@ -149,7 +157,8 @@ class Characters(
         assert found.id is not None
         # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
         # Its buttons carry everything they need: they still work after a restart.
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             t_name(asking, "confirm_delete", found.name, 2000),
             embed=character_card(found, ruleset, asking),
             view=delete_question(found.id, actor.user_id, asking),
@@ -169,9 +178,7 @@ async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], ch
         embed = secret_card(character, lang)
     else:
         embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
-    await interaction.response.send_message(
-        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-    )
+    await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_ID):
@@ -202,7 +209,7 @@ async def delete_and_reply(
     bot = interaction.client
     actor = actor_of(interaction)
     deleted = await characters.delete(bot.store, actor, character_id)
-    await interaction.response.edit_message(view=answered)
+    await update(interaction, view=answered)
     lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
     mention = None if actor.owns(deleted) else deleted.owner_id
     await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
@@ -246,7 +253,7 @@ class DeleteChoice(
             if self.confirm:
                 await delete_and_reply(interaction, self.character_id, answered=answered)
             else:
-                await interaction.response.edit_message(content=t(lang, "cancelled"), view=answered)
+                await update(interaction, content=t(lang, "cancelled"), view=answered)
         except Exception as error:
             await answer_error(interaction, error)
 

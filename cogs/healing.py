@@ -15,7 +15,14 @@ from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
-from bot.interface.replies import answer_error, caller_lang, public_lang, send_public
+from bot.interface.replies import (
+    answer_error,
+    caller_lang,
+    public_lang,
+    respond,
+    send_public,
+    think_privately,
+)
 from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
 from bot.interface.views import Ask
 from bot.rules import Track, parse_severity
@@ -101,7 +108,7 @@ class Resting(commands.Cog):
         character: str | None = None,
     ) -> None:
         # A server-wide rest may take a while: think privately, so that a refusal stays private.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
         rested = await healing.rest(
             self.bot.store,
             actor_of(interaction),
@@ -216,7 +223,8 @@ async def ask_before_healing(
     view = Ask(
         interaction.user.id, lang, go="button_heal_go", going="heal_going", run=interaction.client.run_id
     )
-    await interaction.response.send_message(
+    sent = await respond(
+        interaction,
         odds_question(prospect.character, prospect.odds, lang),
         embed=odds_embed(prospect.character, prospect.odds, lang),
         view=view,
@@ -226,7 +234,8 @@ async def ask_before_healing(
     if await view.wait():  # timed out
         view.disable()
         with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(content=t(lang, "expired"), view=view)
+            if sent is not None:
+                await sent.edit(content=t(lang, "expired"), view=view)
         return False
     return bool(view.value)
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.actions import targets
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang
+from bot.interface.replies import caller_lang, respond
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
 from bot.rules import Track, can_roll_healing
@@ -56,7 +56,8 @@ class Menus(commands.Cog):
             )
 
         chooser = WoundChooser(actor.user_id, lang, inflict)
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             t_name(lang, "menu_wound_who", character.name, 1000),
             view=chooser,
             ephemeral=True,
@@ -72,8 +73,8 @@ class Menus(commands.Cog):
         embed = character_card(
             character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
         )
-        await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        await respond(
+            interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

@@ -11,16 +11,20 @@ one-line reason, unless ``HARMONIES_TEST_SKIP_POSTGRES=1`` is set (then they are
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -55,10 +59,75 @@ def _run(what: str, command: list[str]) -> None:
         raise Unavailable(f"{what} failed: {last[0]}")
 
 
+@dataclass
+class Cluster:
+    """A throwaway cluster of this session: its URL, and what the fault tests do to it."""
+
+    url: str
+    bindir: str
+    data: Path
+    owner: str | None
+    options: str
+
+    def pg_ctl(self, *args: str, check: bool = True) -> None:
+        command = _as_owner([f"{self.bindir}/pg_ctl", "-D", str(self.data), *args], self.owner)
+        if check:
+            _run(f"pg_ctl {args[-1]}", command)
+        else:
+            subprocess.run(command, capture_output=True, check=False)
+
+    def start(self) -> None:
+        """Start it (again): after a kill, once the old server's processes are gone."""
+        log = str(self.data.parent / "log")
+        self.pg_ctl("-o", self.options, "-l", log, "-w", "-t", "60", "start")
+
+    def restart(self) -> None:
+        """``pg_ctl restart -m fast``: every session is ended, the server is back a moment later."""
+        self.pg_ctl("-l", str(self.data.parent / "log"), "-m", "fast", "-w", "-t", "60", "restart")
+
+    def postmaster(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def processes(self) -> list[int]:
+        """The postmaster and its children (the backends, the checkpointer…)."""
+        root = self.postmaster()
+        found = [root]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == root:
+                found.append(int(stat.parent.name))
+        return found
+
+    def kill(self) -> None:
+        """SIGKILL of the postmaster: its backends notice and end; the server is down until start()."""
+        processes = self.processes()
+        os.kill(processes[0], signal.SIGKILL)
+        for _ in range(200):  # the backends end within a moment of their postmaster's death
+            if not any(Path(f"/proc/{pid}").exists() for pid in processes):
+                break
+            time.sleep(0.05)
+
+    def freeze(self, *, stopped: bool) -> list[int]:
+        """SIGSTOP (or SIGCONT) to the postmaster and every child: the server answers nothing, its
+        connections stay open."""
+        processes = self.processes()
+        for pid in processes:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP if stopped else signal.SIGCONT)
+        return processes
+
+    def stop(self) -> None:
+        self.pg_ctl("-m", "immediate", "-w", "stop", check=False)
+
+
 @contextmanager
-def throwaway_cluster(*, durable: bool = False) -> Iterator[str]:
-    """Start a cluster in a temporary folder; yield its URL (database ``postgres``); stop it after.
-    Not ``durable`` (the tests): ``fsync=off``. Durable (the benchmarks): PostgreSQL's defaults."""
+def cluster(*, durable: bool = False, max_connections: int = 200) -> Iterator[Cluster]:
+    """Start a cluster in a temporary folder; yield it (its URL names the database ``postgres``);
+    stop it after. Not ``durable`` (the tests): ``fsync=off``. Durable (the benchmarks): PostgreSQL's
+    defaults."""
     try:
         bindir = subprocess.run(
             ["pg_config", "--bindir"], capture_output=True, text=True, check=True
@@ -89,20 +158,23 @@ def throwaway_cluster(*, durable: bool = False) -> Iterator[str]:
         options = "" if durable else "-c fsync=off -c full_page_writes=off "
         options += (
             f"-c port={port} -c listen_addresses=127.0.0.1 "
-            f"-c unix_socket_directories={socket_dir} -c max_connections=200"
+            f"-c unix_socket_directories={socket_dir} -c max_connections={max_connections}"
         )
-        pg_ctl = [f"{bindir}/pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "log")]
-        _run("pg_ctl start", _as_owner([*pg_ctl, "-w", "-t", "60", "start"], owner))
+        started = Cluster(f"postgresql://postgres@127.0.0.1:{port}/postgres", bindir, data, owner, options)
+        started.start()
         try:
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+            yield started
         finally:
-            subprocess.run(
-                _as_owner([f"{bindir}/pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"], owner),
-                capture_output=True,
-                check=False,
-            )
+            started.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def throwaway_cluster(*, durable: bool = False) -> Iterator[str]:
+    """:func:`cluster`, by its URL."""
+    with cluster(durable=durable) as started:
+        yield started.url
 
 
 def with_database(url: str, name: str) -> str:

@@ -37,6 +37,8 @@ def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
     try:
         found = by_ref(reader, ref)
     except UserError:
+        if not ref.strip():  # blank: refused, never "the start of every name"
+            raise
         gone = reader.deleted_characters(ref.strip()[:100])
         if not gone:
             raise

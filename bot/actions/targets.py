@@ -21,7 +21,9 @@ class CharacterSource(Protocol):
 def by_ref(source: CharacterSource, ref: str) -> Character:
     """A character option: an id chosen from autocomplete, or a name typed by hand."""
     ref = ref.strip()
-    if not ref or len(ref) > MAX_REF:
+    if not ref:  # a blank option is refused, never read as "no character given"
+        raise UserError("character_blank")
+    if len(ref) > MAX_REF:
         raise UserError("character_not_found", ref=ref[:MAX_REF])
     # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
     if ref.isascii() and ref.isdigit() and len(ref) <= 19:

@@ -28,6 +28,7 @@ from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.interface.boards import BoardKeeper
 from bot.interface.metrics import Metrics
 from bot.interface.names import NameBook
+from bot.interface.replies import defer_when_slow
 from bot.interface.tree import HarmoniesTree
 from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
@@ -189,6 +190,9 @@ class HarmoniesBot(commands.AutoShardedBot):
             await super().close()
         finally:
             await self.locks.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        defer_when_slow(interaction)  # every answer within Discord's 3 s, however long the work
 
     async def on_ready(self) -> None:
         if not self._boards_started:

@@ -44,7 +44,8 @@ async def database_answers(bot: HarmoniesBot) -> str | None:
     try:
         await asyncio.wait_for(bot.store.get_meta(META_PROBE), DATABASE_TIMEOUT_S)
     except TimeoutError:
-        return f"no answer within {DATABASE_TIMEOUT_S:g} s"
+        why = bot.store.database.trouble  # PostgreSQL: why the last connection attempt failed
+        return f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
     except Exception as exc:  # any failure of the database is "not ready", said in one line
         return " ".join(f"{type(exc).__name__}: {exc}".split())
     return None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,12 +15,20 @@ from discord.utils import MISSING
 
 from bot.errors import UserError
 from bot.rules import Ruleset
-from bot.storage.errors import AlreadyHandled, file_fault
+from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
 from bot.ui import limits
 from bot.ui.i18n import Lang, error_text, lang_of
 from bot.ui.text import clip
 
 log = logging.getLogger(__name__)
+
+SLOW_S = 1.5
+"""An interaction not answered after this long is deferred ("thinking…"), and answered by a follow-up:
+Discord takes no answer after 3 s, and every answer of this bot comes within 10 s."""
+DISCORD_DEADLINE_S = 3.0  # Discord takes an interaction's first answer this long after it was sent
+_LOCK = "harmonies.answering"  # in Interaction.extras: held while the first answer is being sent
+_THINKING = "harmonies.thinking"  # in Interaction.extras: a "thinking…" not replaced yet, public or private
+_SETTLED = "harmonies.settled"  # in Interaction.extras: left unanswered on purpose (a replay)
 
 
 def caller_lang(interaction: discord.Interaction) -> Lang:
@@ -41,6 +51,92 @@ def mentions_for(user_id: int | None, *others: int) -> discord.AllowedMentions:
     )
 
 
+def _answering(interaction: discord.Interaction) -> asyncio.Lock:
+    lock = interaction.extras.get(_LOCK)
+    if lock is None:
+        lock = interaction.extras[_LOCK] = asyncio.Lock()
+    assert isinstance(lock, asyncio.Lock)
+    return lock
+
+
+def defer_when_slow(interaction: discord.Interaction) -> None:
+    """Called for every interaction as it arrives: should it be still unanswered after :data:`SLOW_S`,
+    it is deferred (a command shows "thinking…" in the channel; a click shows nothing), and its answer
+    comes as a follow-up (see :func:`respond`), however the command sends it."""
+    if interaction.type in (
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    ):
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
+        loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
+
+
+_deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
+
+
+def _defer_if_unanswered(
+    interaction: discord.Interaction, loop: asyncio.AbstractEventLoop, arrived: float
+) -> None:
+    if interaction.response.is_done() or interaction.extras.get(_SETTLED) or interaction.client.is_closed():
+        return
+    task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
+    _deferring.add(task)
+    task.add_done_callback(_deferring.discard)
+
+
+async def _defer(interaction: discord.Interaction, arrived: float) -> None:
+    async with _answering(interaction):  # the command may be sending its answer: wait for it
+        if interaction.response.is_done() or interaction.extras.get(_SETTLED):
+            return
+        if asyncio.get_running_loop().time() - arrived > DISCORD_DEADLINE_S:
+            return  # too late for Discord (the command's own answer was tried meanwhile, and failed)
+        command = interaction.type is discord.InteractionType.application_command
+        try:
+            await interaction.response.defer(thinking=command)
+        except discord.HTTPException as exc:
+            log.warning("Could not defer slow interaction %s: %s", interaction.id, exc)
+            return
+        if command:
+            interaction.extras[_THINKING] = "public"
+        log.info("Interaction %s not answered within %g s: deferred", interaction.id, SLOW_S)
+
+
+async def think_privately(interaction: discord.Interaction) -> None:
+    """A private "thinking…" (a command known to take a while, whose refusal must stay private)."""
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            interaction.extras[_THINKING] = "private"
+
+
+async def respond(
+    interaction: discord.Interaction, content: Any = MISSING, *, ephemeral: bool = False, **kwargs: Any
+) -> discord.Message | None:
+    """Send a message answering ``interaction``: its response when none was sent yet, else a follow-up
+    (the first one replaces a "thinking…"; a private one deletes a public "thinking…" first, so that
+    it stays private). The message sent, when Discord says which."""
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            return sent.resource if isinstance(sent.resource, discord.Message) else None
+    if interaction.extras.pop(_THINKING, None) == "public" and ephemeral:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
+
+
+async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message whose button was clicked: as the click's response, or, once the click was
+    deferred, through the original response (the clicked message)."""
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+            return
+    await interaction.edit_original_response(**kwargs)
+
+
 async def send_public(
     interaction: discord.Interaction,
     *,
@@ -55,24 +151,20 @@ async def send_public(
     content = " ".join(f"<@{user}>" for user in users) or MISSING
     allowed = mentions_for(None, *users)
     files = [file] if file is not None else []
-    if interaction.response.is_done():
-        await interaction.followup.send(
-            content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
-        )
-    else:
-        await interaction.response.send_message(
-            content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
-        )
+    await respond(
+        interaction, content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
+    )
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
     content = clip(text, limits.CONTENT)
-    allowed = discord.AllowedMentions.none()
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, allowed_mentions=allowed)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, allowed_mentions=allowed)
+    await respond(interaction, content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+
+def sqlstate(error: BaseException) -> str:
+    """PostgreSQL's code for ``error`` (SQLite's errors have none: its name then)."""
+    return getattr(error, "sqlstate", None) or type(error).__name__
 
 
 def root_of(error: BaseException) -> BaseException:
@@ -95,9 +187,17 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
             return UserError("option_invalid", value=str(bad.value))
         case app_commands.CheckFailure():
             return UserError("not_gm")
+        case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
+            log.error(
+                "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
+            )
+            return UserError("storage_unconfirmed")
+        case Unavailable() as down:  # rolled back before its COMMIT: nothing was changed
+            log.error("The database is unavailable (interaction %s): %s", interaction.id, down.cause)
+            return UserError("storage_unavailable")
         case root if (fault := file_fault(root)) is not None:
             # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
-            log.error("The database cannot be written (%s): %s", fault, root)
+            log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, sqlstate(root), root)
             return UserError(f"storage_{fault}")
         case root:
             error_id = secrets.token_hex(4)
@@ -114,7 +214,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # A second delivery of an interaction whose change is committed (a gateway replay): Discord
         # has the first answer already, and would refuse a second one.
         log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
-        if interaction.response.is_done():  # it had deferred: take its "thinking…" message back
+        interaction.extras[_SETTLED] = True
+        if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" message back
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
         return

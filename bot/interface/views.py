@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.interface.replies import answer_error, caller_lang, send_private
+from bot.interface.replies import answer_error, caller_lang, send_private, update
 from bot.rules import SEVERITIES, Severity, Track, parse_severity, severity_name
 from bot.rules.wounds import MAX_COUNT
 from bot.ui.i18n import Lang, severity_label, t, tn
@@ -73,7 +73,7 @@ class Confirm(_Question):
     ) -> None:
         super().__init__(author_id, lang, go="button_confirm", run=run)
         self.on_confirm = on_confirm
-        self.message: discord.InteractionMessage | None = None
+        self.message: discord.Message | None = None
 
     @discord.ui.button(style=discord.ButtonStyle.danger, label="Confirm")
     async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
@@ -85,7 +85,7 @@ class Confirm(_Question):
     async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.disable()
         self.stop()
-        await interaction.response.edit_message(content=t(self.lang, "cancelled"), view=self)
+        await update(interaction, content=t(self.lang, "cancelled"), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()
@@ -111,7 +111,7 @@ class Ask(_Question):
         self.value = value
         self.disable()
         self.stop()
-        await interaction.response.edit_message(content=text, view=self)
+        await update(interaction, content=text, view=self)
 
     # Cancel first: the safe choice is the one under the thumb; going on is the red one after it.
     @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
@@ -164,13 +164,13 @@ class Pager(discord.ui.View):
     async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.index = max(0, self.index - 1)
         self._sync()
-        await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+        await update(interaction, embed=self.pages[self.index], view=self)
 
     @discord.ui.button(emoji="▶️", style=discord.ButtonStyle.secondary)
     async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.index = min(len(self.pages) - 1, self.index + 1)
         self._sync()
-        await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+        await update(interaction, embed=self.pages[self.index], view=self)
 
 
 class PageTurner(discord.ui.View):
@@ -208,7 +208,7 @@ class PageTurner(discord.ui.View):
         embed, self.pages = await self.render(max(1, min(page, self.pages)))
         self.page = max(1, min(page, self.pages))
         self._sync()
-        await interaction.response.edit_message(embed=embed, view=self)
+        await update(interaction, embed=embed, view=self)
 
     @discord.ui.button(label="First", style=discord.ButtonStyle.secondary)
     async def first(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:

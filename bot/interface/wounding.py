@@ -17,7 +17,7 @@ from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import WOUNDING
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang
+from bot.interface.replies import caller_lang, public_lang, respond, update
 from bot.interface.results import send_result
 from bot.interface.views import Confirm
 from bot.rules import Character, Ruleset, Track, parse_severity
@@ -220,13 +220,15 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
         try:
             rolled = await _roll_damage(click, blows)
         except UserError:
-            await click.response.edit_message(content=t(asking, "question_not_rolled"), view=view)
+            await update(click, content=t(asking, "question_not_rolled"), view=view)
             raise
-        await click.response.edit_message(view=view)
+        except Exception:
+            await update(click, view=view)
+            raise
+        await update(click, view=view)
         await _post_damage(click, *rolled, blows.track)
 
     view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
-    await interaction.response.send_message(
-        embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    view.message = await respond(
+        interaction, embed=odds, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
-    view.message = await interaction.original_response()

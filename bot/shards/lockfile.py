@@ -47,8 +47,11 @@ def only_process(database: Path) -> Iterator[Path]:
                 f"another bot process{by} already runs on {database}: one SQLite file serves one "
                 "process; to run several processes, use PostgreSQL (DATABASE_URL=postgresql://…)"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as exc:  # a full disk, say
+            raise StorageError(f"cannot write the lock file {path}: {exc.strerror or exc}") from None
         yield path
     finally:
         os.close(fd)  # releases the lock

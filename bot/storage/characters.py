@@ -184,7 +184,7 @@ def search(
 def deleted(sql: Sql, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
     """(id, name) of deleted characters of the server named by ``ref`` (an id, or a name or the start
     of one), most recently deleted first: their history stays readable and undo can bring them back."""
-    if limit <= 0 or "\x00" in ref:  # no stored name holds NUL
+    if limit <= 0 or "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
         return []
     key = name_key(ref)
     by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1

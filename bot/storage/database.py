@@ -3,16 +3,18 @@
 Both run a unit of work the same way: a plain synchronous function of an :class:`~bot.storage.sql.Sql`
 connection, run whole, in one hop, on the thread that holds that connection, inside one transaction
 (committed when it returns, rolled back when it raises). Nothing can ``await`` inside it, so nothing
-else runs in the middle of it, and nothing is ever retried.
+else runs in the middle of it (on PostgreSQL, a unit whose connection failed before it began runs
+once more, on another connection).
 
 * **SQLite** (aiosqlite): one writer connection on its own thread (``BEGIN IMMEDIATE … COMMIT``, the
   units waiting for it committed together, in arrival order), one reader connection on another
   (WAL: reads see the last commit and never wait for the writer), and a third that checkpoints the
   WAL beside the writer. A unit runs there through :mod:`bot.storage.aiosqlite_thread`, the one
   private call of aiosqlite.
-* **PostgreSQL** (psycopg 3 and psycopg-pool): a pool of connections, one worker thread per
-  connection; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED),
-  so the units of one server run one at a time across every process sharing the database.
+* **PostgreSQL** (psycopg 3 and psycopg-pool, :mod:`bot.storage.postgres`): a pool of connections,
+  worker threads; every unit first takes ``pg_advisory_xact_lock`` on its server's id (READ
+  COMMITTED), so the units of one server run one at a time across every process sharing the
+  database; every wait is bounded, and a unit past its deadline is rolled back.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
@@ -34,16 +35,15 @@ from bot.storage import aiosqlite_thread
 from bot.storage.errors import StorageError, one_line
 from bot.storage.sql import Dialect, Sql
 
-if TYPE_CHECKING:  # imported by PostgresDatabase.open only: SQLite deployments do without (≈ 11 MB)
-    import psycopg_pool
+if TYPE_CHECKING:  # imported by open_database only: SQLite deployments do without psycopg (≈ 11 MB)
+    from bot.storage.postgres import PostgresDatabase
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Work = Callable[[Sql], T]
 
 BUSY_TIMEOUT_MS = 5000
-POOL_SIZE = 8
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 10  # a plain connection of the shard locks (the pool's are in postgres.py)
 _PRAGMAS = (
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys = ON",
@@ -53,6 +53,7 @@ _PRAGMAS = (
     "PRAGMA wal_autocheckpoint = 0",
 )
 CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
+WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
 
 
 def is_postgres(url: str) -> bool:
@@ -88,6 +89,8 @@ Database: TypeAlias = "SqliteDatabase | PostgresDatabase"
 
 async def open_database(url: str) -> Database:
     if is_postgres(url):
+        from bot.storage.postgres import PostgresDatabase
+
         return await PostgresDatabase.open(url)
     return await SqliteDatabase.open(url)
 
@@ -153,6 +156,27 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
     return outcomes
 
 
+def _checkpoint_now(conn: sqlite3.Connection) -> None:
+    """On the writer's thread, after a commit: all of the WAL into the main file (the group is
+    committed whatever happens here: a failure is only logged)."""
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+    except sqlite3.Error as exc:
+        log.error("Database checkpoint after a commit failed: %s", one_line(exc))
+        return
+    if busy is not None and busy[0]:
+        log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` names (device and inode), or None."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
     if future.cancelled():
         return
@@ -192,6 +216,10 @@ class SqliteDatabase:
         self._writing = 0  # units in the group the writer's thread runs now
         self.on_group: Callable[[int], None] | None = None
         """Told the size of each group, on the writer's thread (the bot's metrics)."""
+        self.wal_lost = False
+        """The ``-wal`` file was deleted (or replaced) under the bot: each commit is then checkpointed
+        into the main file before it is answered (see :meth:`watch_wal`)."""
+        self._watching: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str) -> SqliteDatabase:
@@ -248,6 +276,8 @@ class SqliteDatabase:
             outcomes = _sqlite_group(conn, [work for work, _ in group])
         finally:
             self._writing = 0
+        if self.wal_lost:  # the WAL file has no path any more: what it holds would die with the process
+            _checkpoint_now(conn)
         for (_, future), outcome in zip(group, outcomes, strict=True):
             if future is not None:
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
@@ -264,11 +294,42 @@ class SqliteDatabase:
         self._refuse_if_closed()
         return await aiosqlite_thread.run(self._reader, partial(_sqlite_read, work=work))
 
-    async def checkpoint(self, *, truncate: bool = False) -> None:
+    async def checkpoint(self, *, truncate: bool = False, mode: str = "PASSIVE") -> None:
         """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
-        for the reader or the writer; ``TRUNCATE``: all of it, then empty the WAL)."""
-        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})"
+        for the reader or the writer; ``FULL``: all of it; ``truncate``: all of it, then empty the WAL)."""
+        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else mode})"
         await aiosqlite_thread.run(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
+
+    trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
+
+    @property
+    def wal_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def watch_wal(self) -> None:
+        """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
+        that the connections hold open. Once it does not (the file was deleted or replaced: a crash
+        would lose every change since the last checkpoint), log an error, checkpoint what the open WAL
+        holds into the main file, and from then on checkpoint after every commit."""
+        self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
+
+    async def _watch_wal(self, held: tuple[int, int] | None) -> None:
+        while not self.wal_lost:
+            await asyncio.sleep(WAL_WATCH_S)
+            if _identity(self.wal_path) == held:
+                continue
+            self.wal_lost = True
+            log.error(
+                "The database's WAL file %s was deleted or replaced while the bot runs: what it held is "
+                "copied into %s, and every change from now on too (slower); restart the bot to have a "
+                "WAL file again",
+                self.wal_path,
+                self.path,
+            )
+            try:
+                await self.checkpoint(mode="FULL")
+            except Exception as exc:
+                log.error("Database checkpoint after the WAL file was lost failed: %s", one_line(exc))
 
     def _refuse_if_closed(self) -> None:
         if self._closed:
@@ -277,74 +338,10 @@ class SqliteDatabase:
     async def close(self) -> None:
         """Close the connections once what was queued is done, even when one close fails."""
         self._closed = True
+        if self._watching:
+            self._watching.cancel()
         if self._checkpointing:
             await self._checkpointing
         async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...
             for conn in (self._checkpointer, self._reader, self._writer):
                 closing.push_async_callback(conn.close)
-
-
-# ---- PostgreSQL --------------------------------------------------------------------------------------
-
-
-def _postgres_unit(pool: psycopg_pool.ConnectionPool[Any], lock: int | None, work: Work[T]) -> T:
-    """On a worker thread: one transaction on a pooled connection, the server's lock first (a read
-    takes none)."""
-    with pool.connection() as conn, conn.transaction():
-        if lock is not None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
-        return work(Sql(conn, "postgres"))
-
-
-class PostgresDatabase:
-    dialect: Dialect = "postgres"
-
-    def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any], size: int) -> None:
-        self.url = url
-        self._pool = pool
-        self._threads = ThreadPoolExecutor(size, thread_name_prefix="postgres")
-        self._in_flight = 0  # units asked for and not yet over
-        self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
-
-    @classmethod
-    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
-        import psycopg
-        import psycopg_pool
-
-        def connect() -> psycopg_pool.ConnectionPool[Any]:
-            try:  # one plain connection first: its error says what is wrong (the pool's would not)
-                psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
-            except psycopg.Error as exc:
-                raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
-            pool = psycopg_pool.ConnectionPool(
-                url, min_size=1, max_size=size, open=False, kwargs={"autocommit": False}
-            )
-            try:
-                pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-            except psycopg_pool.PoolTimeout:
-                pool.close()
-                raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
-            return pool
-
-        return cls(url, await asyncio.to_thread(connect), size)
-
-    async def write(self, lock: int | None, work: Work[T]) -> T:
-        loop = asyncio.get_running_loop()
-        self._in_flight += 1
-        try:
-            return await loop.run_in_executor(self._threads, _postgres_unit, self._pool, lock, work)
-        finally:
-            self._in_flight -= 1
-
-    def usage(self) -> tuple[int, int]:
-        """(pooled connections lent out, units waiting for one: for a worker thread or the pool)."""
-        stats = self._pool.get_stats()
-        in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
-        return in_use, max(self._in_flight - in_use, 0)
-
-    async def read(self, work: Work[T]) -> T:
-        return await self.write(None, work)  # a unit that takes no lock
-
-    async def close(self) -> None:
-        await asyncio.to_thread(self._pool.close)
-        self._threads.shutdown(wait=False)

@@ -18,6 +18,22 @@ class AlreadyHandled(Exception):
     is applied again, and the second delivery is not answered."""
 
 
+class Unavailable(Exception):
+    """The database could not be reached, or did not answer in time, before the unit's COMMIT was
+    sent: the unit was rolled back, nothing was changed. ``cause`` names it for the log (with its
+    SQLSTATE when the server gave one)."""
+
+    def __init__(self, cause: str, sqlstate: str | None = None) -> None:
+        super().__init__(cause)
+        self.cause = cause
+        self.sqlstate = sqlstate
+
+
+class Unconfirmed(Unavailable):
+    """The connection failed, or the deadline passed, while the COMMIT was on its way: the change may
+    have been committed, or not. The user is told to look at /history."""
+
+
 FileFault = Literal["full", "read_only"]
 _SQLITE_FAULTS: dict[int, FileFault] = {sqlite3.SQLITE_FULL: "full", sqlite3.SQLITE_READONLY: "read_only"}
 # psycopg's errors carry the SQLSTATE: disk_full, read_only_sql_transaction.

@@ -72,6 +72,7 @@ class Store:
             if isinstance(db, SqliteDatabase):
                 await db.checkpoint(truncate=True)
                 await asyncio.to_thread(file_guard.mark, db.path)
+                db.watch_wal()
         except BaseException:
             await db.close()
             raise
@@ -90,19 +91,20 @@ class Store:
         self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
     ) -> T:
         """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
-        everything back and is raised here. ``work`` runs once: it is never retried. ``interaction``,
-        the id of the interaction asking, is recorded in the same transaction: a second delivery of it
-        raises :class:`~bot.storage.errors.AlreadyHandled` and changes nothing."""
+        everything back and is raised here. ``work`` runs once (on PostgreSQL, twice when its first
+        connection failed before it began). ``interaction``, the id of the interaction asking, is
+        recorded first, in the same transaction: a second delivery of it raises
+        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
+            if interaction is not None:  # first: a replay is never answered with the first's refusal
+                interactions.claim(sql, interaction)
             tx = Transaction(sql, guild_id, now)
             try:
                 result = work(tx)
             finally:
                 tx.end()
-            if interaction is not None:
-                interactions.claim(sql, interaction)
             player_views.notify(sql, guild_id)
             return result
 

@@ -143,6 +143,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "{name} porte plus de blessures que le gabarit {preset} n'en permet. Soignez-en d'abord, "
         "ou choisissez un gabarit plus grand.",
     },
+    "character_blank": {
+        "en": "The character option is blank. Pick a character from the suggestions, or leave the option "
+        "out.",
+        "fr": "L'option du personnage est vide. Choisissez un personnage dans les suggestions, ou laissez "
+        "l'option de côté.",
+    },
     "character_not_found": {
         "en": "No character called {ref} in this server. Pick one from the suggestions, or see "
         "/character list.",
@@ -253,6 +259,17 @@ ERRORS: dict[str, dict[str, str]] = {
         "and try again once they have fixed it.",
         "fr": "La base de données du bot est en lecture seule pour le moment : rien n'a été enregistré. "
         "Prévenez les administrateurs du bot, et réessayez quand ils l'auront réparée.",
+    },
+    "storage_unavailable": {
+        "en": "The database is unavailable right now: nothing was changed. Try again in a moment.",
+        "fr": "La base de données est indisponible pour le moment : rien n'a été modifié. Réessayez dans "
+        "un instant.",
+    },
+    "storage_unconfirmed": {
+        "en": "The database did not confirm the change: it may have been recorded, or not. Check /history "
+        "before trying again.",
+        "fr": "La base de données n'a pas confirmé le changement : il a peut-être été enregistré, ou non. "
+        "Vérifiez /historique avant de réessayer.",
     },
     "payload_invalid": {
         "en": "Discord sent this command in a form the bot cannot read (it may have just been updated). "

@@ -1,0 +1,334 @@
+"""PostgreSQL (psycopg 3 and psycopg-pool): a pool of connections, worker threads, and bounds on
+every wait, so that a server that restarts, stalls, fills up or is locked gives an answer in time.
+
+* The pool is built in one place, :func:`make_pool`; :func:`checkout` checks each connection that
+  leaves it (a connection killed by a restart is dropped there, never handed out); recycled after
+  :data:`MAX_LIFETIME_S` or :data:`MAX_IDLE_S`, and a lost one is reconnected every
+  :data:`RECONNECT_DELAY_S` (psycopg-pool's own delay doubles up to ten seconds).
+* Every connection waits at most :data:`LOCK_TIMEOUT_MS` for a lock and :data:`STATEMENT_TIMEOUT_MS`
+  for a statement (set at connection, server side), and a unit waits at most
+  :data:`CHECKOUT_TIMEOUT_S` for a connection. A whole unit has :data:`UNIT_DEADLINE_S`: past it, the
+  caller gets :class:`~bot.storage.errors.Unavailable` and the unit, wherever its thread is (a frozen
+  server answers nothing), is rolled back instead of committed. Only a unit whose ``COMMIT`` was
+  already sent cannot be taken back: its caller gets :class:`~bot.storage.errors.Unconfirmed`.
+* The units of one server wait for each other in this process (:class:`Turns`) before they take a
+  pooled connection, so that a server whose lock is held elsewhere holds one connection, not all;
+  ``pg_advisory_xact_lock`` on the server's id still orders them across processes.
+* A unit whose connection failed before the unit began (nothing can have been written) is run once
+  more on another connection; a read, which writes nothing, likewise whenever its connection failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import psycopg
+import psycopg_pool
+from psycopg_pool.base import AttemptWithBackoff
+
+from bot.storage.errors import StorageError, Unavailable, Unconfirmed, file_fault, one_line
+from bot.storage.sql import Dialect, Sql
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+POOL_SIZE = 8  # connections at most; each server uses one at a time (Turns)
+POOL_MIN_SIZE = 2
+THREADS = 2 * POOL_SIZE  # a unit abandoned on a frozen server keeps its thread until the server wakes
+CONNECT_TIMEOUT_S = 3
+CHECKOUT_TIMEOUT_S = 3.0
+LOCK_TIMEOUT_MS = 3000
+STATEMENT_TIMEOUT_MS = 5000
+UNIT_DEADLINE_S = 7.0  # the whole unit: its turn, a connection, its statements
+COMMIT_GRACE_S = 1.5  # past the deadline, how long a COMMIT already sent is waited for
+RECONNECT_DELAY_S = 0.5
+MAX_LIFETIME_S = 30 * 60.0
+MAX_IDLE_S = 5 * 60.0
+
+SESSION_OPTIONS = f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"
+
+
+class _SteadyAttempt(AttemptWithBackoff):
+    """A reconnection tried every :data:`RECONNECT_DELAY_S`, not after a doubling delay."""
+
+    INITIAL_DELAY = RECONNECT_DELAY_S
+    DELAY_BACKOFF = 1.0
+
+
+class _Pool(psycopg_pool.ConnectionPool):
+    last_error: str | None = None
+    """Why the last new connection failed (None once one succeeds): said when none can be had."""
+
+    def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
+        # psycopg-pool's one hook for its reconnection delay (pinned in uv.lock).
+        super()._add_connection(attempt or _SteadyAttempt(timeout=self.reconnect_timeout), growing)
+
+    def _connect(self, timeout: float | None = None) -> psycopg.Connection[Any]:
+        try:
+            conn = super()._connect(timeout)
+        except psycopg.Error as exc:
+            self.last_error = describe(exc)
+            raise
+        self.last_error = None
+        return conn
+
+
+def make_pool(url: str, size: int = POOL_SIZE) -> psycopg_pool.ConnectionPool[Any]:
+    """The bot's pool of PostgreSQL connections, not yet open: every setting of it is here."""
+    # psycopg-pool warns at each reconnection attempt (several a second while the server is down):
+    # the units that fail log their cause once each (bot.interface.replies).
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    return _Pool(
+        url,
+        min_size=min(POOL_MIN_SIZE, size),
+        max_size=size,
+        open=False,
+        kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
+        max_lifetime=MAX_LIFETIME_S,
+        max_idle=MAX_IDLE_S,
+        timeout=CHECKOUT_TIMEOUT_S,
+        reconnect_timeout=24 * 3600.0,  # never give up: the delay between tries stays short
+        name="harmonies",
+    )
+
+
+def describe(error: BaseException) -> str:
+    """One line naming the cause, with its SQLSTATE when the server gave one."""
+    state = getattr(error, "sqlstate", None)
+    return f"{type(error).__name__} (SQLSTATE {state}): {one_line(error)}" if state else one_line(error)
+
+
+def _unavailable(error: psycopg.Error) -> Exception:
+    """The error to raise for ``error`` when the unit failed before its COMMIT: a disk full or a
+    read-only database as it is (the funnel says so), a lost connection or a wait past its bound as
+    :class:`Unavailable`, anything else (a bug) unchanged."""
+    if file_fault(error) is not None:
+        return error
+    if isinstance(error, psycopg.OperationalError):
+        return Unavailable(describe(error), getattr(error, "sqlstate", None))
+    return error
+
+
+def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
+    """A live connection of ``pool``, within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``
+    (``time.monotonic()``), else :class:`Unavailable`. Each is checked first (one round trip): a dead
+    one (a restart killed it) goes back to the pool, which drops it and opens another, and the next
+    is tried at once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
+    while (remaining := give_up - time.monotonic()) > 0:
+        try:
+            conn: psycopg.Connection[Any] = pool.getconn(timeout=remaining)
+        except psycopg_pool.PoolTimeout:
+            break
+        try:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+        except psycopg.Error:
+            pool.putconn(conn)
+            continue
+        return conn
+    why = getattr(pool, "last_error", None)
+    waited = f"no connection within {CHECKOUT_TIMEOUT_S:g} s"
+    raise Unavailable(f"{waited} ({why})" if why else waited)
+
+
+class _Unit:
+    """One unit of work on a worker thread, which the event loop may abandon at its deadline: it is
+    then rolled back instead of committed, unless its COMMIT was already sent."""
+
+    def __init__(
+        self,
+        pool: psycopg_pool.ConnectionPool[Any],
+        lock: int | None,
+        work: Callable[[Sql], Any],
+        *,
+        reading: bool,
+    ) -> None:
+        self.pool = pool
+        self.lock = lock
+        self.work = work
+        self.reading = reading  # a read writes nothing: it may be tried again whenever its connection fails
+        self._state = threading.Lock()
+        self.abandoned = False
+        self.committing = False
+
+    def abandon(self) -> bool:
+        """Called by the event loop past the deadline: True when nothing will be committed."""
+        with self._state:
+            self.abandoned = True
+            return not self.committing
+
+    def run(self, deadline: float) -> Any:
+        try:
+            return self._attempt(deadline, last=False)
+        except _Retry as retry:
+            log.warning("A PostgreSQL connection failed before its unit began; trying another: %s", retry)
+            return self._attempt(deadline, last=True)
+
+    def _attempt(self, deadline: float, *, last: bool) -> Any:
+        if self.abandoned:
+            raise Unavailable("past the unit's deadline")
+        conn = checkout(self.pool, deadline)
+        began = False
+        try:
+            if self.lock is not None:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (self.lock,))
+            began = True
+            result = self.work(Sql(conn, "postgres"))
+            with self._state:
+                if self.abandoned:
+                    raise Unavailable("past the unit's deadline")
+                self.committing = True
+            self._commit(conn)
+            return result
+        except (Unavailable, Unconfirmed):
+            raise
+        except psycopg.OperationalError as exc:
+            if not last and conn.broken and (not began or self.reading):
+                raise _Retry(describe(exc)) from exc
+            raise _unavailable(exc) from exc
+        except psycopg.Error as exc:
+            raise _unavailable(exc) from exc
+        finally:
+            if not conn.broken and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                with contextlib.suppress(psycopg.Error):
+                    conn.rollback()
+            self.pool.putconn(conn)
+
+    @staticmethod
+    def _commit(conn: psycopg.Connection[Any]) -> None:
+        try:
+            conn.commit()
+        except psycopg.OperationalError as exc:
+            if conn.broken:  # the connection went during the COMMIT: it may have landed, or not
+                raise Unconfirmed(describe(exc), getattr(exc, "sqlstate", None)) from exc
+            raise  # the server refused it (a full disk, say): nothing was committed
+
+
+class _Retry(Exception):
+    """The connection failed before the unit began: run it once more on another."""
+
+
+class Turns:
+    """One queue per server in this process: a unit waits for the server's earlier units here, without
+    holding a pooled connection (the advisory lock still orders the units of other processes)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: int | None) -> AsyncIterator[None]:
+        if key is None:  # a read, or a write of no server: nothing to wait for
+            yield
+            return
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+class PostgresDatabase:
+    dialect: Dialect = "postgres"
+
+    def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+        self.url = url
+        self.pool = pool
+        self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="postgres")
+        self._turns = Turns()
+        self._in_flight = 0  # units asked for and not yet over
+        self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
+
+    @classmethod
+    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
+        def connect() -> psycopg_pool.ConnectionPool[Any]:
+            try:  # one plain connection first: its error says what is wrong (the pool's would not)
+                psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+            except psycopg.Error as exc:
+                raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
+            pool = make_pool(url, size)
+            try:
+                pool.open(wait=True, timeout=10)
+            except psycopg_pool.PoolTimeout:
+                pool.close()
+                raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
+            return pool
+
+        return cls(url, await asyncio.to_thread(connect))
+
+    async def write(self, lock: int | None, work: Callable[[Sql], T]) -> T:
+        """``work`` in one transaction, after the server's earlier units of this process and its
+        advisory lock ``lock``; within :data:`UNIT_DEADLINE_S`, else :class:`Unavailable` (rolled back)."""
+        result: T = await self._run(_Unit(self.pool, lock, work, reading=False))
+        return result
+
+    async def read(self, work: Callable[[Sql], T]) -> T:
+        """``work`` (reads only) in one transaction that takes no lock."""
+        result: T = await self._run(_Unit(self.pool, None, work, reading=True))
+        return result
+
+    async def _run(self, unit: _Unit) -> Any:
+        self._in_flight += 1
+        try:
+            return await self._run_counted(unit)
+        finally:
+            self._in_flight -= 1
+
+    def usage(self) -> tuple[int, int]:
+        """(pooled connections lent out, units waiting for one: for their server's turn, a worker
+        thread or the pool)."""
+        stats = self.pool.get_stats()
+        in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
+        return in_use, max(self._in_flight - in_use, 0)
+
+    async def _run_counted(self, unit: _Unit) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + UNIT_DEADLINE_S
+        running: asyncio.Future[Any] | None = None
+        try:
+            async with asyncio.timeout(UNIT_DEADLINE_S), self._turns.turn(unit.lock):
+                running = loop.run_in_executor(self._threads, unit.run, deadline)
+                running.add_done_callback(_retrieved)  # its error, once nobody waits for it, is known
+                return await asyncio.shield(running)
+        except TimeoutError:
+            if running is None or unit.abandon():
+                raise Unavailable(f"no answer within {UNIT_DEADLINE_S:g} s") from None
+            return await self._committed(running)  # its COMMIT is on its way: wait a little for it
+        except asyncio.CancelledError:
+            unit.abandon()  # the bot is stopping: what nobody will be told of is not committed
+            raise
+
+    @staticmethod
+    async def _committed(running: asyncio.Future[T]) -> T:
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), COMMIT_GRACE_S)
+        except TimeoutError:
+            raise Unconfirmed(f"no answer to COMMIT within {UNIT_DEADLINE_S + COMMIT_GRACE_S:g} s") from None
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the last new connection failed, while none has succeeded since (for /readyz)."""
+        return getattr(self.pool, "last_error", None)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.pool.close)
+        self._threads.shutdown(wait=False)
