@@ -5,10 +5,12 @@ French command names are the ones of :mod:`bot.ui.translator`.
 
 from __future__ import annotations
 
+from bot.ui.strings_storage import STORAGE_ERRORS
 from bot.ui.strings_view import VIEW_ERRORS
 from bot.ui.strings_who import WHO
 
 ERRORS: dict[str, dict[str, str]] = {
+    **STORAGE_ERRORS,
     "character_dead": {
         "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
         "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets. "
@@ -246,30 +248,6 @@ ERRORS: dict[str, dict[str, str]] = {
     "page_range": {
         "en": "That page does not exist: choose a page from 1 to {pages}.",
         "fr": "Cette page n'existe pas : choisissez une page entre 1 et {pages}.",
-    },
-    "storage_full": {
-        "en": "The bot's database is full (no space left on its disk): nothing was saved. Tell the bot's "
-        "admins, and try again once they have freed some space.",
-        "fr": "La base de données du bot est pleine (plus de place sur son disque) : rien n'a été "
-        "enregistré. Prévenez les administrateurs du bot, et réessayez quand ils auront libéré de la "
-        "place.",
-    },
-    "storage_read_only": {
-        "en": "The bot's database is read-only at the moment: nothing was saved. Tell the bot's admins, "
-        "and try again once they have fixed it.",
-        "fr": "La base de données du bot est en lecture seule pour le moment : rien n'a été enregistré. "
-        "Prévenez les administrateurs du bot, et réessayez quand ils l'auront réparée.",
-    },
-    "storage_unavailable": {
-        "en": "The database is unavailable right now: nothing was changed. Try again in a moment.",
-        "fr": "La base de données est indisponible pour le moment : rien n'a été modifié. Réessayez dans "
-        "un instant.",
-    },
-    "storage_unconfirmed": {
-        "en": "The database did not confirm the change: it may have been recorded, or not. Check /history "
-        "before trying again.",
-        "fr": "La base de données n'a pas confirmé le changement : il a peut-être été enregistré, ou non. "
-        "Vérifiez /historique avant de réessayer.",
     },
     "payload_invalid": {
         "en": "Discord sent this command in a form the bot cannot read (it may have just been updated). "
