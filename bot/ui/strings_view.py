@@ -53,6 +53,18 @@ VIEW: dict[str, dict[str, str]] = {
     "view_penalty": {"en": "penalty {penalty}", "fr": "pénalité {penalty}"},
     "view_can_heal": {"en": "can heal", "fr": "peut se soigner"},
     "view_secret": {"en": "kept secret by the GMs", "fr": "gardé secret par les MJ"},
+    "view_too_many_requests": {
+        "en": "Too many requests: try again in a moment.",
+        "fr": "Trop de requêtes : réessayez dans un instant.",
+    },
+    "view_too_many_pages": {
+        "en": "Too many pages open from this address: close one and try again.",
+        "fr": "Trop de pages ouvertes depuis cette adresse : fermez-en une et réessayez.",
+    },
+    "view_unavailable": {
+        "en": "Not available right now: try again in a moment.",
+        "fr": "Indisponible pour le moment : réessayez dans un instant.",
+    },
     "view_not_found": {
         "en": "No such player view: the link is wrong, or the GM replaced it.",
         "fr": "Cette vue des joueurs n'existe pas : le lien est faux, ou le MJ l'a remplacé.",

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from bot.storage.player_views import digest
 from bot.storage.store import Store
-from bot.ui.i18n import Lang
+from bot.ui.i18n import Lang, t
 from bot.ui.party import party_lines
 from bot.web.feed import Feeds, PostgresChanges
 from bot.web.limits import AddressLimits, client_address
@@ -105,7 +105,7 @@ class PlayerView:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not self.limits.allow(address_of(request)):
-            response: web.StreamResponse = web.Response(status=429, text="Too many requests")
+            response: web.StreamResponse = web.Response(status=429, text=both("view_too_many_requests"))
             response.headers["Retry-After"] = "5"
         else:
             try:
@@ -116,7 +116,7 @@ class PlayerView:
                 response = web.Response(status=error.status, text=error.reason)
             except Exception:  # the database is away, say: said in the log, not on the page
                 log.exception("Player view: could not answer a request")  # never the token: it is the key
-                response = web.Response(status=503, text="Try again in a moment")
+                response = web.Response(status=503, text=both("view_unavailable"))
                 response.headers["Retry-After"] = "5"
         for name, value in HEADERS.items():
             if not response.prepared:  # a stream's headers were sent when it started
@@ -163,7 +163,7 @@ class PlayerView:
             return not_found()
         address = address_of(request)
         if not self.limits.open_stream(address):
-            return web.Response(status=429, text="Too many open pages", headers={"Retry-After": "30"})
+            return web.Response(status=429, text=both("view_too_many_pages"), headers={"Retry-After": "30"})
         try:
             return await self._stream(request, key, party.guild_id)
         finally:
@@ -211,6 +211,11 @@ def address_of(request: web.Request) -> str:
 def event(name: str, data: str) -> bytes:
     lines = "".join(f"data: {line}\n" for line in data.split("\n"))
     return f"event: {name}\n{lines}\n".encode()
+
+
+def both(key: str) -> str:
+    """A plain answer in both languages (before a link is read, its server's language is not known)."""
+    return " / ".join(t(lang, key) for lang in ("en", "fr"))
 
 
 def not_found() -> web.Response:
