@@ -19,8 +19,10 @@ from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
-from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
-from bot.ui.settings import settings_changed_embed
+from bot.ui.events import history_embed
+from bot.ui.results import MAX_MENTIONS
+from bot.ui.settings import config_embed, import_embed, settings_changed_embed
+from bot.ui.undo import undo_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -27,10 +27,9 @@ from bot.interface.views import Pager
 from bot.rules import Character, Ruleset, can_roll_healing
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
-from bot.ui.card import character_card
+from bot.ui.card import character_card, secret_card
 from bot.ui.i18n import Lang, t, t_name
-from bot.ui.messages import character_deleted_embed, character_list_embeds
-from bot.ui.status import secret_card
+from bot.ui.settings import character_deleted_embed, character_list_embeds
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -28,8 +28,8 @@ from bot.interface.views import Ask
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.ui.i18n import Lang, t, tn
-from bot.ui.messages import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
-from bot.ui.odds import odds_embed, odds_question
+from bot.ui.results import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
+from bot.ui.rolls import odds_embed, odds_question
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

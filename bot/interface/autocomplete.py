@@ -11,7 +11,7 @@ from bot.interface.permissions import actor_of
 from bot.rules import Character, Ruleset
 from bot.storage.store import Reader
 from bot.ui import limits
-from bot.ui.choices import choice_label
+from bot.ui.board import choice_label
 from bot.ui.i18n import lang_of, t
 from bot.ui.text import clip
 

@@ -13,10 +13,9 @@ from bot.interface.replies import caller_lang, public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.store import Store
-from bot.ui.card import character_card
+from bot.ui.card import character_card, secret_card, secret_result
 from bot.ui.i18n import Lang, t
-from bot.ui.odds import only_hurts, stakes
-from bot.ui.status import secret_card, secret_result
+from bot.ui.rolls import only_hurts, stakes
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

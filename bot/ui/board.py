@@ -1,9 +1,10 @@
-"""The live party board: one line per character (name, player, both tracks as marks, penalty, state,
-whether healing is available), secret NPCs as a word."""
+"""The party at a glance: the live board's lines, the player view's lines as data, and the autocomplete
+choices that inform ("Aélis (Léa) — −3")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 import discord
@@ -11,15 +12,15 @@ import discord
 from bot.rules.character import Character
 from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import Track
+from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty, warnings
 from bot.ui import limits
-from bot.ui.card import State, state_colour, state_of, state_text
-from bot.ui.glyphs import held_marks
-from bot.ui.i18n import Lang, t
-from bot.ui.odds import stakes
-from bot.ui.status import secret_word
-from bot.ui.text import clip, escape, join_lines, mention, signed
+from bot.ui.card import State, secret_word, state_colour, state_of, state_text, warning_lines
+from bot.ui.i18n import Lang, severity_short, t, track_label
+from bot.ui.rolls import odds_line, stakes
+from bot.ui.text import MAX_MARKS, clip, escape, held_marks, join_lines, mention, signed
+
+# ---- The live party board: one line per character, secret NPCs as a word
 
 NAME_ON_BOARD = 60
 BOARD_COLOUR = 0x5865F2
@@ -83,3 +84,123 @@ def board_embed(
     )
     embed.set_footer(text=t(lang, "board_footer"))
     return embed
+
+
+# ---- The party as the player view shows it (issue 29): the board's lines as data, for a web page.
+
+STATE_NAMES = {
+    State.UNHURT: "unhurt",
+    State.LIGHT: "light",
+    State.SERIOUS: "serious",
+    State.CRITICAL: "critical",
+    State.OUT: "out",
+}
+"""A state as a word for the page's style sheet (never shown)."""
+
+
+@dataclass(frozen=True)
+class TrackLine:
+    track: Track
+    label: str
+    """``Physical``."""
+    marks: tuple[int, int, int]
+    """How many marks of each severity to draw (the wounds held, at most ten per severity)."""
+    counts: str
+    """``light 2/4 · serious 1/2``: the same in words (screen readers)."""
+
+
+@dataclass(frozen=True)
+class PartyLine:
+    """One character of the page. A secret NPC has its ``word`` and nothing else."""
+
+    name: str
+    """As written (the page escapes it)."""
+    npc: bool
+    state: str
+    """"unhurt", "dead", or the worst wound of each track; a secret NPC's: its one word."""
+    level: str
+    """:data:`STATE_NAMES` of its state, for the colours (``secret`` for a secret NPC)."""
+    tracks: tuple[TrackLine, ...] = ()
+    penalty: str | None = None
+    warning: str | None = None
+    """The loudest warning of rules §3 (may hold ``**bold**``)."""
+    near_death: bool = False
+    """One wound (of some severity) from death or incoherence: ⚠️."""
+    heals: tuple[str, ...] = ()
+    """The odds of each healing session the character may start now (may hold ``**bold**``)."""
+    heal_can_kill: bool = False
+    """A healing session now can kill or make incoherent: ☠️."""
+
+
+def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
+    npc = character.owner_id is None
+    if ruleset.is_secret(character.owner_id, character.id):
+        return PartyLine(character.name, npc, secret_word(character, lang), "secret")
+    level = STATE_NAMES[state_of(character)]
+    if character.out_of_play:
+        return PartyLine(character.name, npc, state_text(character, lang), level)
+    tracks = tuple(
+        TrackLine(track, track_label(lang, track), _marks(counts), _counts(character, track, lang))
+        for track in Track
+        if any(counts := character.counts(track))
+    )
+    found = warning_lines(character, lang)
+    odds = [o for track in Track if (o := healing_odds(character, ruleset, track)) is not None]
+    return PartyLine(
+        character.name,
+        npc,
+        state_text(character, lang),
+        level,
+        tracks,
+        signed(total_penalty(character, ruleset)) if tracks else None,
+        found[0] if found else None,
+        any(w.becomes is None for track in Track for w in warnings(character, track)),
+        tuple(odds_line(o, lang) for o in odds),
+        any(o.death > 0 for o in odds),
+    )
+
+
+def _marks(counts: tuple[int, int, int]) -> tuple[int, int, int]:
+    low, mid, high = (min(n, MAX_MARKS) for n in counts)
+    return low, mid, high
+
+
+def _counts(character: Character, track: Track, lang: Lang) -> str:
+    counts, maxima = character.counts(track), character.maxima(track)
+    return " · ".join(
+        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
+    )
+
+
+def party_lines(characters: Sequence[Character], ruleset: Ruleset, lang: Lang) -> list[PartyLine]:
+    return [party_line(c, ruleset, lang) for c in characters]
+
+
+# ---- Autocomplete choices that inform: "Aélis (Léa) — −3", "Goblin (NPC) — badly wounded".
+
+OWNER_IN_CHOICE = 24
+
+
+def choice_state(character: Character, ruleset: Ruleset, lang: Lang, *, reveal: bool) -> str:
+    """The penalty (``−3``), or a word: unhurt, dead, incoherent; a secret NPC's word unless ``reveal``."""
+    if ruleset.is_secret(character.owner_id, character.id) and not reveal:
+        return secret_word(character, lang)
+    if character.dead:
+        return t(lang, "state_dead")
+    if character.incoherent:
+        return t(lang, "state_incoherent")
+    penalty = total_penalty(character, ruleset)
+    return signed(penalty) if penalty else t(lang, "state_unhurt")
+
+
+def choice_label(
+    character: Character, ruleset: Ruleset, lang: Lang, *, owner: str | None, reveal: bool
+) -> str:
+    """``Aélis (Léa) — −3`` within Discord's 100 characters (the name is cut first). Choice names are
+    plain text: nothing to escape."""
+    if character.owner_id is None:
+        who = t(lang, "npc")
+    else:
+        who = clip(" ".join((owner or t(lang, "choice_player")).split()), OWNER_IN_CHOICE)
+    tail = f" ({who}) — {choice_state(character, ruleset, lang, reveal=reveal)}"
+    return clip(character.name, limits.CHOICE_NAME - len(tail)) + tail

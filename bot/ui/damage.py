@@ -15,10 +15,9 @@ from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui import limits
 from bot.ui.card import State, state_colour
-from bot.ui.damage_table import damage_table_text
 from bot.ui.i18n import Lang, number, severity_label, t, t_name, tn
-from bot.ui.messages import RESULT_BUDGET, attributes_label
-from bot.ui.rolls import dice_text
+from bot.ui.results import RESULT_BUDGET, attributes_label
+from bot.ui.rolls import damage_table_text, dice_text
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
 
 NOTE_SHOWN = 400

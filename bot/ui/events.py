@@ -34,7 +34,6 @@ from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
 from bot.ui import limits
-from bot.ui.cascade import cascade_reason
 from bot.ui.i18n import (
     CATALOGUE,
     Lang,
@@ -44,6 +43,7 @@ from bot.ui.i18n import (
     t_name,
     tn,
 )
+from bot.ui.rolls import cascade_reason
 from bot.ui.settings import ruleset_changes
 from bot.ui.text import clip, escape, join_lines, mention
 

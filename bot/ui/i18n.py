@@ -5,9 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import string
-from typing import Final, Literal
-
-import discord
+from typing import TYPE_CHECKING, Final, Literal
 
 from bot.errors import ImportProblem, UserError
 from bot.rules.ruleset import HUMANOID
@@ -24,6 +22,9 @@ from bot.ui.strings_results import RESULTS
 from bot.ui.strings_table import TABLE
 from bot.ui.strings_view import VIEW
 from bot.ui.text import MINUS, clip, escape, mention
+
+if TYPE_CHECKING:
+    from discord import Locale
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
     IMPORT,
     VIEW,
 )
+
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 
@@ -63,11 +65,11 @@ LONG_PARAMS: Final = frozenset({"errors"})
 LONG_PARAM_LIMIT = 1200
 
 
-def lang_of(locale: discord.Locale | str | None) -> Lang:
+def lang_of(locale: Locale | str | None) -> Lang:
     """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"``; anything else (or nothing) → ``"en"``."""
     if locale is None:
         return "en"
-    value = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    value = str(getattr(locale, "value", locale))  # a discord.Locale, or its value
     return "fr" if value.strip().lower().replace("_", "-").split("-")[0] == "fr" else "en"
 
 

@@ -1,10 +1,23 @@
-"""A roll written out in full: ``luck 7 − unluck 3 = +4, Cp+Rs +2, difficulty +0, penalty −4 → margin +2``."""
+"""How dice and chances read: a roll written out in full, why a wound went past full ranks (the cascade),
+the damage table in words, and the odds of a healing session's first roll."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+
+import discord
+
+from bot.rules.character import Character
 from bot.rules.dice import Dice, Roll
-from bot.ui.i18n import Lang, t
-from bot.ui.text import MINUS, signed
+from bot.rules.odds import HealingOdds
+from bot.rules.ruleset import DamageTable, Maxima
+from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
+from bot.ui import limits
+from bot.ui.i18n import Lang, severity_label, t, t_name
+from bot.ui.text import MINUS, clip, escape, signed
+
+# ---- A roll written out in full: ``luck 7 − unluck 3 = +4, Cp+Rs +2, … → margin +2``
 
 MAX_THROWS_SHOWN = 6
 """An open die with more throws than this is shown as ``10×7+3`` (every throw but the last is a 10)."""
@@ -35,3 +48,125 @@ def roll_terms(roll: Roll, lang: Lang, label: str) -> str:
         f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
     ]
     return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
+
+
+# ---- Why a wound became worse than asked: the full ranks it went through ("light full 4/4").
+
+
+def skipped(start: Severity | None, became: Severity | None) -> list[Severity]:
+    """The ranks from ``start`` up to (not including) ``became`` (``None``: beyond the track): each
+    was full when the wound arrived, which is why it went on up."""
+    if start is None:
+        return []
+    return [s for s in SEVERITIES if s >= start and (became is None or s < became)]
+
+
+def cascade_reason(
+    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima
+) -> str:
+    """`` (light full 4/4, serious full 2/2)``, or nothing when the wound stayed at ``start``."""
+    full = [t(lang, f"full_{severity_name(track, s)}", max=maxima[s]) for s in skipped(start, became)]
+    return f" ({', '.join(full)})" if full else ""
+
+
+# ---- The damage table of rules.md §8 in words, for /config show and the damage results.
+
+
+def _band(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def damage_table_text(table: DamageTable, lang: Lang) -> str:
+    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``."""
+    light, serious, critical, fatal = table.thresholds
+    return t(
+        lang,
+        "damage_table",
+        none=light - 1,
+        light=_band(light, serious - 1),
+        serious=_band(serious, critical - 1),
+        critical=_band(critical, fatal - 1),
+        fatal=fatal,
+    )
+
+
+# ---- The odds of a healing session's first roll, in words: shown wherever a session is offered.
+
+NAME_IN_QUESTION = 80
+RISK_COLOUR = 0xE67E22
+DEATH_COLOUR = 0xE74C3C
+
+
+@lru_cache(maxsize=1024)  # few distinct chances exist; Fraction arithmetic is slow on every card
+def percent(lang: Lang, chance: Fraction) -> str:
+    """A chance as a whole percentage that never reads 0 % or 100 % unless it is exactly so."""
+    value = round(chance * 100)
+    if chance > 0 and value == 0:
+        text = "< 1"
+    elif chance < 1 and value == 100:
+        text = "> 99"
+    else:
+        text = str(value)
+    return f"{text}\u202f%" if lang == "fr" else f"{text}%"
+
+
+def only_hurts(odds: HealingOdds) -> bool:
+    """A session that cannot succeed: it can only leave the wound as it is, or worsen it."""
+    return odds.success == 0
+
+
+def success_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "success 36%", or "success impossible"."""
+    if only_hurts(odds):
+        return t(lang, "odds_success_none")
+    return t(lang, "odds_success", success=percent(lang, odds.success))
+
+
+def danger_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
+    or "" when it cannot worsen anything."""
+    if odds.death > 0:
+        mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
+        return f"{mark} {percent(lang, odds.death)}"
+    if odds.worsening > 0:
+        return t(lang, "odds_worsening", worsening=percent(lang, odds.worsening))
+    return ""
+
+
+def stakes(odds: HealingOdds, lang: Lang) -> str:
+    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"."""
+    return " · ".join(part for part in (success_text(odds, lang), danger_text(odds, lang)) if part)
+
+
+def odds_line(odds: HealingOdds, lang: Lang) -> str:
+    """ "First roll (light wound): **success impossible** · worsening 64% · ☠️ **death 64%**"."""
+    line = t(
+        lang,
+        "odds_line",
+        severity=severity_label(lang, odds.track, odds.severity),
+        success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
+        worsening=percent(lang, odds.worsening),
+    )
+    if odds.death > 0:
+        key = "odds_death" if odds.track is Track.PHYSICAL else "odds_incoherent"
+        line += t(lang, key, death=percent(lang, odds.death))
+    return line
+
+
+def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
+    """The private question before a session the bot rolls: what is at stake first, then why."""
+    at_stake = stakes(odds, lang)
+    if not odds.beyond:
+        return t(lang, "confirm_heal", stakes=at_stake)
+    key = "confirm_heal_fatal" if odds.track is Track.PHYSICAL else "confirm_heal_incoherent"
+    return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
+
+
+def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
+    """The character's name and the odds of the first roll, for the question."""
+    key = "odds_title" if odds.track is Track.PHYSICAL else "odds_title_mental"
+    return discord.Embed(
+        title=t_name(lang, key, character.name, limits.TITLE),
+        description=odds_line(odds, lang),
+        colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
+    )

@@ -84,11 +84,6 @@ CARD: dict[str, dict[str, str]] = {
         "en": "No characters yet: create one with /character create.",
         "fr": "Aucun personnage pour l'instant : créez-en un avec /personnage créer.",
     },
-    "created": {"en": "✅ New character.", "fr": "✅ Nouveau personnage."},
-    "created_active": {
-        "en": "It is now the active character of {player}.",
-        "fr": "C'est désormais le personnage actif de {player}.",
-    },
     "deleted_title": {"en": "Deleted: {name}", "fr": "Suppression : {name}"},
     "deleted_body": {
         "en": "The character and its wounds were deleted. A GM can bring it back with /undo.",

@@ -13,7 +13,7 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
 from bot.rules.wounds import total_penalty
 from bot.ui import limits
-from bot.ui.card import state_text
+from bot.ui.card import secret_word, state_text
 from bot.ui.events import (
     EVENT_LIMIT,
     HISTORY_COLOUR,
@@ -24,7 +24,6 @@ from bot.ui.events import (
     kind_of,
 )
 from bot.ui.i18n import Lang, plural_form, severity_short, t
-from bot.ui.status import secret_word
 from bot.ui.text import clip, escape, join_lines, signed
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.storage.player_views import CHANGES_CHANNEL
+from bot.ui.board import party_lines
 from bot.ui.i18n import Lang
-from bot.ui.party import party_lines
 from bot.web.page import party_html
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from html import escape
 
 from bot.rules.severity import SEVERITIES, Track
+from bot.ui.board import PartyLine, TrackLine
 from bot.ui.i18n import Lang, t
-from bot.ui.party import PartyLine, TrackLine
 
 RELOAD_WITHOUT_SCRIPT_S = 5
 """Without JavaScript, the page reloads itself this often."""

@@ -21,8 +21,8 @@ from aiohttp import web
 
 from bot.storage.player_views import digest
 from bot.storage.store import Store
+from bot.ui.board import party_lines
 from bot.ui.i18n import Lang, t
-from bot.ui.party import party_lines
 from bot.web.feed import Feeds, PostgresChanges
 from bot.web.limits import AddressLimits, client_address
 from bot.web.page import not_found_html, page_html

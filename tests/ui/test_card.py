@@ -15,9 +15,9 @@ from bot.ui.card import (
     state_of,
     warning_lines,
 )
-from bot.ui.glyphs import EMPTY, MAX_MARKS, glyph, marks
 from bot.ui.i18n import LANGS, Lang
 from bot.ui.limits import embed_within_limits
+from bot.ui.text import EMPTY, MAX_MARKS, glyph, marks
 from tests.ui.builders import PING, character, embed_text, nasty
 
 RULES = Ruleset()
@@ -207,7 +207,7 @@ def test_worst_case_warnings_fit() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_dead_and_the_incoherent_show_their_state_not_figures(lang: Lang) -> None:
-    from bot.ui.listing import character_line
+    from bot.ui.settings import character_line
 
     for out in (character((4, 2, 1), dead=True), character(mental=(4, 2, 1), incoherent=True)):
         card = character_card(out, RULES, lang)

@@ -11,9 +11,9 @@ from bot.rules.damage import damage_odds, inflict_damage
 from bot.rules.ruleset import DamageTable
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, percent, preview_embed
-from bot.ui.damage_table import damage_table_text
 from bot.ui.i18n import LANGS, Lang
 from bot.ui.limits import message_within_limits
+from bot.ui.rolls import damage_table_text
 from tests.ui.builders import PING, character, nasty
 
 

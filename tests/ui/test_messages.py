@@ -23,19 +23,19 @@ from bot.rules.healing import HealingSession, HealStep
 from bot.ui.card import character_card
 from bot.ui.i18n import LANGS, Lang
 from bot.ui.limits import embed_within_limits, message_within_limits
-from bot.ui.messages import (
-    character_created_embed,
-    character_deleted_embed,
-    character_list_embeds,
-    config_embed,
+from bot.ui.results import (
     healing_embed,
-    import_embed,
     lowering_embed,
-    notice_embed,
     rest_embed,
     rest_mentions,
     roll_embed,
     wound_embed,
+)
+from bot.ui.settings import (
+    character_deleted_embed,
+    character_list_embeds,
+    config_embed,
+    import_embed,
 )
 from tests.ui.builders import PING, character, embed_text, nasty
 
@@ -269,17 +269,12 @@ def test_config_embed() -> None:
 
 
 def test_small_embeds() -> None:
-    created = character_created_embed(character(), RULES, "en", active=True)
-    assert (created.description or "").startswith(
-        "✅ New character.\nIt is now the active character of <@1234>."
-    )
     deleted = character_deleted_embed(character(name="@everyone"), "fr")
     assert deleted.title == "Suppression : @\u200beveryone"
     imported = import_embed({"characters": 3, "wounds": 12, "other": "x"}, "en")
     assert "characters: 3" in (imported.description or "") and "other: x" in (imported.description or "")
     assert "personnages : 3" in (import_embed({"characters": 3}, "fr").description or "")
-    assert len(notice_embed("x" * 5000).description or "") == 4096
-    for embed in (created, deleted, imported):
+    for embed in (deleted, imported):
         assert embed_within_limits(embed) == []
 
 

@@ -1,8 +1,4 @@
-"""Public results as embeds, in the server's language: wounds, GM healing, healing sessions, rolls, rest.
-
-The list, history, undo and settings renderers live in their own modules and are re-exported here,
-so a cog imports every result renderer from ``bot.ui.messages``.
-"""
+"""Public results as embeds, in the server's language: wounds, GM healing, healing sessions, rolls, rest."""
 
 from __future__ import annotations
 
@@ -18,35 +14,10 @@ from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui import limits
-from bot.ui.card import COLOURS, State, state_colour, state_of
-from bot.ui.cascade import cascade_reason
-from bot.ui.events import describe_event, history_embed
+from bot.ui.card import COLOURS, State, secret_word, state_colour, state_of, with_status
 from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
-from bot.ui.listing import character_created_embed, character_deleted_embed, character_list_embeds
-from bot.ui.odds import odds_line, only_hurts
-from bot.ui.rolls import roll_terms
-from bot.ui.settings import config_embed, import_embed
-from bot.ui.status import secret_word, with_status
+from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
 from bot.ui.text import clip, escape, fit_total, join_lines, signed
-from bot.ui.undo import undo_embed
-
-__all__ = [
-    "character_created_embed",
-    "character_deleted_embed",
-    "character_list_embeds",
-    "config_embed",
-    "describe_event",
-    "healing_embed",
-    "history_embed",
-    "import_embed",
-    "lowering_embed",
-    "notice_embed",
-    "rest_embed",
-    "rest_mentions",
-    "roll_embed",
-    "undo_embed",
-    "wound_embed",
-]
 
 RESULT_BUDGET = limits.TOTAL - 500
 """A short result is alone in its message (its card is behind a button): it may use most of the 6000
@@ -318,10 +289,3 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     for name, value in fields:
         embed.add_field(name=name, value=value, inline=False)
     return fit_total(embed)
-
-
-def notice_embed(text: str, *, colour: int = NOTICE_COLOUR) -> discord.Embed:
-    """A short public notice. ``text`` is shown as given: escape any user text in it first."""
-    return discord.Embed(
-        description=clip(text, limits.DESCRIPTION) or "\u200b", colour=discord.Colour(colour)
-    )
