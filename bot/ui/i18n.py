@@ -11,16 +11,8 @@ from bot.errors import ImportProblem, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
-from bot.ui.strings_admin import ADMIN
-from bot.ui.strings_card import CARD
-from bot.ui.strings_damage import DAMAGE
-from bot.ui.strings_errors import ERRORS
-from bot.ui.strings_healing import HEALING
-from bot.ui.strings_import import IMPORT
-from bot.ui.strings_labels import LABELS
+from bot.ui.strings_refusals import ERRORS, IMPORT_PROBLEMS
 from bot.ui.strings_results import RESULTS
-from bot.ui.strings_table import TABLE
-from bot.ui.strings_view import VIEW
 from bot.ui.text import MINUS, clip, escape, mention
 
 if TYPE_CHECKING:
@@ -40,18 +32,7 @@ class MissingParameter(KeyError):
     """A message was rendered without one of its parameters (a bug at the call site)."""
 
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (
-    LABELS,
-    CARD,
-    RESULTS,
-    ADMIN,
-    ERRORS,
-    DAMAGE,
-    HEALING,
-    TABLE,
-    IMPORT,
-    VIEW,
-)
+SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (RESULTS, ERRORS, IMPORT_PROBLEMS)
 
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""

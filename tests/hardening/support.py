@@ -26,7 +26,7 @@ import discord
 
 from bot.ui import limits
 from bot.ui.i18n import CATALOGUE, Lang, lang_of
-from bot.ui.strings_errors import ERRORS
+from bot.ui.strings_refusals import ERRORS
 from tests import fakediscord as harness
 from tests.bot.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
 from tests.databases import Connection, connect, sql_lines

@@ -26,7 +26,7 @@ from bot.ui.i18n import (
     t_name,
     tn,
 )
-from bot.ui.strings_errors import ERRORS
+from bot.ui.strings_refusals import ERRORS
 from tests.ui.builders import PING
 
 ROOT = Path(__file__).resolve().parents[2]

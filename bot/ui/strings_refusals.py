@@ -1,16 +1,36 @@
-"""Refusals and errors (the keys of :class:`bot.errors.UserError`). Each one says what to do instead.
-
-French command names are the ones of :mod:`bot.ui.translator`.
-"""
+"""Every refusal and error a user reads: the keys of :class:`bot.errors.UserError` (``ERRORS``), each one
+saying what to do instead, and the problems of a refused import (``IMPORT_PROBLEMS``)."""
 
 from __future__ import annotations
 
-from bot.ui.strings_storage import STORAGE_ERRORS
-from bot.ui.strings_view import VIEW_ERRORS
-from bot.ui.strings_who import WHO
-
 ERRORS: dict[str, dict[str, str]] = {
-    **STORAGE_ERRORS,
+    # ---- When the database cannot do what was asked: said honestly, whether anything was changed or
+    # not (docs/reliability.md).
+    "storage_full": {
+        "en": "The bot's database is full (no space left on its disk): nothing was saved. Tell the bot's "
+        "admins, and try again once they have freed some space.",
+        "fr": "La base de données du bot est pleine (plus de place sur son disque) : rien n'a été "
+        "enregistré. Prévenez les administrateurs du bot, et réessayez quand ils auront libéré de la "
+        "place.",
+    },
+    "storage_read_only": {
+        "en": "The bot's database is read-only at the moment: nothing was saved. Tell the bot's admins, "
+        "and try again once they have fixed it.",
+        "fr": "La base de données du bot est en lecture seule pour le moment : rien n'a été enregistré. "
+        "Prévenez les administrateurs du bot, et réessayez quand ils l'auront réparée.",
+    },
+    "storage_unavailable": {
+        "en": "The database is unavailable right now: nothing was changed. Try again in a moment.",
+        "fr": "La base de données est indisponible pour le moment : rien n'a été modifié. Réessayez dans "
+        "un instant.",
+    },
+    "storage_unconfirmed": {
+        "en": "The database did not confirm the change: it may have been recorded, or not. Check /history "
+        "before trying again.",
+        "fr": "La base de données n'a pas confirmé le changement : il a peut-être été enregistré, ou non. "
+        "Vérifiez /historique avant de réessayer.",
+    },
+    # ---- Refusals of the commands.
     "character_dead": {
         "en": "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
         "fr": "Le personnage {name} est mort : plus de blessures, de repos ni de jets. "
@@ -318,6 +338,148 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "That was refused ({key}). Check the command's options and try again.",
         "fr": "La demande a été refusée ({key}). Vérifiez les options de la commande et réessayez.",
     },
-    **VIEW_ERRORS,
+    # ---- The player view's refusals.
+    "view_off": {
+        "en": "The player view is not set up on this bot: its operator sets WEB_BASE_URL and WEB_PORT "
+        "(docs/player-view.md). /board alone posts the board in this channel.",
+        "fr": "La vue des joueurs n'est pas installée sur ce bot : son exploitant règle WEB_BASE_URL et "
+        "WEB_PORT (docs/player-view.md). /tableau seul affiche le tableau dans ce salon.",
+    },
+    "view_revoke_alone": {
+        "en": "revoke:True goes with link:True: /board link:True revoke:True.",
+        "fr": "révoquer:True va avec lien:True : /tableau lien:True révoquer:True.",
+    },
+    "view_link_alone": {
+        "en": "link:True goes alone (or with revoke:True): add or drop NPCs in another /board.",
+        "fr": "lien:True s'emploie seul (ou avec révoquer:True) : ajoutez ou retirez des PNJ dans un "
+        "autre /tableau.",
+    },
+    # ---- Who may act instead, and how. French: "la personne qui joue", never a gendered word for a
+    # player or a character.
+    "not_gm": {
+        "en": "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.",
+        "fr": "Seul un MJ (le rôle MJ, la permission Gérer le serveur, ou le propriétaire du serveur) "
+        "peut faire cela. Demandez à un MJ.",
+    },
+    "not_owner": {
+        "en": "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+        "fr": "{player} joue {name} : seule cette personne (ou un MJ) peut faire cela. Utilisez votre "
+        "propre personnage.",
+    },
+    "not_owner_bare": {
+        "en": "Only the person who plays this character (or a GM) can do this. Use your own character.",
+        "fr": "Seule la personne qui joue ce personnage (ou un MJ) peut faire cela. Utilisez votre propre "
+        "personnage.",
+    },
+    "not_owner_npc": {
+        "en": "{name} is an NPC: only a GM can do this.",
+        "fr": "{name} est un PNJ : seul un MJ peut faire cela.",
+    },
+    "heal_roll_owner": {
+        "en": "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal "
+        "wound.",
+        "fr": "Les jets de guérison {of_name} sont lancés par {player} ; un MJ peut soigner sans jet avec "
+        "/soin blessure.",
+    },
+    "heal_roll_npc": {
+        "en": "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it without a roll (/heal "
+        "wound).",
+        "fr": "{name} est un PNJ : un MJ lance ses jets de guérison (/soin jet), ou le soigne sans jet "
+        "(/soin blessure).",
+    },
+    "select_not_owner": {
+        "en": "{name} is played by {player}: only that person can make it their active character. "
+        "Choose one of yours.",
+        "fr": "{player} joue {name} : seule cette personne peut en faire son personnage actif. Choisissez "
+        "l'un des vôtres.",
+    },
+    "select_npc": {
+        "en": "{name} is an NPC: it is nobody's active character. Choose one of yours.",
+        "fr": "{name} est un PNJ : ce n'est le personnage actif de personne. Choisissez l'un des vôtres.",
+    },
+    "players_cannot_create": {
+        "en": "On this server only GMs create characters. Ask a GM to create yours (/character create "
+        "with player).",
+        "fr": "Sur ce serveur, seuls les MJ créent les personnages. Demandez à un MJ de créer le vôtre "
+        "(/personnage créer avec joueur).",
+    },
+    "not_gm_lower": {
+        "en": "Only a GM lowers a wound without a roll (surgery, magic). To heal your character, roll "
+        "for it with /heal roll once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure sans jet (chirurgie, magie). Pour soigner votre personnage, "
+        "faites un jet de guérison avec /soin jet une fois la période de repos terminée.",
+    },
+    "not_gm_lower_mental": {
+        "en": "Only a GM lowers a mental wound by command. Ask a GM; when this server allows mental "
+        "healing rolls, roll with /heal roll track:mental once the rest period is over.",
+        "fr": "Seul un MJ abaisse une blessure mentale par commande. Demandez à un MJ ; si ce serveur "
+        "autorise les jets de guérison mentale, lancez /soin jet piste:mentale une fois la période de "
+        "repos terminée.",
+    },
 }
-ERRORS |= WHO  # the refusals that say who may act instead
+
+IMPORT_PROBLEMS: dict[str, dict[str, str]] = {
+    # ---- One line each under ``import_invalid`` (``bot.errors.ImportProblem``): ``import_<what>`` words
+    # one problem; ``{where}`` is its place in the file.
+    "import_line": {"en": "{where}: {problem}", "fr": "{where} : {problem}"},
+    "import_whole_file": {"en": "file", "fr": "fichier"},
+    "import_more": {"en": "… and {count} more", "fr": "… et {count} de plus"},
+    "import_too_large": {
+        "en": "the file is larger than {mb} MB",
+        "fr": "le fichier dépasse {mb} Mo",
+    },
+    "import_not_json": {
+        "en": "this is not a JSON file",
+        "fr": "ce n'est pas un fichier JSON",
+    },
+    "import_missing": {"en": "missing", "fr": "absent"},
+    "import_unknown_field": {
+        "en": "unknown field",
+        "fr": "champ inconnu",
+    },
+    "import_invalid_value": {"en": "invalid value", "fr": "valeur invalide"},
+    "import_other_server": {
+        "en": "this file was exported from another server",
+        "fr": "ce fichier a été exporté depuis un autre serveur",
+    },
+    "import_same_name": {
+        "en": "same name as character {first}",
+        "fr": "même nom que le personnage {first}",
+    },
+    "import_player_twice": {
+        "en": "this player appears twice",
+        "fr": "cette personne apparaît deux fois",
+    },
+    "import_no_such_character": {
+        "en": "no character of that name in the file",
+        "fr": "aucun personnage de ce nom dans le fichier",
+    },
+    "import_not_this_players": {
+        "en": "that character is not this player's",
+        "fr": "ce personnage n'appartient pas à cette personne",
+    },
+    "import_too_many": {
+        "en": "{held} {severity_plural} held, more than the maximum of {maximum}",
+        "fr": "{held} {severity_plural} en cours, au-delà du maximum de {maximum}",
+    },
+    "import_fatal_not_dead": {
+        "en": "a fatal physical wound, but not dead",
+        "fr": "une blessure physique fatale, mais le personnage n'est pas mort",
+    },
+    "import_fatal_not_incoherent": {
+        "en": "a fatal mental wound, but not incoherent",
+        "fr": "une blessure mentale fatale, mais le personnage n'est pas incohérent",
+    },
+    "import_dead_not_fatal": {
+        "en": "dead, but no fatal physical wound",
+        "fr": "mort, mais sans blessure physique fatale",
+    },
+    "import_incoherent_not_fatal": {
+        "en": "incoherent, but no fatal mental wound",
+        "fr": "incohérent, mais sans blessure mentale fatale",
+    },
+    "import_several_fatal": {
+        "en": "{held} fatal wounds, at most one is possible",
+        "fr": "{held} blessures fatales, une seule au plus est possible",
+    },
+}
