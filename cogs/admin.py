@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import admin, targets
@@ -30,14 +31,17 @@ if TYPE_CHECKING:
 UNDO_CARDS = 5
 """Card buttons under an undo's answer, at most (one row)."""
 LANGUAGES = [
-    app_commands.Choice(name="auto (server locale)", value="auto"),
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
+    app_commands.Choice(name=locale_str("auto (server locale)", key="choice.auto"), value="auto"),
+    app_commands.Choice(name=locale_str("English", key="choice.en"), value="en"),
+    app_commands.Choice(name=locale_str("Français", key="choice.fr"), value="fr"),
 ]
 ASK_BEFORE_HEALING = [
-    app_commands.Choice(name="deadly only (first roll can kill or make incoherent)", value="deadly"),
-    app_commands.Choice(name="any worsening", value="worsening"),
-    app_commands.Choice(name="never", value="never"),
+    app_commands.Choice(
+        name=locale_str("deadly only (first roll can kill or make incoherent)", key="choice.deadly"),
+        value="deadly",
+    ),
+    app_commands.Choice(name=locale_str("any worsening", key="choice.worsening"), value="worsening"),
+    app_commands.Choice(name=locale_str("never", key="choice.never"), value="never"),
 ]
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
@@ -53,9 +57,14 @@ class Admin(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="history", description="Recorded changes, newest first")
+    @app_commands.command(
+        name="history", description=locale_str("Recorded changes, newest first", key="history")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(character="Only this character's events", page="Page number")
+    @app_commands.describe(
+        character=locale_str("Only this character's events", key="history.character"),
+        page=locale_str("Page number", key="history.page"),
+    )
     @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def history(
         self,
@@ -81,9 +90,11 @@ class Admin(commands.Cog):
         view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
         await send_public(interaction, embeds=[embed], view=view)
 
-    @app_commands.command(name="undo", description="Revert the latest change (GM)")
+    @app_commands.command(name="undo", description=locale_str("Revert the latest change (GM)", key="undo"))
     @app_commands.guild_only()
-    @app_commands.describe(character="Revert the latest change touching this character")
+    @app_commands.describe(
+        character=locale_str("Revert the latest change touching this character", key="undo.character")
+    )
     @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
@@ -107,7 +118,11 @@ class Admin(commands.Cog):
 
 
 @app_commands.guild_only()
-class Config(commands.GroupCog, group_name="config", group_description="Server settings (changes: GM)"):
+class Config(
+    commands.GroupCog,
+    group_name="config",
+    group_description=locale_str("Server settings (changes: GM)", key="config"),
+):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
@@ -118,13 +133,18 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         lang = public_lang(interaction, done.after)
         await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
 
-    @app_commands.command(name="show", description="Show this server's settings")
+    @app_commands.command(
+        name="show", description=locale_str("Show this server's settings", key="config.show")
+    )
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
         await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
 
-    @app_commands.command(name="gm-role", description="The role whose members are GMs (empty: clear it)")
-    @app_commands.describe(role="The GM role")
+    @app_commands.command(
+        name="gm-role",
+        description=locale_str("The role whose members are GMs (empty: clear it)", key="config.gm-role"),
+    )
+    @app_commands.describe(role=locale_str("The GM role", key="config.gm-role.role"))
     async def gm_role(
         self, interaction: discord.Interaction[HarmoniesBot], role: discord.Role | None = None
     ) -> None:
@@ -132,7 +152,10 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
             raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
-    @app_commands.command(name="penalties", description="Penalty per wound of each severity (0 or negative)")
+    @app_commands.command(
+        name="penalties",
+        description=locale_str("Penalty per wound of each severity (0 or negative)", key="config.penalties"),
+    )
     @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
     async def penalties(
@@ -148,11 +171,16 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, "penalties", change)
 
     @app_commands.command(
-        name="rest", description="Rest period in days before healing, by least severe wound"
+        name="rest",
+        description=locale_str(
+            "Rest period in days before healing, by least severe wound", key="config.rest"
+        ),
     )
     @app_commands.describe(
         **PER_SEVERITY,
-        mental_healing_rolls="Let players roll healing for mental wounds too",
+        mental_healing_rolls=locale_str(
+            "Let players roll healing for mental wounds too", key="config.rest.mental-healing-rolls"
+        ),
     )
     @app_commands.rename(mental_healing_rolls="mental-healing-rolls")
     @app_commands.choices(track=TRACKS)
@@ -171,7 +199,10 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, "rest", change)
 
     @app_commands.command(
-        name="difficulty", description="Healing difficulty per severity (positive is easier)"
+        name="difficulty",
+        description=locale_str(
+            "Healing difficulty per severity (positive is easier)", key="config.difficulty"
+        ),
     )
     @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
@@ -188,17 +219,20 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, "difficulty", change)
 
     @app_commands.command(
-        name="preset", description="Add, change or remove a maxima preset (a kind of creature)"
+        name="preset",
+        description=locale_str(
+            "Add, change or remove a maxima preset (a kind of creature)", key="config.preset"
+        ),
     )
     @app_commands.describe(
-        name="Preset name (lowercase)",
-        light="Most light wounds",
-        serious="Most serious wounds",
-        critical="Most critical wounds",
-        shock="Most shocks",
-        trauma="Most traumas",
-        psychosis="Most psychoses",
-        remove="Remove this preset",
+        name=locale_str("Preset name (lowercase)", key="config.preset.name"),
+        light=locale_str("Most light wounds", key="config.preset.light"),
+        serious=locale_str("Most serious wounds", key="config.preset.serious"),
+        critical=locale_str("Most critical wounds", key="config.preset.critical"),
+        shock=locale_str("Most shocks", key="config.preset.shock"),
+        trauma=locale_str("Most traumas", key="config.preset.trauma"),
+        psychosis=locale_str("Most psychoses", key="config.preset.psychosis"),
+        remove=locale_str("Remove this preset", key="config.preset.remove"),
     )
     async def preset(
         self,
@@ -216,7 +250,10 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, "preset", change)
 
     @app_commands.command(
-        name="damage", description="Damage rolls: the least effective damage for each outcome"
+        name="damage",
+        description=locale_str(
+            "Damage rolls: the least effective damage for each outcome", key="config.damage"
+        ),
     )
     @app_commands.describe(**DAMAGE_TABLE)
     async def damage(
@@ -230,11 +267,16 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         given(light, serious, critical, fatal)
         await self._change(interaction, "damage", admin.damage_table((light, serious, critical, fatal)))
 
-    @app_commands.command(name="dice", description="How rolls work on this server")
+    @app_commands.command(
+        name="dice", description=locale_str("How rolls work on this server", key="config.dice")
+    )
     @app_commands.describe(
-        open_rolls="A 10 on either die is rolled again and added",
-        tie_succeeds="A margin of exactly 0 is a success",
-        ask_before_healing="When to ask before a healing session the bot rolls (default: deadly only)",
+        open_rolls=locale_str("A 10 on either die is rolled again and added", key="config.dice.open-rolls"),
+        tie_succeeds=locale_str("A margin of exactly 0 is a success", key="config.dice.tie-succeeds"),
+        ask_before_healing=locale_str(
+            "When to ask before a healing session the bot rolls (default: deadly only)",
+            key="config.dice.ask-before-healing",
+        ),
     )
     @app_commands.rename(
         open_rolls="open-rolls", tie_succeeds="tie-succeeds", ask_before_healing="ask-before-healing"
@@ -257,17 +299,27 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await self._change(interaction, "dice", admin.values(**changes))
 
     @app_commands.command(
-        name="players-create", description="Whether players may create their own characters"
+        name="players-create",
+        description=locale_str(
+            "Whether players may create their own characters", key="config.players-create"
+        ),
     )
-    @app_commands.describe(allowed="Allowed or not")
+    @app_commands.describe(allowed=locale_str("Allowed or not", key="config.players-create.allowed"))
     async def players_create(self, interaction: discord.Interaction[HarmoniesBot], allowed: bool) -> None:
         await self._change(interaction, "players-create", admin.values(players_create=allowed))
 
     @app_commands.command(
-        name="secret-npcs", description="Show players only a word for the state of NPCs (all, or one)"
+        name="secret-npcs",
+        description=locale_str(
+            "Show players only a word for the state of NPCs (all, or one)", key="config.secret-npcs"
+        ),
     )
     @app_commands.describe(
-        secret="Secret or not", character="One NPC (empty: every NPC of the server, the default for all)"
+        secret=locale_str("Secret or not", key="config.secret-npcs.secret"),
+        character=locale_str(
+            "One NPC (empty: every NPC of the server, the default for all)",
+            key="config.secret-npcs.character",
+        ),
     )
     @app_commands.autocomplete(character=autocomplete.npcs)
     async def secret_npcs(
@@ -282,8 +334,13 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
             raise UserError("secret_player_character", name=found.name)
         await self._change(interaction, "secret-npcs", admin.secret_npc(found.id, found.name, secret))
 
-    @app_commands.command(name="language", description="Language of the bot's public messages")
-    @app_commands.describe(language="auto follows the server's locale")
+    @app_commands.command(
+        name="language",
+        description=locale_str("Language of the bot's public messages", key="config.language"),
+    )
+    @app_commands.describe(
+        language=locale_str("auto follows the server's locale", key="config.language.language")
+    )
     @app_commands.choices(language=LANGUAGES)
     async def language(self, interaction: discord.Interaction[HarmoniesBot], language: str) -> None:
         await self._change(
@@ -291,7 +348,10 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         )
 
     @app_commands.command(
-        name="export", description="This server's characters, wounds and settings as a JSON file (GM)"
+        name="export",
+        description=locale_str(
+            "This server's characters, wounds and settings as a JSON file (GM)", key="config.export"
+        ),
     )
     async def export(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
@@ -300,9 +360,12 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
         await send_public(interaction, embeds=[], file=file)
 
     @app_commands.command(
-        name="import", description="Replace this server's data from an exported JSON file (GM)"
+        name="import",
+        description=locale_str(
+            "Replace this server's data from an exported JSON file (GM)", key="config.import"
+        ),
     )
-    @app_commands.describe(file="A file made by /config export")
+    @app_commands.describe(file=locale_str("A file made by /config export", key="config.import.file"))
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
         if file.size > admin.IMPORT_MAX_BYTES:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import player_view, targets
@@ -27,14 +28,22 @@ class PartyBoard(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="board", description="Post the live party board in this channel, or move it here (GM)"
+        name="board",
+        description=locale_str(
+            "Post the live party board in this channel, or move it here (GM)", key="board"
+        ),
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        add="Show this NPC on the board too",
-        drop="Take this NPC off the board",
-        link="Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
-        revoke="With link: the links given before stop working, and a new one is given",
+        add=locale_str("Show this NPC on the board too", key="board.add"),
+        drop=locale_str("Take this NPC off the board", key="board.drop"),
+        link=locale_str(
+            "Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
+            key="board.link",
+        ),
+        revoke=locale_str(
+            "With link: the links given before stop working, and a new one is given", key="board.revoke"
+        ),
     )
     @app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
     async def board(

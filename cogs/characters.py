@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import characters, targets
@@ -40,21 +41,29 @@ Name = app_commands.Range[str, 1, NAME_MAX]
 
 @app_commands.guild_only()
 class Characters(
-    commands.GroupCog, group_name="character", group_description="Create, show and manage characters"
+    commands.GroupCog,
+    group_name="character",
+    group_description=locale_str("Create, show and manage characters", key="character"),
 ):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
     @app_commands.command(
-        name="create", description="Create a character (a GM for anyone, a player for themself)"
+        name="create",
+        description=locale_str(
+            "Create a character (a GM for anyone, a player for themself)", key="character.create"
+        ),
     )
     @app_commands.describe(
-        name="The character's name",
-        player="Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
-        corps="Corps (Cp)",
-        resistance="Résistance (Rs)",
-        intuition="Intuition (It)",
-        preset="Maxima preset (default: humanoid)",
+        name=locale_str("The character's name", key="character.create.name"),
+        player=locale_str(
+            "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
+            key="character.create.player",
+        ),
+        corps=locale_str("Corps (Cp)", key="attribute.corps"),
+        resistance=locale_str("Résistance (Rs)", key="attribute.resistance"),
+        intuition=locale_str("Intuition (It)", key="attribute.intuition"),
+        preset=locale_str("Maxima preset (default: humanoid)", key="character.create.preset"),
     )
     async def create(
         self,
@@ -78,9 +87,12 @@ class Characters(
         )
         await send_card(interaction, created.character, created.ruleset, mention=player is not None)
 
-    @app_commands.command(name="show", description="Show a character's card")
+    @app_commands.command(
+        name="show", description=locale_str("Show a character's card", key="character.show")
+    )
     @app_commands.describe(
-        character="Which character (default: your active one)", player="That player's active character"
+        character=locale_str("Which character (default: your active one)", key="own-character"),
+        player=locale_str("That player's active character", key="character.show.player"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def show(
@@ -99,7 +111,9 @@ class Characters(
         found, ruleset = await self.bot.store.read(actor.guild_id, look)
         await send_card(interaction, found, ruleset)
 
-    @app_commands.command(name="list", description="Every character of this server")
+    @app_commands.command(
+        name="list", description=locale_str("Every character of this server", key="character.list")
+    )
     async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
         ruleset = await self.bot.store.ruleset(actor.guild_id)
@@ -109,22 +123,27 @@ class Characters(
         view = Pager(pages) if len(pages) > 1 else None
         await send_public(interaction, embeds=pages[:1], view=view)
 
-    @app_commands.command(name="select", description="Choose your active character")
-    @app_commands.describe(character="One of your characters")
+    @app_commands.command(
+        name="select", description=locale_str("Choose your active character", key="character.select")
+    )
+    @app_commands.describe(character=locale_str("One of your characters", key="character.select.character"))
     @app_commands.autocomplete(character=autocomplete.own_characters)
     async def select(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         chosen = await characters.select(self.bot.store, actor_of(interaction), character)
         ruleset = await self.bot.store.ruleset(chosen.guild_id)
         await send_card(interaction, chosen, ruleset)
 
-    @app_commands.command(name="edit", description="Change a character (GM; the owner may rename)")
+    @app_commands.command(
+        name="edit",
+        description=locale_str("Change a character (GM; the owner may rename)", key="character.edit"),
+    )
     @app_commands.describe(
-        character="Which character",
-        name="New name",
-        corps="Corps (Cp)",
-        resistance="Résistance (Rs)",
-        intuition="Intuition (It)",
-        preset="Maxima preset",
+        character=locale_str("Which character", key="which-character"),
+        name=locale_str("New name", key="character.edit.name"),
+        corps=locale_str("Corps (Cp)", key="attribute.corps"),
+        resistance=locale_str("Résistance (Rs)", key="attribute.resistance"),
+        intuition=locale_str("Intuition (It)", key="attribute.intuition"),
+        preset=locale_str("Maxima preset", key="character.edit.preset"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def edit(
@@ -144,9 +163,12 @@ class Characters(
         await send_card(interaction, saved, ruleset, mention=not actor.owns(saved))
 
     @app_commands.command(
-        name="delete", description="Delete a character (asks for confirmation; /undo restores it)"
+        name="delete",
+        description=locale_str(
+            "Delete a character (asks for confirmation; /undo restores it)", key="character.delete"
+        ),
     )
-    @app_commands.describe(character="Which character")
+    @app_commands.describe(character=locale_str("Which character", key="which-character"))
     @app_commands.autocomplete(character=autocomplete.characters)
     async def delete(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         actor = actor_of(interaction)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from discord.app_commands import locale_str
+
 from bot.interface.options import PHYSICAL
 from bot.interface.wounding import WoundCog, inflict_command
 from bot.rules import Track
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 
 class Combat(WoundCog):
     track = Track.PHYSICAL
-    wound = inflict_command("wound", "Inflict physical wounds (GM)", PHYSICAL)
+    wound = inflict_command("wound", locale_str("Inflict physical wounds (GM)", key="wound"), PHYSICAL)
 
 
 async def setup(bot: HarmoniesBot) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import healing, wounds
@@ -34,19 +35,28 @@ from bot.ui.rolls import odds_embed, odds_question
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-DICE_HELP = "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)"
+DICE_HELP = locale_str(
+    "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
+    key="heal.roll.dice",
+)
 
 
 @app_commands.guild_only()
-class Healing(commands.GroupCog, group_name="heal", group_description="Heal wounds"):
+class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds", key="heal")):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="roll", description="Roll one healing session (after the rest period)")
+    @app_commands.command(
+        name="roll",
+        description=locale_str("Roll one healing session (after the rest period)", key="heal.roll"),
+    )
     @app_commands.describe(
-        character="Which character (default: your active one)",
+        character=locale_str("Which character (default: your active one)", key="own-character"),
         dice=DICE_HELP,
-        track="Physical wounds (default), or mental ones when the server allows healing rolls for them",
+        track=locale_str(
+            "Physical wounds (default), or mental ones when the server allows healing rolls for them",
+            key="heal.roll.track",
+        ),
     )
     @app_commands.choices(track=TRACKS)
     @app_commands.autocomplete(character=autocomplete.characters)
@@ -59,8 +69,11 @@ class Healing(commands.GroupCog, group_name="heal", group_description="Heal woun
     ) -> None:
         await heal_and_reply(interaction, ref=character, dice=dice, track=Track(track))
 
-    @app_commands.command(name="wound", description="Lower one physical wound one rank, no roll (GM)")
-    @app_commands.describe(severity="Which severity", **WHO)
+    @app_commands.command(
+        name="wound",
+        description=locale_str("Lower one physical wound one rank, no roll (GM)", key="heal.wound"),
+    )
+    @app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)
     @app_commands.choices(severity=PHYSICAL)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def wound(
@@ -74,8 +87,10 @@ class Healing(commands.GroupCog, group_name="heal", group_description="Heal woun
             interaction, track=Track.PHYSICAL, severity=severity, target=target, character=character
         )
 
-    @app_commands.command(name="mental", description="Lower one mental wound one rank (GM)")
-    @app_commands.describe(severity="Which severity", **WHO)
+    @app_commands.command(
+        name="mental", description=locale_str("Lower one mental wound one rank (GM)", key="heal.mental")
+    )
+    @app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)
     @app_commands.choices(severity=MENTAL)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def mental(
@@ -95,10 +110,11 @@ class Resting(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="rest", description="Grant in-game rest (GM): to everyone alive, or to one character"
+        name="rest",
+        description=locale_str("Grant in-game rest (GM): to everyone alive, or to one character", key="rest"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(days="In-game days of rest", **WHO)
+    @app_commands.describe(days=locale_str("In-game days of rest", key="rest.days"), **WHO)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def rest(
         self,
@@ -126,13 +142,18 @@ class Resting(commands.Cog):
         embed = rest_embed(rested.characters, rested.ruleset, rested.days, lang)
         await send_public(interaction, embeds=[embed], mentions=mentions)
 
-    @app_commands.command(name="roll", description="A ±d10 roll with your character's wound penalty applied")
+    @app_commands.command(
+        name="roll",
+        description=locale_str("A ±d10 roll with your character's wound penalty applied", key="roll"),
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        modifier="Attributes and skill you add",
-        difficulty="Difficulty: positive makes it easier, negative harder (as in Harmonies)",
-        character="Which character (default: your active one)",
-        dice="Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)",
+        modifier=locale_str("Attributes and skill you add", key="roll.modifier"),
+        difficulty=locale_str(
+            "Difficulty: positive makes it easier, negative harder (as in Harmonies)", key="roll.difficulty"
+        ),
+        character=locale_str("Which character (default: your active one)", key="own-character"),
+        dice=locale_str("Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)", key="roll.dice"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def roll(

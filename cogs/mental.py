@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from discord.app_commands import locale_str
+
 from bot.interface.options import MENTAL
 from bot.interface.wounding import WoundCog, inflict_command
 from bot.rules import Track
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 
 class Mental(WoundCog):
     track = Track.MENTAL
-    mental = inflict_command("mental", "Inflict mental wounds (GM)", MENTAL)
+    mental = inflict_command("mental", locale_str("Inflict mental wounds (GM)", key="mental"), MENTAL)
 
 
 async def setup(bot: HarmoniesBot) -> None:

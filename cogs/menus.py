@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import targets
@@ -20,8 +21,8 @@ from bot.ui.i18n import t_name
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-WOUND_MENU = "Wound…"
-CARD_MENU = "Card"
+WOUND_MENU = locale_str("Wound…", key="name.menu.wound")
+CARD_MENU = locale_str("Card", key="name.menu.card")
 
 
 class Menus(commands.Cog):

@@ -68,19 +68,15 @@ class WoundCog(commands.Cog):
 
 
 def inflict_command(
-    name: str, description: str, severities: list[Choice[str]]
+    name: str, description: locale_str, severities: list[Choice[str]]
 ) -> app_commands.Command[Any, ..., None]:
     """The slash command of a :class:`WoundCog` (a class attribute of the cog)."""
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=name, description=description, callback=WoundCog.inflict
     )
     app_commands.guild_only()(command)  # sets allowed_contexts too (the attribute alone does not)
-    # Made before its options are described: their texts are made translatable here, as discord.py
-    # does for the options of a decorated function.
-    app_commands.describe(**{name: locale_str(text) for name, text in WOUNDING.items()})(command)
-    app_commands.choices(severity=[Choice(name=locale_str(c.name), value=c.value) for c in severities])(
-        command
-    )
+    app_commands.describe(**WOUNDING)(command)
+    app_commands.choices(severity=severities)(command)
     app_commands.autocomplete(character=autocomplete.characters)(command)
     return command
 

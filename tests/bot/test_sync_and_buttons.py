@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 
 from bot.rules import Track
-from bot.ui import translator
+from bot.ui.strings_commands import COMMANDS
+from bot.ui.translator import key_of
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, BOB, GM, GUILD, Table, check_requests, open_table, public, refused
 
@@ -176,6 +179,34 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
     assert all(c.get("contexts") == [0] or c.get("dm_permission") is False for c in commands)
 
 
+class Recorder(app_commands.Translator):
+    """Every text of the commands the tree asks to translate, with the catalogue key it resolves to."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[str | None, str]] = []
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is discord.Locale.french:
+            self.texts.append((key_of(string, context), string.message))
+        return None
+
+
+async def test_every_command_text_has_its_key_in_the_catalogue_with_the_declared_english(
+    table: Table,
+) -> None:
+    recorder = Recorder()
+    for command in table.bot.tree.get_commands():
+        await command.get_translated_payload(table.bot.tree, recorder)
+    assert [(key, text) for key, text in recorder.texts if key not in COMMANDS] == []
+    assert [(key, text) for key, text in recorder.texts if COMMANDS[key or ""]["en"] != text] == []
+    assert set(COMMANDS) - {key for key, _ in recorder.texts} == set()  # nothing left unused
+
+
 async def test_a_second_start_on_the_same_database_does_not_sync(database_url: str) -> None:
     path = database_url
     async with open_table(path) as first:
@@ -194,7 +225,9 @@ async def test_a_changed_definition_syncs_again(database_url: str, monkeypatch: 
     async with open_table(path) as first:
         check_requests(first.fake.requests)
     # The cogs are loaded afresh at every start (load_extension): change a definition they share.
-    monkeypatch.setitem(translator.DESCRIPTIONS, "Inflict physical wounds (GM)", "Blesser (MJ seulement)")
+    monkeypatch.setitem(
+        COMMANDS, "wound", {"en": "Inflict physical wounds (GM)", "fr": "Blesser (MJ seulement)"}
+    )
     async with open_table(path) as second:
         (put,) = second.fake.requests_for("PUT", COMMANDS_PATH)
         wound = next(c for c in put.json if c["name"] == "wound")

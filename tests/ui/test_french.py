@@ -127,14 +127,9 @@ def test_the_check_finds_english_words() -> None:
 
 
 def test_no_english_word_in_the_french_command_names_and_descriptions() -> None:
-    from bot.ui import translator
+    from bot.ui.strings_commands import COMMANDS
 
-    texts = [
-        *translator.COMMAND_NAMES.values(),
-        *translator.PARAMETER_NAMES.values(),
-        *translator.CHOICE_NAMES.values(),
-        *translator.DESCRIPTIONS.values(),
-    ]
+    texts = [entry["fr"] for entry in COMMANDS.values()]
     assert {text: words for text in texts if (words := english_words(text.replace("-", " ")))} == {}
 
 
@@ -164,11 +159,10 @@ ABOUT_THE_CHARACTER = re.compile(r"(?i)\ble personnage\b[^.:;]*\b(mort|incohére
 
 
 def test_no_french_message_gives_a_character_or_a_person_a_gender() -> None:
-    from bot.ui import translator
+    from bot.ui.strings_commands import COMMANDS
 
     texts = {key: entry["fr"] for key, entry in CATALOGUE.items()}
-    texts |= {f"command: {text}": text for text in translator.DESCRIPTIONS.values()}
-    texts |= {f"choice: {text}": text for text in translator.CHOICE_NAMES.values()}
+    texts |= {f"command: {key}": entry["fr"] for key, entry in COMMANDS.items()}
     found = {key: GENDERED.findall(text) for key, text in texts.items() if GENDERED.search(text)}
     assert found == {}
     # "mort", "incohérent" only where they agree with "le personnage", never with a name.

@@ -332,13 +332,17 @@ def test_a_refusal_accepts_name_for_ref_and_the_reverse() -> None:
 
 
 def qualified_names(lang: Lang) -> set[str]:
-    from bot.ui.translator import COMMAND_NAMES
+    from bot.ui.strings_commands import COMMANDS
 
+    french = {
+        key.removeprefix("name.").replace(".", " "): entry["fr"]
+        for key, entry in COMMANDS.items()
+        if key.startswith("name.") and not key.startswith("name.menu.")
+    }
     if lang == "en":
-        return set(COMMAND_NAMES)
+        return set(french)
     return {
-        " ".join(COMMAND_NAMES[" ".join(key.split()[: i + 1])] for i in range(len(key.split())))
-        for key in COMMAND_NAMES
+        " ".join(french[" ".join(key.split()[: i + 1])] for i in range(len(key.split()))) for key in french
     }
 
 
