@@ -12,11 +12,11 @@ import discord
 from bot.rules.character import Character
 from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import SEVERITIES, Track
+from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
 from bot.ui import limits
-from bot.ui.card import State, secret_word, state_colour, state_of, state_text, warning_lines
-from bot.ui.i18n import Lang, severity_short, t, track_label
+from bot.ui.card import State, counts_text, secret_word, state_colour, state_of, state_text, warning_lines
+from bot.ui.i18n import Lang, t, track_label
 from bot.ui.rolls import odds_line, stakes
 from bot.ui.text import MAX_MARKS, clip, escape, held_marks, join_lines, mention, signed
 
@@ -140,7 +140,7 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
     if character.out_of_play:
         return PartyLine(character.name, npc, state_text(character, lang), level)
     tracks = tuple(
-        TrackLine(track, track_label(lang, track), _marks(counts), _counts(character, track, lang))
+        TrackLine(track, track_label(lang, track), _marks(counts), counts_text(character, track, lang))
         for track in Track
         if any(counts := character.counts(track))
     )
@@ -163,13 +163,6 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
 def _marks(counts: tuple[int, int, int]) -> tuple[int, int, int]:
     low, mid, high = (min(n, MAX_MARKS) for n in counts)
     return low, mid, high
-
-
-def _counts(character: Character, track: Track, lang: Lang) -> str:
-    counts, maxima = character.counts(track), character.maxima(track)
-    return " · ".join(
-        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
-    )
 
 
 def party_lines(characters: Sequence[Character], ruleset: Ruleset, lang: Lang) -> list[PartyLine]:

@@ -258,16 +258,21 @@ SECRET_WORDS: dict[tuple[Track, Severity], str] = {
 French: "mal en point", "aux portes de la mort", "au bord de la folie")."""
 
 
+def counts_text(character: Character, track: Track, lang: Lang) -> str:
+    """``light 2/4 · serious 1/2``: the wounds held on ``track``, of the most allowed."""
+    counts, maxima = character.counts(track), character.maxima(track)
+    return " · ".join(
+        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
+    )
+
+
 def track_line(character: Character, track: Track, lang: Lang) -> str | None:
     """``Physical 🟨🟨🟧 — light 2/4 · serious 1/2``: one line for a track that holds wounds (``None``
     for an empty track)."""
-    counts, maxima = character.counts(track), character.maxima(track)
+    counts = character.counts(track)
     if not any(counts):
         return None
-    text = " · ".join(
-        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
-    )
-    return f"{track_label(lang, track)} {held_marks(track, counts)} — {text}"
+    return f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
 
 
 def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
