@@ -23,7 +23,7 @@ RESULT_BUDGET = limits.TOTAL - 500
 """A short result is alone in its message (its card is behind a button): it may use most of the 6000
 characters Discord allows across a message's embeds."""
 STATUS_ROOM = 600
-"""Kept for the character's state after the change (bot.ui.status), a field of its own."""
+"""Kept for the character's state after the change (bot.ui.card.with_status), a field of its own."""
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 MAX_MENTIONS = 50
