@@ -9,7 +9,8 @@ import pytest
 from bot.rules import Track
 from bot.ui import translator
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, check_requests, open_table, public, refused
+from tests.fakediscord import check_requests
+from tests.table import ALICE, BOB, GM, GUILD, Table, open_table, public, refused
 
 COMMANDS_PATH = "/applications/{id}/commands"
 
