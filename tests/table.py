@@ -193,12 +193,12 @@ class Table:
         options: Mapping[str, Any] | None = None,
         *,
         user: int = GM,
-        roles: tuple[int, ...] = (),
         public: bool = True,
+        **where: Any,
     ) -> harness.Reply:
-        """Run a command whose answer must be public (a result), or with ``public=False`` private (a
-        refusal)."""
-        reply = await self.run(command, options, user=user, roles=roles)
+        """:meth:`run` a command whose answer must be public (a result), or with ``public=False``
+        private (a refusal)."""
+        reply = await self.run(command, options, user=user, **where)
         answer_text(reply, private=not public)
         return reply
 
