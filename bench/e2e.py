@@ -27,8 +27,8 @@ from bench.data import Shape
 from bench.measure import Series, round_order
 from bench.report import Row, against, log, machine, ms, parser, publish, table
 from bench.world import COMMANDS, FLOOR_OF, FLOORS, KINDS, LABELS, BenchError, guild_payloads, payload
-from tests.e2e.game import wait_ready_after
 from tests.e2e.process import BotProcess
+from tests.e2e.running import wait_ready_after
 from tests.fakediscord import DiscordStandin, RecordedRequest
 
 Payload = dict[str, Any]

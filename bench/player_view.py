@@ -24,7 +24,7 @@ import aiohttp
 
 from bot.web.limits import AddressLimits
 from bot.web.server import PlayerView
-from tests.bot.table import ALICE, OTHER_GUILD, OWNER, open_table, refused
+from tests.table import ALICE, OTHER_GUILD, OWNER, open_table, refused
 
 
 def pct(values: list[float], q: float) -> float:

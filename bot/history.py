@@ -1,37 +1,34 @@
 """What the event log holds: the kinds of change, and one typed record per kind (what the UI shows).
 
 Storage keeps a record as JSON in the event's ``details`` column; each record is a pydantic dataclass
-that writes and reads that JSON itself, the JSON older versions wrote (so their rows still read). A
-row that does not fit its kind reads as :class:`Unreadable`.
+that writes and reads that JSON itself, the JSON older versions wrote (so their rows still read; how
+its fields are written: :mod:`bot.history_fields`). A row that does not fit its kind reads as
+:class:`Unreadable`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass as plain_dataclass
 from dataclasses import field, fields
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     Discriminator,
     Field,
-    PlainSerializer,
-    PlainValidator,
-    SerializationInfo,
     StrictBool,
     StrictInt,
     StrictStr,
     Tag,
     TypeAdapter,
     ValidationError,
-    ValidationInfo,
     model_serializer,
     model_validator,
 )
 from pydantic.dataclasses import dataclass
 
-from bot.rules.damage import Harm
-from bot.rules.severity import SEVERITY_NAMES, Severity, Track
+from bot.history_fields import GIVEN, Lenient, Maxima, Named, NamedHarm
+from bot.rules.severity import Track
 
 
 class EventKind(StrEnum):
@@ -70,41 +67,8 @@ class Event:
     """For an ``undo`` event: the id of the event it reverted."""
 
 
-def _names(info: ValidationInfo | SerializationInfo, harm: bool) -> tuple[str, ...]:
-    names = SEVERITY_NAMES[Track((info.context or {}).get("track", Track.PHYSICAL))]
-    return ("none", *names, "fatal") if harm else names
-
-
-def _by_name(enum: type[IntEnum], harm: bool) -> tuple[PlainValidator, PlainSerializer]:
-    """A severity (or a blow's :class:`Harm`) written by its name on the record's track (the context):
-    ``light``, ``psychosis``, ``fatal``. The track is the event's kind, or a heal roll's ``track``."""
-
-    def read(value: object, info: ValidationInfo) -> IntEnum:
-        return value if isinstance(value, enum) else enum(_names(info, harm).index(value))
-
-    def write(value: IntEnum, info: SerializationInfo) -> str:
-        return _names(info, harm)[value]
-
-    return PlainValidator(read), PlainSerializer(write, return_type=str)
-
-
-Named = Annotated[Severity, *_by_name(Severity, harm=False)]
-NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
-_Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
-"""A track's maxima when the change was made (older events have none)."""
-_GIVEN = Field(default=None, exclude_if=lambda v: v is None)
-
-
 @dataclass(frozen=True)
-class _Lenient:
-    @model_validator(mode="before")
-    @classmethod
-    def _null_is_default(cls, data: Any) -> Any:  # a key an older row wrote as null takes its default
-        return {k: v for k, v in data.items() if v is not None} if isinstance(data, dict) else data
-
-
-@dataclass(frozen=True)
-class _OnTrack(_Lenient):
+class _OnTrack(Lenient):
     track: Annotated[Track, Field(exclude=True)]
     """Not written: the event's kind says it."""
     _kinds: ClassVar[tuple[EventKind, EventKind]] = (EventKind.WOUND, EventKind.MENTAL)
@@ -115,21 +79,21 @@ class _OnTrack(_Lenient):
 
 
 @dataclass(frozen=True)
-class Created(_Lenient):
+class Created(Lenient):
     owner_id: StrictInt | None = None
     """``None``: an NPC."""
     kind = EventKind.CHARACTER_CREATE
 
 
 @dataclass(frozen=True)
-class Edited(_Lenient):
+class Edited(Lenient):
     """The values a ``/character edit`` gave (the others are ``None``)."""
 
-    name: StrictStr | None = _GIVEN
-    corps: StrictInt | None = _GIVEN
-    resistance: StrictInt | None = _GIVEN
-    intuition: StrictInt | None = _GIVEN
-    preset: StrictStr | None = _GIVEN
+    name: StrictStr | None = GIVEN
+    corps: StrictInt | None = GIVEN
+    resistance: StrictInt | None = GIVEN
+    intuition: StrictInt | None = GIVEN
+    preset: StrictStr | None = GIVEN
     kind = EventKind.CHARACTER_EDIT
 
     def changes(self) -> dict[str, str | int]:
@@ -156,11 +120,11 @@ class Wounded(_OnTrack):
     became: tuple[Named | None, ...] = ()
     """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
     not_applied: StrictInt = 0
-    maxima: _Maxima = None
+    maxima: Maxima = None
 
 
 @dataclass(frozen=True)
-class Blow(_Lenient):
+class Blow(Lenient):
     """One damage roll of a :class:`DamageRolled`: the roll's margin, the effective damage and what the
     table made of it (what the wound then became is in :attr:`DamageRolled.became`)."""
 
@@ -185,7 +149,7 @@ class DamageRolled(_OnTrack):
 
 
 @dataclass(frozen=True)
-class HealRollStep(_Lenient):
+class HealRollStep(Lenient):
     success: StrictBool = False
     worsened: StrictBool = False
     became: Named | None = None
@@ -194,11 +158,11 @@ class HealRollStep(_Lenient):
 
 
 @dataclass(frozen=True)
-class HealRolled(_Lenient):
+class HealRolled(Lenient):
     track: Track
     severity: Named
     rolls: tuple[HealRollStep, ...] = ()
-    maxima: _Maxima = None
+    maxima: Maxima = None
     """The track's maxima then, which say why a worsened wound went further up."""
     kind = EventKind.HEAL_ROLL
 
@@ -218,7 +182,7 @@ class Lowered(_OnTrack):
 
 
 @dataclass(frozen=True)
-class Rested(_Lenient):
+class Rested(Lenient):
     days: StrictInt = 0
     characters: StrictInt = 0
     kind = EventKind.REST

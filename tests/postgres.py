@@ -42,21 +42,52 @@ class Unavailable(Exception):
     """PostgreSQL cannot be had; the message is the one-line reason."""
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _as_owner(command: list[str], owner: str | None) -> list[str]:
+def as_owner(command: list[str], owner: str | None) -> list[str]:
     return ["runuser", "-u", owner, "--", *command] if owner else command
 
 
-def _run(what: str, command: list[str]) -> None:
+def run(what: str, command: list[str]) -> None:
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise Unavailable(f"{what} failed: {last[0]}")
+
+
+def scratch(prefix: str) -> tuple[str, str | None, Path]:
+    """What a throwaway cluster needs: PostgreSQL's programs (``pg_config --bindir``), the user to run
+    them as (``postgres`` when running as root: ``initdb`` refuses root) and a temporary folder it owns."""
+    try:
+        bindir = subprocess.run(
+            ["pg_config", "--bindir"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        raise Unavailable(
+            "no PostgreSQL: pg_config is not on the PATH "
+            f"(install the postgresql package, or set {URL_VARIABLE})"
+        ) from None
+    owner = None
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            raise Unavailable("running as root and there is no postgres user to run initdb as") from None
+        owner = "postgres"
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o755)
+    if owner:
+        shutil.chown(folder, owner)
+    return bindir, owner, folder
+
+
+def initdb(bindir: str, data: Path, owner: str | None) -> None:
+    command = [f"{bindir}/initdb", "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"]
+    run("initdb", as_owner([*command, "--locale=C", "--no-sync"], owner))
 
 
 @dataclass
@@ -70,9 +101,9 @@ class Cluster:
     options: str
 
     def pg_ctl(self, *args: str, check: bool = True) -> None:
-        command = _as_owner([f"{self.bindir}/pg_ctl", "-D", str(self.data), *args], self.owner)
+        command = as_owner([f"{self.bindir}/pg_ctl", "-D", str(self.data), *args], self.owner)
         if check:
-            _run(f"pg_ctl {args[-1]}", command)
+            run(f"pg_ctl {args[-1]}", command)
         else:
             subprocess.run(command, capture_output=True, check=False)
 
@@ -128,33 +159,14 @@ def cluster(*, durable: bool = False, max_connections: int = 200) -> Iterator[Cl
     """Start a cluster in a temporary folder; yield it (its URL names the database ``postgres``);
     stop it after. Not ``durable`` (the tests): ``fsync=off``. Durable (the benchmarks): PostgreSQL's
     defaults."""
+    bindir, owner, folder = scratch("harmonies-pg-")
     try:
-        bindir = subprocess.run(
-            ["pg_config", "--bindir"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        raise Unavailable(
-            "no PostgreSQL: pg_config is not on the PATH "
-            f"(install the postgresql package, or set {URL_VARIABLE})"
-        ) from None
-    owner = None
-    if os.geteuid() == 0:
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            raise Unavailable("running as root and there is no postgres user to run initdb as") from None
-        owner = "postgres"
-    folder = Path(tempfile.mkdtemp(prefix="harmonies-pg-"))
-    try:
-        folder.chmod(0o755)
         data, socket_dir = folder / "data", folder / "socket"
         socket_dir.mkdir()
         if owner:
-            shutil.chown(folder, owner)
             shutil.chown(socket_dir, owner)
-        port = _free_port()
-        initdb = [f"{bindir}/initdb", "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"]
-        _run("initdb", _as_owner([*initdb, "--locale=C", "--no-sync"], owner))
+        port = free_port()
+        initdb(bindir, data, owner)
         options = "" if durable else "-c fsync=off -c full_page_writes=off "
         options += (
             f"-c port={port} -c listen_addresses=127.0.0.1 "

@@ -7,11 +7,8 @@ Like tests/postgres.py, as the ``postgres`` user when running as root (``initdb`
 
 from __future__ import annotations
 
-import os
-import pwd
 import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +17,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.postgres import Unavailable, _as_owner, _free_port, _run
+from tests.postgres import Unavailable, as_owner, free_port, initdb, run, scratch
 
 STANDBY_NAME = "standby1"
 DATABASE = "harmonies"
@@ -45,22 +42,20 @@ class Pair:
         return f"postgresql://postgres@127.0.0.1:{port}/{DATABASE}"
 
     def _pg_ctl(self, data: str, *args: str) -> list[str]:
-        return _as_owner([f"{self.bindir}/pg_ctl", "-D", str(self.folder / data), *args], self.owner)
+        return as_owner([f"{self.bindir}/pg_ctl", "-D", str(self.folder / data), *args], self.owner)
 
     def start(self, data: str, port: int, *settings: str) -> None:
         options = f"-c port={port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder}"
         options += " -c fsync=off -c full_page_writes=off " + " ".join(f"-c {s}" for s in settings)
         log = str(self.folder / f"{data}.log")
-        _run(
-            f"pg_ctl start ({data})", self._pg_ctl(data, "-o", options, "-l", log, "-w", "-t", "60", "start")
-        )
+        run(f"pg_ctl start ({data})", self._pg_ctl(data, "-o", options, "-l", log, "-w", "-t", "60", "start"))
 
     def stop_primary(self) -> None:
         """The primary dies (``-m immediate``: no shutdown checkpoint, as in a crash)."""
-        _run("pg_ctl stop (primary)", self._pg_ctl("primary", "-m", "immediate", "-w", "stop"))
+        run("pg_ctl stop (primary)", self._pg_ctl("primary", "-m", "immediate", "-w", "stop"))
 
     def promote_standby(self) -> None:
-        _run("pg_ctl promote", self._pg_ctl("standby", "-w", "-t", "60", "promote"))
+        run("pg_ctl promote", self._pg_ctl("standby", "-w", "-t", "60", "promote"))
 
     def stop_all(self) -> None:
         for data in ("standby", "primary"):
@@ -85,34 +80,17 @@ def _wait_synchronous(url: str) -> None:
 @contextmanager
 def primary_and_standby() -> Iterator[Pair]:
     """Start the pair (the database ``harmonies`` created on the primary); stop both after."""
+    bindir, owner, folder = scratch("harmonies-pair-")
+    pair = Pair(bindir, owner, folder, free_port(), free_port())
     try:
-        bindir = subprocess.run(
-            ["pg_config", "--bindir"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        raise Unavailable("no PostgreSQL: pg_config is not on the PATH") from None
-    owner = None
-    if os.geteuid() == 0:
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            raise Unavailable("running as root and there is no postgres user to run initdb as") from None
-        owner = "postgres"
-    folder = Path(tempfile.mkdtemp(prefix="harmonies-pair-"))
-    pair = Pair(bindir, owner, folder, _free_port(), _free_port())
-    try:
-        folder.chmod(0o755)
-        if owner:
-            shutil.chown(folder, owner)
-        initdb = [f"{bindir}/initdb", "-D", str(folder / "primary"), "-U", "postgres", "-A", "trust"]
-        _run("initdb", _as_owner([*initdb, "-E", "UTF8", "--locale=C", "--no-sync"], owner))
+        initdb(bindir, folder / "primary", owner)
         pair.start("primary", pair.primary_port, "wal_level=replica", "synchronous_commit=on")
         admin = f"postgresql://postgres@127.0.0.1:{pair.primary_port}/postgres"
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {DATABASE}")
         basebackup = [f"{bindir}/pg_basebackup", "-D", str(folder / "standby"), "-R", "-X", "stream"]
         where = ["-h", "127.0.0.1", "-p", str(pair.primary_port), "-U", "postgres"]
-        _run("pg_basebackup", _as_owner([*basebackup, *where, "--no-sync"], owner))
+        run("pg_basebackup", as_owner([*basebackup, *where, "--no-sync"], owner))
         conninfo = f"host=127.0.0.1 port={pair.primary_port} user=postgres application_name={STANDBY_NAME}"
         # -R wrote standby.signal and a primary_conninfo; the last one written wins: this one names the
         # standby for the primary's synchronous_standby_names.

@@ -4,7 +4,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.bot.table import Table, check_requests, open_table
+from tests.fakediscord import check_requests
+from tests.table import Table, open_table
 
 
 @pytest.fixture

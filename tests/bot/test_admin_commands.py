@@ -11,7 +11,7 @@ import pytest
 from bot.rules import Ruleset, Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
-from tests.bot.table import (
+from tests.table import (
     ALICE,
     BOB,
     GM,

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import psycopg
 
 from bot.rules import Track
-from tests.bot.table import ALICE, GUILD, Table, public, refused, shown
 from tests.databases import is_postgres, sqlite_path
+from tests.table import ALICE, GUILD, Table, public, refused, shown
 
 DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
 HELD_S = 2.2  # longer than the bot waits before deferring (1.5 s), shorter than its lock_timeout (3 s)

@@ -14,7 +14,8 @@ import pytest
 from bot.interface.boards import EDIT_INTERVAL
 from bot.ui.card import COLOURS, State
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GUILD, Table, check_requests, open_table, public, refused
+from tests.fakediscord import check_requests
+from tests.table import ALICE, BOB, GUILD, Table, open_table, public, refused
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 

@@ -9,7 +9,7 @@ import pytest
 from bot.rules import Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, Table, public, refused
+from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, Table, public, refused
 
 
 def custom_ids(reply: harness.Reply | harness.SentMessage | dict[str, Any]) -> list[str]:

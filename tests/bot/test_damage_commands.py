@@ -13,7 +13,7 @@ from bot.rules import Track
 from bot.rules.ruleset import DamageTable
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER, Table, public, refused, shown
+from tests.table import ALICE, BOB, GM, GUILD, OWNER, Table, public, refused, shown
 
 
 async def snapshot(table: Table) -> tuple[Any, ...]:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GUILD, Table, check_requests, open_table, public, shown
+from tests.fakediscord import check_requests
+from tests.table import ALICE, GM, GUILD, Table, open_table, public, shown
 
 
 @pytest.fixture

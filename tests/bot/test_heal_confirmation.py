@@ -8,7 +8,7 @@ import pytest
 
 from bot.interface import views
 from bot.rules import Track
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
+from tests.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
 def labels(message: dict[str, Any]) -> list[str]:

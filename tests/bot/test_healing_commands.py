@@ -7,7 +7,7 @@ import pytest
 from bot.rules import Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
+from tests.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
 async def wounded(

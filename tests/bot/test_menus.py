@@ -10,7 +10,7 @@ import pytest
 from bot.interface import views
 from bot.rules import Track
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
+from tests.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
 
 WOUND_MENU = "Wound…"  # the menus as Discord shows them (cogs/menus.py)
 CARD_MENU = "Card"

@@ -10,9 +10,9 @@ import pytest
 from bot.interface.health import Health
 from bot.storage.database import SqliteDatabase
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GM_ROLE, GUILD, Table, public, refused
 from tests.bot.test_health import free_port
 from tests.prometheus import Samples, fetch, scrape, value
+from tests.table import ALICE, GM, GM_ROLE, GUILD, Table, public, refused
 
 
 def count(samples: Samples, name: str, **labels: str) -> float:

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.rules import Track
 from tests import fakediscord as harness
-from tests.bot.table import (
+from tests.fakediscord import check_requests
+from tests.table import (
     ALICE,
     BOB,
     GM,
@@ -17,7 +18,6 @@ from tests.bot.table import (
     GUILD,
     OWNER,
     Table,
-    check_requests,
     open_table,
     public,
     refused,

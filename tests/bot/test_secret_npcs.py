@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GUILD, Table, public, refused, shown
+from tests.table import ALICE, GM, GUILD, Table, public, refused, shown
 
 
 def in_channel(reply: harness.Reply) -> str:

@@ -9,7 +9,8 @@ import pytest
 
 from bot.ui.limits import message_within_limits
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER, Table, check_requests, open_table, public, refused
+from tests.fakediscord import check_requests
+from tests.table import ALICE, BOB, GM, GUILD, OWNER, Table, open_table, public, refused
 
 
 def lines_shown(reply: harness.Reply) -> int:

@@ -12,7 +12,8 @@ from bot.rules import Track
 from bot.ui.strings_commands import COMMANDS
 from bot.ui.translator import key_of
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, Table, check_requests, open_table, public, refused
+from tests.fakediscord import check_requests
+from tests.table import ALICE, BOB, GM, GUILD, Table, open_table, public, refused
 
 COMMANDS_PATH = "/applications/{id}/commands"
 

@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules import Track
 from tests import fakediscord as harness
-from tests.bot.table import (
+from tests.table import (
     ALICE,
     BOB,
     GM,

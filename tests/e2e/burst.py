@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.e2e.game import Table, rows
-from tests.fakediscord import EPHEMERAL, Interaction
+from tests.e2e.running import rows
+from tests.fakediscord import EPHEMERAL, Interaction, message_text
 from tests.fakediscord.rest import LOADING
+from tests.table import Table
 
 GIANTS = ("Ymir", "Surt", "Hrym")  # a "giant" holds 20 light wounds: no escalation, no death
 Payload = dict[str, Any]
@@ -41,13 +42,6 @@ def final_answer(exchange: Interaction) -> Payload | None:
     return None
 
 
-def text_of(message: Payload) -> str:
-    parts = [str(message.get("content") or "")]
-    for embed in message.get("embeds") or []:
-        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
-    return "\n".join(parts)
-
-
 @dataclass
 class Outcomes:
     """What a burst's interactions ended with, by note."""
@@ -64,7 +58,7 @@ class Outcomes:
             if answer is None:
                 unanswered.add(note)
             elif int(answer.get("flags") or 0) & EPHEMERAL:
-                refused[note] = text_of(answer)
+                refused[note] = message_text(answer)
             else:
                 applied.add(note)
         return cls(applied, refused, unanswered)

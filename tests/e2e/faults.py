@@ -25,22 +25,13 @@ import aiohttp
 import psycopg
 from psycopg import sql as pgsql
 
-from tests.e2e.game import (
-    BOT_ARGV,
-    GUILD,
-    Shown,
-    Table,
-    bot_env,
-    server_payload,
-    wait_ready_after,
-)
 from tests.e2e.process import BotProcess
-from tests.fakediscord import ROUTE_WEBHOOK, DiscordStandin
+from tests.e2e.running import BOT_ARGV, bot_env, server_payload, wait_ready_after
+from tests.fakediscord import ROUTE_WEBHOOK, DiscordStandin, build_reply
 from tests.fakediscord.rest import CB_DEFERRED_MESSAGE
 from tests.postgres import Cluster, with_database
+from tests.table import GUILD, OTHER_GM_ROLE, OTHER_GUILD, Table, shown
 
-OTHER_GUILD = 1200000000000000400
-OTHER_GM_ROLE = 1200000000000000302
 DISCORD_DEADLINE = 3.0  # seconds Discord gives a bot to answer an interaction
 ANSWER_S = 10.0  # every command's final answer within this (issue 27)
 RECOVERY_S = 10.0  # a bound on the test's wait for readiness once the fault is lifted
@@ -94,9 +85,7 @@ class Game:
         """One ``/character create`` in ``guild_id``, to its final answer."""
         name = f"c{guild_id % 1000}-{next(self._names)}"
         table = self.tables[guild_id]
-        exchange = await self.standin.interaction(
-            table.payload("character create", {"name": name}), wait=False
-        )
+        exchange = await table.send("character create", {"name": name}, wait=False)
         await exchange.wait_callback(within=ANSWER_S)
         deferred = exchange.response["type"] == CB_DEFERRED_MESSAGE
         if deferred:
@@ -105,16 +94,16 @@ class Game:
                 within=ANSWER_S,
                 what="the follow-up",
             )
-            shown = Shown(exchange, dict(final.json or {}))
         else:
             final = exchange.callback
-            shown = Shown(exchange, dict(exchange.response.get("data") or {}))
-        kind = DONE if not shown.ephemeral and name in shown.text else "?"
-        if shown.ephemeral:
-            kind = next((k for phrase, k in _REFUSALS.items() if phrase in shown.text), "?")
-        outcome = Outcome(guild_id, name, kind, shown.text, deferred, final.at - exchange.sent_at)
+        reply = build_reply(self.standin, exchange)
+        private = all(m.ephemeral for m in shown(reply))
+        kind = DONE if not private and name in reply.text else "?"
+        if private:
+            kind = next((k for phrase, k in _REFUSALS.items() if phrase in reply.text), "?")
+        outcome = Outcome(guild_id, name, kind, reply.text, deferred, final.at - exchange.sent_at)
         self.outcomes.append(outcome)
-        assert kind != "?", f"unexpected answer to /character create {name}: {shown.text!r}"
+        assert kind != "?", f"unexpected answer to /character create {name}: {reply.text!r}"
         return outcome
 
     async def changes(self, count: int, guilds: Iterable[int] | None = None) -> list[Outcome]:
@@ -194,8 +183,8 @@ async def game(cluster: Cluster, tmp_path: Path, *, tablespace: str | None = Non
         try:
             await wait_ready_after(standin, proc, within=30)
             tables = {
-                GUILD: Table(standin, GUILD),
-                OTHER_GUILD: Table(standin, OTHER_GUILD, gm_role=OTHER_GM_ROLE),
+                GUILD: Table.over(standin, GUILD),
+                OTHER_GUILD: Table.over(standin, OTHER_GUILD, gm_role=OTHER_GM_ROLE),
             }
             for table in tables.values():
                 await table.setup_gm_role()

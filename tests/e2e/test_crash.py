@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.game import (
+from tests.e2e.process import BotProcess
+from tests.e2e.running import (
     BOT_ARGV,
     COMMANDS_HASH_KEY,
-    GUILD,
-    Table,
     bot_env,
     character_row,
     meta,
@@ -35,8 +34,8 @@ from tests.e2e.game import (
     wait_ready_after,
     wound_counts,
 )
-from tests.e2e.process import BotProcess
 from tests.fakediscord import DiscordStandin, Interaction
+from tests.table import GUILD, Table
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +56,7 @@ async def test_sigkill_during_a_burst_of_wounds_loses_nothing_answered(
     about = f"seed={seed} (replay with HARMONIES_E2E_SEED={seed})"
     db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
-        table = Table(standin, GUILD)
+        table = Table.over(standin, GUILD)
         first = await BotProcess.start(
             BOT_ARGV, env=bot_env(standin, db_path), log_path=tmp_path / "bot1.log"
         )

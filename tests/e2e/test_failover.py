@@ -22,11 +22,12 @@ import pytest
 
 from tests.bot.test_health import free_port
 from tests.e2e.burst import GIANTS, Outcomes, final_answer, seat_giants, send_burst, stored_notes
-from tests.e2e.game import BOT_ARGV, GUILD, Table, bot_env, read_db, server_payload, wait_ready_after
 from tests.e2e.process import BotProcess
+from tests.e2e.running import BOT_ARGV, bot_env, read_db, server_payload, wait_ready_after
 from tests.fakediscord import DiscordStandin, Interaction
 from tests.postgres import Unavailable, unavailable
 from tests.replication import Pair, primary_and_standby
+from tests.table import GUILD, Table
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +67,7 @@ async def test_failover_to_a_synchronous_standby_loses_nothing_answered(
     sent: dict[str, Interaction] = {}
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         standin.callback_deadline = 3.0  # as on Discord: a first answer after 3 s is refused
-        table = Table(standin, GUILD)
+        table = Table.over(standin, GUILD)
         env = bot_env(standin, pair.url, HEALTH_PORT=str(free_port()))
         bot = await BotProcess.start(BOT_ARGV, env=env, log_path=tmp_path / "bot.log")
         standin.watch(bot.unexpected_exit)

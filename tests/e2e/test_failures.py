@@ -20,22 +20,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.game import (
-    ALICE,
+from tests.e2e.process import REPO, BotProcess
+from tests.e2e.running import (
     BOT_ARGV,
-    GUILD,
-    Table,
     character_row,
-    player,
     read_db,
     rows,
     running_bot,
     server_payload,
-    shown_by,
     wound_counts,
 )
-from tests.e2e.process import REPO, BotProcess
 from tests.fakediscord import EPHEMERAL, ROUTE_CALLBACK, ROUTE_GLOBAL_COMMANDS, DiscordStandin
+from tests.table import ALICE, GUILD, Table, answered, player
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +43,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path,
     db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         standin.callback_deadline = DISCORD_DEADLINE
-        table = Table(standin, GUILD)
+        table = Table.over(standin, GUILD)
         async with running_bot(standin, db_path, tmp_path / "bot.log") as bot:
             await table.setup_gm_role()
             await table.say("character create", {"name": "Aria", "player": player(ALICE)})
@@ -59,7 +55,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path,
             standin.fail_callbacks(len(RETRY_SLEEPS), status=500, token=payload["token"])
             failing = await standin.interaction(payload, wait=False)
             await failing.wait_callback(ok=False)
-            card = await table.say("character show", {"character": "Aria"}, by=ALICE)
+            card = await table.say("character show", {"character": "Aria"}, user=ALICE)
             assert "Light 🟨▫️▫️▫️ 1/4" in card.text, card.text
 
             # 2. The callback hangs (for good: past Discord's deadline, past discord.py's patience).
@@ -82,7 +78,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path,
             dropped = await standin.drop_connection(None)
             missed = await table.send("wound", {"severity": "light", "character": "Cael"}, wait=False)
             assert await standin.wait_reconnected(dropped) == "resume"
-            shown = await shown_by(missed)
+            shown = await answered(missed)
             assert "light 1/4" in shown.text and not shown.ephemeral, shown.text
             assert [c.kind for c in standin.connections] == ["identify", "resume", "resume"]
 
@@ -100,7 +96,7 @@ async def test_lost_answers_and_a_dropped_gateway_lose_no_change(tmp_path: Path,
             assert time.monotonic() - hung.at > sum(RETRY_SLEEPS[:-1]) > DISCORD_DEADLINE
 
             # The bot still serves, and nothing was applied twice.
-            card = await table.say("character show", {"character": "Aria"}, by=ALICE)
+            card = await table.say("character show", {"character": "Aria"}, user=ALICE)
             assert "Light 🟨▫️▫️▫️ 1/4" in card.text, card.text
             card = await table.say("character show", {"character": "Brann"})
             assert "Serious 🟧▫️ 1/2" in card.text, card.text
@@ -197,7 +193,7 @@ async def test_a_second_start_on_an_up_to_date_database_does_not_sync(
 ) -> None:
     db_path = database_url
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
-        table = Table(standin, GUILD)
+        table = Table.over(standin, GUILD)
         async with running_bot(standin, db_path, tmp_path / "first.log") as first:
             await table.setup_gm_role()
         assert first.returncode == 0
@@ -205,7 +201,7 @@ async def test_a_second_start_on_an_up_to_date_database_does_not_sync(
             ("PUT", ROUTE_GLOBAL_COMMANDS, 200)
         ]
         async with running_bot(standin, db_path, tmp_path / "second.log") as second:
-            shown = await table.say("config show", by=ALICE)
+            shown = await table.say("config show", user=ALICE)
             assert "Server settings" in shown.text
         assert len(standin.command_syncs) == 1, "the second start synced again"
         assert "Application commands unchanged since the last sync" in second.output()

@@ -10,9 +10,10 @@ import pytest
 
 from bot.storage.store import Store
 from tests.databases import damage
-from tests.e2e.game import GUILD, server_payload
+from tests.e2e.running import server_payload
 from tests.e2e.test_failures import one_line_error, start_and_wait
 from tests.fakediscord import DiscordStandin
+from tests.table import GUILD
 from tests.tmpfs import fill, small_tmpfs
 
 pytestmark = pytest.mark.slow

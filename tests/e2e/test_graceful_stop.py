@@ -16,10 +16,11 @@ import pytest
 
 from tests.bot.test_health import free_port
 from tests.e2e.burst import Outcomes, seat_giants, send_burst, stored_notes
-from tests.e2e.game import BOT_ARGV, GUILD, Table, bot_env, read_db, server_payload, wait_ready_after
 from tests.e2e.process import BotProcess
+from tests.e2e.running import BOT_ARGV, bot_env, read_db, server_payload, wait_ready_after
 from tests.fakediscord import DiscordStandin
 from tests.prometheus import scraped
+from tests.table import GUILD, Table
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +35,7 @@ async def test_sigterm_during_a_burst_answers_every_change_it_commits(
     port = free_port()
     # Heartbeats every half second: the gateway's latency is measured soon.
     async with DiscordStandin(guilds=[server_payload(GUILD)], heartbeat_interval_ms=500) as standin:
-        table = Table(standin, GUILD)
+        table = Table.over(standin, GUILD)
         env = bot_env(standin, database_url, HEALTH_PORT=str(port))
         bot = await BotProcess.start(BOT_ARGV, env=env, log_path=tmp_path / "bot.log")
         standin.watch(bot.unexpected_exit)

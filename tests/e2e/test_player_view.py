@@ -12,9 +12,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.e2e.game import Table, player
 from tests.e2e.process import REPO
 from tests.e2e.test_shards import GUILD_0, PLAYER, bot_process, free_port, two_shard_standin
+from tests.table import Table, player
 
 pytestmark = pytest.mark.slow
 
@@ -29,12 +29,12 @@ async def test_the_bot_process_serves_the_link_it_gives(tmp_path: Path) -> None:
         }
         async with bot_process(standin, tmp_path / "bot.log", **env) as bot:
             await standin.wait_shards(since=bot.started_at)
-            table = Table(standin, GUILD_0)
+            table = Table.over(standin, GUILD_0)
             await table.setup_gm_role()
             await table.say("character create", {"name": "Aria", "player": player(PLAYER)})
             answer = await table.say("board", {"link": True}, public=False)
-            found = re.search(r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+", answer.content)
-            assert found is not None, answer.content
+            found = re.search(r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+", answer.text)
+            assert found is not None, answer.text
             link = found.group(0)
             async with aiohttp.ClientSession() as http:
                 async with http.get(link) as page:

@@ -18,46 +18,49 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.game import (
-    ALICE,
-    BOB,
+from tests.e2e.running import (
     COMMANDS_HASH_KEY,
-    FRENCH_GM_ROLE,
-    FRENCH_GUILD,
-    GM,
-    GM_ROLE,
-    GUILD,
     DbView,
-    Shown,
-    Table,
     character_row,
     meta,
-    player,
     read_db,
     rows,
     running_bot,
-    sent_messages,
     server_payload,
     wound_counts,
 )
-from tests.fakediscord import ROUTE_GLOBAL_COMMANDS, DiscordStandin
+from tests.fakediscord import ROUTE_GLOBAL_COMMANDS, DiscordStandin, Reply, sent_messages
+from tests.table import (
+    ALICE,
+    BOB,
+    GM,
+    GM_ROLE,
+    GUILD,
+    OTHER_GM_ROLE,
+    OTHER_GUILD,
+    Table,
+    answer,
+    pinged,
+    player,
+)
 
 pytestmark = pytest.mark.slow
 
 
-def pings_only(shown: Shown, user_id: int) -> None:
+def pings_only(shown: Reply, user_id: int) -> None:
     """A public change to a player's character mentions that player, and can ping nobody else."""
-    assert not shown.ephemeral, shown.text
-    assert shown.content == f"<@{user_id}>", shown.message
-    assert shown.pinged == [user_id], shown.allowed_mentions
+    message = answer(shown)
+    assert not message.ephemeral, shown.text
+    assert message.content == f"<@{user_id}>", message.message
+    assert pinged(shown) == [user_id], message.allowed_mentions
 
 
-def pings_nobody(shown: Shown) -> None:
-    assert shown.pinged == [], shown.allowed_mentions
+def pings_nobody(shown: Reply) -> None:
+    assert pinged(shown) == [], answer(shown).allowed_mentions
     assert "@everyone" not in shown.text and "@here" not in shown.text
 
 
-def has(shown: Shown, *fragments: str) -> None:
+def has(shown: Reply, *fragments: str) -> None:
     """Every fragment appears in what the message shows (content and embeds)."""
     missing = [f for f in fragments if f not in shown.text]
     assert not missing, f"missing {missing} in:\n{shown.text}"
@@ -74,7 +77,7 @@ async def english_session(table: Table) -> None:
     pings_nobody(setup)
 
     # A player is not a GM: refused privately, in the player's language.
-    refused = await table.say("wound", {"severity": "light", "target": player(BOB)}, by=ALICE, public=False)
+    refused = await table.say("wound", {"severity": "light", "target": player(BOB)}, user=ALICE, public=False)
     has(refused, "GM")
 
     aria = await table.say(
@@ -95,8 +98,8 @@ async def english_session(table: Table) -> None:
     board = await table.say("board")
     pings_nobody(board)
     has(board, "Party board", "**Aria** · <@", "**Brann** · <@")
-    assert board.exchange.original_id is not None
-    board_id = board.exchange.original_id
+    assert board.original is not None
+    board_id = board.original.id
 
     # Wounds for Brann and the NPC first, so that Aria's death is the latest change (for /undo).
     hit = await table.say("wound", {"severity": "light", "target": player(BOB), "note": "a slap"})
@@ -150,7 +153,7 @@ async def english_session(table: Table) -> None:
         "Reverted change #",
         "**Aria** — alive again · state restored: 4 light, 2 serious, 1 critical · −15",
     )
-    card = await table.say("character show", {"character": "Aria"}, by=ALICE)
+    card = await table.say("character show", {"character": "Aria"}, user=ALICE)
     pings_nobody(card)
     assert card.embeds[0]["title"] == "Aria"  # no longer marked dead
     has(card, "Light 🟨🟨🟨🟨 4/4", "Serious 🟧🟧 2/2", "Critical 🟥 1/1", "−15 on all rolls")
@@ -159,8 +162,8 @@ async def english_session(table: Table) -> None:
     rest = await table.say("rest", {"days": 7})
     # Alice's character can now heal, and she is called; Brann's session can only hurt (Cp+Rs −20):
     # said plainly, and Bob is not pinged for it.
-    assert rest.pinged == [ALICE], rest.text
-    assert rest.exchange.response["type"] == 5  # deferred, then the follow-up
+    assert pinged(rest) == [ALICE], rest.text
+    assert rest.callback_type == 5  # deferred, then the follow-up
     has(
         rest,
         "Rest: 7 days",
@@ -172,16 +175,16 @@ async def english_session(table: Table) -> None:
     )
 
     # Alice heals with her own dice: 9-1 succeeds (8 + 20 - 15 = +13), 1-10 fails by 3.
-    healed = await table.say("heal roll", {"dice": "9-1 1-10"}, by=ALICE)
+    healed = await table.say("heal roll", {"dice": "9-1 1-10"}, user=ALICE)
     pings_nobody(healed)
     has(healed, "Healing session — Aria", "margin +13", "failure margin 3", "Result: 1/2 successful rolls.")
     has(healed, "light 3/4")
     # Bob fails by 30 (-9 - 20 - 1): his light wound worsens to serious.
-    worse = await table.say("heal roll", {"dice": "1-10"}, by=BOB)
+    worse = await table.say("heal roll", {"dice": "1-10"}, user=BOB)
     has(worse, "failed by 30 (10 or more), the session ends: **worsened to serious wound**")
     has(worse, "Physical 🟧 — serious 1/2")
     # Healing again needs a new rest: refused, privately.
-    again = await table.say("heal roll", {"dice": "9-1"}, by=ALICE, public=False)
+    again = await table.say("heal roll", {"dice": "9-1"}, user=ALICE, public=False)
     assert "rest" in again.text.lower(), again.text
 
     # Bob's mind gives way: the mental track to incoherence.
@@ -194,16 +197,16 @@ async def english_session(table: Table) -> None:
     assert "Brann is INCOHERENT" in shown.embeds[0]["description"]
 
     # Anyone can read the history, newest first.
-    history = await table.say("history", by=ALICE)
+    history = await table.say("history", user=ALICE)
     pings_nobody(history)
     has(history, "History", "INCOHERENT", "healing session", "undid change #")
     text = history.text
     assert text.index("INCOHERENT") < text.index("healing session") < text.index("undid change #"), text
-    mine = await table.say("history", {"character": "Aria"}, by=ALICE)
+    mine = await table.say("history", {"character": "Aria"}, user=ALICE)
     pings_nobody(mine)
     has(mine, "History — Aria", "(undone)", "FATAL", "arrow in the shoulder")
 
-    listing = await table.say("character list", by=BOB)
+    listing = await table.say("character list", user=BOB)
     has(listing, "Aria", "Brann", "Gobelin")
     assert "Élise" not in listing.text  # the other server's character
 
@@ -215,7 +218,7 @@ async def french_session(table: Table) -> None:
     created = await table.say("character create", {"name": "Élise", "player": player(ALICE), "corps": 2})
     pings_only(created, ALICE)
     has(created, "Personnage de", "Blessures physiques")
-    refused = await table.say("wound", {"severity": "light", "character": "Élise"}, by=BOB, public=False)
+    refused = await table.say("wound", {"severity": "light", "character": "Élise"}, user=BOB, public=False)
     has(refused, "MJ")
     for _ in range(2):
         wounded = await table.say("wound", {"severity": "serious", "target": player(ALICE)})
@@ -224,7 +227,7 @@ async def french_session(table: Table) -> None:
     assert "Wounds" not in wounded.text and "Serious" not in wounded.text, wounded.text
     rest = await table.say("rest", {"days": 2})
     has(rest, "Repos : 2 jours")
-    history = await table.say("history", by=BOB)
+    history = await table.say("history", user=BOB)
     has(history, "Historique", "personnage **Élise** créé")
     listing = await table.say("character list")
     has(listing, "Élise")
@@ -241,11 +244,11 @@ def localised(item: dict[str, Any], path: str) -> Iterator[str]:
 
 async def test_a_whole_session_in_two_servers(tmp_path: Path, database_url: str) -> None:
     db_path = database_url
-    guilds = [server_payload(GUILD), server_payload(FRENCH_GUILD, gm_role=FRENCH_GM_ROLE, locale="fr")]
+    guilds = [server_payload(GUILD), server_payload(OTHER_GUILD, gm_role=OTHER_GM_ROLE, locale="fr")]
     began = time.monotonic()
     async with DiscordStandin(guilds=guilds) as standin:
-        english = Table(standin, GUILD)
-        french = Table(standin, FRENCH_GUILD, gm_role=FRENCH_GM_ROLE, locale="fr", guild_locale="fr")
+        english = Table.over(standin, GUILD)
+        french = Table.over(standin, OTHER_GUILD, gm_role=OTHER_GM_ROLE, locale="fr", guild_locale="fr")
         async with running_bot(standin, db_path, tmp_path / "bot.log") as bot:
             # The two servers play at the same time.
             await asyncio.gather(english_session(english), french_session(french))
@@ -312,7 +315,7 @@ def check_database(conn: DbView) -> None:
     gobelin = character_row(conn, GUILD, "Gobelin")
     assert gobelin["owner_id"] is None and gobelin["rest_days"] == 7
     assert wound_counts(conn, gobelin["id"], "physical") == (0, 1, 0)
-    elise = character_row(conn, FRENCH_GUILD, "Élise")
+    elise = character_row(conn, OTHER_GUILD, "Élise")
     assert elise["owner_id"] == ALICE and elise["rest_days"] == 2
     assert wound_counts(conn, elise["id"], "physical") == (0, 2, 0)
 
@@ -320,7 +323,7 @@ def check_database(conn: DbView) -> None:
     assert dict(active) == {ALICE: aria["id"], BOB: brann["id"]}
     rulesets = dict(rows(conn, "SELECT guild_id, ruleset FROM guild_settings"))
     assert json.loads(rulesets[GUILD])["gm_role_id"] == GM_ROLE
-    assert json.loads(rulesets[FRENCH_GUILD])["gm_role_id"] == FRENCH_GM_ROLE
+    assert json.loads(rulesets[OTHER_GUILD])["gm_role_id"] == OTHER_GM_ROLE
 
     events = rows(conn, "SELECT id, kind, undone, undoes FROM events WHERE guild_id = ? ORDER BY id", GUILD)
     assert [(kind, undone) for _, kind, undone, _ in events] == [
@@ -337,5 +340,5 @@ def check_database(conn: DbView) -> None:
     ], events
     fatal_event = next(e for e in events if e[2] == 1)
     assert [e[3] for e in events if e[1] == "undo"] == [fatal_event[0]]
-    french = rows(conn, "SELECT kind FROM events WHERE guild_id = ? ORDER BY id", FRENCH_GUILD)
+    french = rows(conn, "SELECT kind FROM events WHERE guild_id = ? ORDER BY id", OTHER_GUILD)
     assert [kind for (kind,) in french] == ["config", "character_create", "wound", "wound", "rest"]

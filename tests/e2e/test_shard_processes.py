@@ -21,21 +21,19 @@ from pathlib import Path
 import pytest
 
 from bot.ui.text import signed
-from tests.e2e.game import (
+from tests.e2e.process import BotProcess
+from tests.e2e.running import (
     BOT_ARGV,
     COMMANDS_HASH_KEY,
-    GM_ROLE,
-    Table,
     character_row,
     meta,
-    player,
     read_db,
     rows,
     server_payload,
     wound_counts,
 )
-from tests.e2e.process import BotProcess
 from tests.fakediscord import DiscordStandin, Interaction
+from tests.table import GM_ROLE, Table, player
 
 pytestmark = pytest.mark.slow
 
@@ -141,7 +139,7 @@ async def test_two_processes_share_the_shards_and_a_hand_over_loses_nothing(
         first_identify, second_identify = identify_times(standin)[:2]
         assert second_identify - first_identify >= WINDOW - 0.5
         # Both processes tried to sync; one did, the other found it done.
-        table_0, table_1 = Table(standin, GUILD_0), Table(standin, GUILD_1, gm_role=GM_ROLE_1)
+        table_0, table_1 = Table.over(standin, GUILD_0), Table.over(standin, GUILD_1, gm_role=GM_ROLE_1)
         await setup(table_0, "Ymir")
         await setup(table_1, "Surt")
         assert len(standin.command_syncs) == 1
@@ -186,7 +184,7 @@ async def test_a_setting_changed_through_one_process_is_used_by_the_other_at_onc
         one_conn = (await standin.wait_shards([1], since=one.started_at, within=60))[1]
         other = await bots.start("other", "1")
         other_conn = (await standin.wait_shards([1], since=other.started_at, within=60))[1]
-        table = Table(standin, GUILD_1, gm_role=GM_ROLE_1)
+        table = Table.over(standin, GUILD_1, gm_role=GM_ROLE_1)
         await setup(table, "Aria")
         await table.say("wound", {"severity": "light", "character": "Aria", "count": 2})
         for light in (-2, -4, -6, -8):
@@ -210,7 +208,7 @@ async def test_sigkill_one_process_the_other_keeps_answering_and_the_restart_los
         await standin.wait_shards([0], since=first.started_at, within=60)
         second = await bots.start("second", "1")
         await standin.wait_shards([1], since=second.started_at, within=60)
-        table_0, table_1 = Table(standin, GUILD_0), Table(standin, GUILD_1, gm_role=GM_ROLE_1)
+        table_0, table_1 = Table.over(standin, GUILD_0), Table.over(standin, GUILD_1, gm_role=GM_ROLE_1)
         await setup(table_0, "Ymir")
         await setup(table_1, "Surt")
 

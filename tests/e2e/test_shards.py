@@ -22,9 +22,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.e2e.game import BOT_ARGV, GM_ROLE, Table, player, server_payload
 from tests.e2e.process import REPO, BotProcess
+from tests.e2e.running import BOT_ARGV, server_payload
 from tests.fakediscord import DiscordStandin
+from tests.table import GM_ROLE, Table, player
 
 pytestmark = pytest.mark.slow
 
@@ -95,8 +96,8 @@ async def test_one_process_runs_every_shard_discord_recommends(tmp_path: Path) -
                 0: [0, 2],
                 1: [1, 2],
             }
-            await play(Table(standin, GUILD_0))
-            await play(Table(standin, GUILD_1, gm_role=GM_ROLE_1))
+            await play(Table.over(standin, GUILD_0))
+            await play(Table.over(standin, GUILD_1, gm_role=GM_ROLE_1))
             assert await get(port, "/healthz") == (200, {"alive": True})
             status, body = await ready_within(port, 20)
             assert (status, body) == (
@@ -121,7 +122,7 @@ async def test_identifies_of_one_bucket_wait_for_the_window_and_readyz_for_every
         }
         async with bot_process(standin, tmp_path / "bot.log", **env) as bot:
             await standin.wait_shards([0], since=bot.started_at)
-            await play(Table(standin, GUILD_0))  # shard 0 serves while shard 1 waits for its turn
+            await play(Table.over(standin, GUILD_0))  # shard 0 serves while shard 1 waits for its turn
             status, body = await get(port, "/readyz")
             assert (status, body["ready"], body["shards"]) == (
                 503,
@@ -142,7 +143,7 @@ async def test_a_process_serves_only_the_shards_it_is_given(tmp_path: Path) -> N
         }
         async with bot_process(standin, tmp_path / "bot.log", **env) as bot:
             connections = await standin.wait_shards([1], since=bot.started_at)
-            await play(Table(standin, GUILD_1, gm_role=GM_ROLE_1))
+            await play(Table.over(standin, GUILD_1, gm_role=GM_ROLE_1))
             assert [c.identify["shard"] for c in standin.connections if c.identify] == [[1, 2]]
             shard_1 = connections[1].index
             ready = next(f for f in standin.gateway_log if f.t == "READY" and f.connection == shard_1)
@@ -157,7 +158,7 @@ async def test_a_process_serves_only_the_shards_it_is_given(tmp_path: Path) -> N
 async def test_a_second_process_on_one_sqlite_file_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     db_path = tmp_path / "harmonies.db"
     async with DiscordStandin(guilds=[server_payload(GUILD_1)]) as standin:
-        table = Table(standin, GUILD_1)
+        table = Table.over(standin, GUILD_1)
         async with bot_process(standin, tmp_path / "first.log", DATABASE_URL=f"sqlite:///{db_path}") as first:
             await standin.wait_shards(since=first.started_at)
             await play(table)

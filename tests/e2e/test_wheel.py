@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from tests.databases import latest_version
-from tests.e2e.game import GM_ROLE, GUILD, Table, server_payload, wait_ready_after
 from tests.e2e.process import REPO, BotProcess
+from tests.e2e.running import server_payload, wait_ready_after
 from tests.fakediscord import DiscordStandin
+from tests.table import GM_ROLE, GUILD, Table
 
 pytestmark = pytest.mark.slow
 
@@ -106,7 +107,7 @@ async def test_the_installed_wheel_runs_from_another_folder(tmp_path: Path) -> N
         standin.watch(proc.unexpected_exit)
         try:
             await wait_ready_after(standin, proc, within=60)
-            table = Table(standin, GUILD, gm_role=GM_ROLE)
+            table = Table.over(standin, GUILD, gm_role=GM_ROLE)
             shown = await table.say("character create", {"name": "Aria", "corps": 2})
             assert shown.embeds[0]["title"] == "Aria", shown.text
             assert await proc.stop(grace=8, sig=signal.SIGTERM) == 0, proc.output()

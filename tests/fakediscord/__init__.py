@@ -18,7 +18,8 @@ Both doors hand every request to ``FakeDiscord`` (``rest.py``): the recorded req
 (``fail``/``hang``), interactions and their messages, the synced commands. See README.md.
 """
 
-from .dispatch import Reply, SentMessage, build_reply, conform, dispatch, undeliverable_reason
+from .checks import assert_all_valid, assert_never_pings, check_requests, sent_messages
+from .dispatch import Reply, SentMessage, build_reply, conform, dispatch, message_text, undeliverable_reason
 from .inprocess import HarnessError, close, connect, fake_of, running
 from .openapi import OpenAPIValidator, Violation, assert_valid, discord_openapi, validator, violations
 from .payloads import (
@@ -100,11 +101,14 @@ __all__ = [
     "SentMessage",
     "UserArg",
     "Violation",
+    "assert_all_valid",
+    "assert_never_pings",
     "assert_valid",
     "attachment",
     "autocomplete",
     "build_reply",
     "channel",
+    "check_requests",
     "close",
     "component",
     "conform",
@@ -114,10 +118,12 @@ __all__ = [
     "fake_of",
     "guild_payload",
     "member_payload",
+    "message_text",
     "modal_submit",
     "role",
     "role_payload",
     "running",
+    "sent_messages",
     "slash",
     "snowflake",
     "text_channel_payload",

@@ -107,7 +107,13 @@ class SentMessage:
     @property
     def text(self) -> str:
         """Content and every embed's visible text, one piece per line (handy for wording assertions)."""
-        return "\n".join([self.content, *(_embed_text(e) for e in self.embeds)]).strip()
+        return message_text(self.message)
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """A message's content and every embed's visible text, one piece per line."""
+    embeds = message.get("embeds") or []
+    return "\n".join([str(message.get("content") or ""), *(_embed_text(e) for e in embeds)]).strip()
 
 
 def _embed_text(embed: Mapping[str, Any]) -> str:

@@ -5,8 +5,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import GUILD, OTHER_GUILD, OWNER, open_table
 from tests.hardening.support import Hardened
+from tests.table import GUILD, OTHER_GUILD, OWNER, open_table
 
 
 @pytest.fixture

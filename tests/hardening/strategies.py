@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from tests.bot.table import ALICE, BOB, GM, GM_ROLE, OWNER
 from tests.hardening.support import DEPARTED, HOSTILE_ROLE, LOCALES, NOBODY, STRANGER
+from tests.table import ALICE, BOB, GM, GM_ROLE, OWNER
 
 #: Pieces of text that have broken chat bots: pings, markdown, Discord's own markup, odd Unicode.
 FRAGMENTS = (

@@ -1,6 +1,6 @@
 """What every hardening test checks after each interaction, whatever it sent.
 
-``Hardened`` wraps a :class:`tests.bot.table.Table`: each call dispatches one interaction through the real
+``Hardened`` wraps a :class:`tests.table.Table`: each call dispatches one interaction through the real
 bot, dumps the SQLite file before and after, and checks the invariants of quality.md's "Reliability and
 security" table on the answer:
 
@@ -28,8 +28,8 @@ from bot.ui import limits
 from bot.ui.i18n import CATALOGUE, Lang, lang_of
 from bot.ui.strings_refusals import ERRORS
 from tests import fakediscord as harness
-from tests.bot.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
 from tests.databases import Connection, connect, sql_lines
+from tests.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
 
 #: A user who is nobody at the table: the id hostile names and notes try to ping.
 STRANGER = 100000000000000099

@@ -24,7 +24,6 @@ from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.codec import name_key
 from bot.ui.text import clip, escape
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.strategies import (
     Ref,
     callers,
@@ -36,6 +35,7 @@ from tests.hardening.strategies import (
 )
 from tests.hardening.support import DEPARTED, Hardened
 from tests.hardening.world import guild_rows, living, resolve, world_of
+from tests.table import ALICE, BOB, GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER
 
 #: ``HARDENING_FUZZ_SCALE=20 pytest tests/hardening`` fuzzes twenty times deeper (by hand, not in CI).
 SCALE = max(1, int(os.environ.get("HARDENING_FUZZ_SCALE", "1")))

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.support import Hardened, is_refusal, refusal_key
 from tests.hardening.world import build_world
+from tests.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 
 HUGE = 10**30
 LONG = "x" * 10_000

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 from tests.hardening.support import Hardened
 from tests.hardening.world import SECRET_NAMES, World, build_world, guild_rows
+from tests.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 
 #: Every command that takes a character, with the other options it needs.
 WITH_CHARACTER: list[tuple[str, dict[str, Any]]] = [

@@ -13,8 +13,8 @@ from bot.rules import Track
 from bot.rules.character import NAME_MAX, NOTE_MAX
 from bot.rules.ruleset import MAX_PER_SEVERITY, MAX_PRESETS
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, OWNER
 from tests.hardening.support import STRANGER, Hardened, Outcome
+from tests.table import ALICE, BOB, GM, GUILD, OWNER
 
 #: Names of 64 characters whose escaped form is as long as can be (markdown, pings, wide characters).
 PATTERNS = ("_*~`|>\\", "@everyone ", f"<@{STRANGER}>", "𝕏🩹ﬁ", "É" * 7, "[x](https://e.x) ")

@@ -10,8 +10,8 @@ import pytest
 
 from bot.ui.text import escape
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GM, GM_ROLE, OWNER
 from tests.hardening.support import STRANGER, Hardened, Outcome, message_bodies, rendered_text
+from tests.table import ALICE, GM, GM_ROLE, OWNER
 
 NAMES = [
     "@everyone @here",

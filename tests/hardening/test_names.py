@@ -7,8 +7,8 @@ import pytest
 
 from bot.ui.text import clip, escape
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, GUILD
 from tests.hardening.support import Hardened
+from tests.table import ALICE, GUILD
 
 #: (typed, stored): what is kept of a typed name.
 KEPT = [

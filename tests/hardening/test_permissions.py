@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GM_ROLE, GUILD, MANAGE_GUILD, OWNER
 from tests.hardening.support import DEPARTED, NOBODY, Hardened
+from tests.table import ALICE, BOB, GM, GM_ROLE, GUILD, MANAGE_GUILD, OWNER
 
 NEW_ROLE = 300000000000000002
 

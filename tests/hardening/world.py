@@ -7,10 +7,10 @@ from typing import Any
 
 from bot.rules import Character
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
 from tests.databases import Looker
 from tests.hardening.strategies import Ref
 from tests.hardening.support import DEPARTED, HOSTILE_ROLE, STRANGER, Hardened
+from tests.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
 
 HOSTILE_NAME = f"@everyone **{'<@&' + str(HOSTILE_ROLE) + '>'}** <@{STRANGER}>"[:64]
 SECRET_NAMES = ("Zorglub-secret", "Aria")

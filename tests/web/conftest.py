@@ -13,7 +13,7 @@ import pytest
 from bot.web.limits import AddressLimits
 from bot.web.server import PlayerView
 from tests.bot.conftest import table
-from tests.bot.table import GM, GUILD, OWNER, Table, refused
+from tests.table import GM, GUILD, OWNER, Table, refused
 
 __all__ = ["Served", "served", "table"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.async_api import Browser, async_playwright
 
 from bot.web.server import PlayerView
-from tests.bot.table import ALICE, BOB, GM, OWNER, Table, open_table, refused
+from tests.table import ALICE, BOB, GM, OWNER, Table, open_table, refused
 from tests.web.test_browser import CHROMIUM
 
 SCENE = """<!doctype html><html><head><style>

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright, expect
 
-from tests.bot.table import ALICE, BOB, public
+from tests.table import ALICE, BOB, public
 from tests.web.conftest import Served
 
 CHROMIUM = "/usr/bin/chromium"

@@ -9,7 +9,7 @@ import pytest
 
 from bot.rules.severity import Track
 from bot.storage import player_views
-from tests.bot.table import ALICE, GUILD, Table, public, refused
+from tests.table import ALICE, GUILD, Table, public, refused
 
 BASE = "https://harmonies.example.org/table"
 LINK = re.compile(re.escape(BASE) + r"/([A-Za-z0-9_-]+)")

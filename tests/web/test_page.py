@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 import aiohttp
 
 from tests import fakediscord as harness
-from tests.bot.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, OWNER, public
+from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, OWNER, public
 from tests.web.conftest import Served
 
 DISCORD_IDS = [str(i) for i in (ALICE, BOB, GM, OWNER, GUILD, OTHER_GUILD)]

@@ -10,7 +10,7 @@ import aiohttp
 
 from bot.storage.store import Store
 from bot.web.server import PlayerView
-from tests.bot.table import ALICE, open_table, public, refused
+from tests.table import ALICE, open_table, public, refused
 from tests.web.test_page import Stream
 
 

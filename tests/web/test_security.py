@@ -7,7 +7,7 @@ import secrets
 
 from bot.web.limits import AddressLimits, client_address
 from bot.web.page import not_found_html
-from tests.bot.table import ALICE, OTHER_GUILD, public
+from tests.table import ALICE, OTHER_GUILD, public
 from tests.web.conftest import Served, serve
 
 STRICT_CSP = (
