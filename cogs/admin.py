@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import export_file
 from bot.actions import admin, targets
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
@@ -19,6 +20,7 @@ from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
+from bot.storage.store import Reader
 from bot.ui.messages import MAX_MENTIONS, config_embed, history_embed, import_embed, undo_embed
 from bot.ui.settings import settings_changed_embed
 
@@ -118,7 +120,7 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
 
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+        ruleset = await self.bot.store.read(actor_of(interaction).guild_id, Reader.ruleset)
         await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
 
     @app_commands.command(name="gm-role", description="The role whose members are GMs (empty: clear it)")
@@ -303,12 +305,12 @@ class Config(commands.GroupCog, group_name="config", group_description="Server s
     @app_commands.describe(file="A file made by /config export")
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
-        if file.size > admin.IMPORT_MAX_BYTES:
-            raise import_too_large(admin.IMPORT_MAX_BYTES)
+        if file.size > export_file.MAX_BYTES:
+            raise import_too_large(export_file.MAX_BYTES)
         # Reading the attachment may take a while: think privately, so that a refusal stays private.
         await think_privately(interaction)
         counts = await admin.import_(self.bot.store, actor, await file.read())
-        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        ruleset = await self.bot.store.read(actor.guild_id, Reader.ruleset)
         await interaction.delete_original_response()
         await send_public(interaction, embeds=[import_embed(counts, public_lang(interaction, ruleset))])
 

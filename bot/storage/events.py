@@ -9,8 +9,7 @@ from typing import Any
 
 from bot.history import Event, EventKind
 from bot.rules.ruleset import Ruleset
-from bot.storage.codec import Row, dumps
-from bot.storage.sql import Sql
+from bot.storage.sql import Row, Sql
 
 UNDO = "undo"
 _COLUMNS = (
@@ -22,6 +21,10 @@ _UNDOABLE = "e.undone = 0 AND e.kind NOT IN ('undo', 'view_link')"
 """Events /undo may revert: not an undo, not a player-view link (revoking it is how a link is taken
 back)."""
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _event(row: Row) -> Event:
@@ -87,10 +90,10 @@ def insert(
             at,
             character_id,
             character_name,
-            dumps(details),
+            _dumps(details),
             int(touches_ruleset),
             undoes,
-            None if snapshot is None else dumps(snapshot),
+            None if snapshot is None else _dumps(snapshot),
         ),
     )
     assert found is not None

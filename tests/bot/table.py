@@ -20,6 +20,7 @@ from bot.interface.client import HarmoniesBot
 from bot.rules import Character
 from bot.storage.store import Store
 from tests import fakediscord as harness
+from tests.databases import ruleset_of
 
 GUILD = 700000000000000001
 OTHER_GUILD = 700000000000000002
@@ -259,7 +260,7 @@ async def open_table(
         table = Table(bot, discord, store, rng)
         try:
             # The server owner names the GM role, as a real server would start (once per database).
-            if (await store.ruleset(GUILD)).gm_role_id != GM_ROLE:
+            if (await ruleset_of(store, GUILD)).gm_role_id != GM_ROLE:
                 setup = await table.run("config gm-role", {"role": harness.role(GM_ROLE, "MJ")}, user=OWNER)
                 assert not setup.ephemeral, setup.text
             yield table

@@ -11,6 +11,7 @@ import pytest
 
 from tests import fakediscord as harness
 from tests.bot.table import ALICE, GM, GUILD, Table, check_requests, open_table, public, shown
+from tests.databases import characters_of
 
 
 @pytest.fixture
@@ -73,4 +74,4 @@ async def test_every_command_answers_on_each_backend(any_table: Table) -> None:
     confirm = (ask.message or {})["components"][0]["components"][0]["custom_id"]
     done = await table.click(confirm, ask, user=GM)
     assert done.errors == [] and not done.followups[-1].ephemeral, done.text
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Gobelin"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Gobelin"]

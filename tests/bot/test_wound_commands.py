@@ -18,6 +18,7 @@ from tests.bot.table import (
     public,
     refused,
 )
+from tests.databases import history_of
 
 
 async def test_a_gm_wounds_a_tagged_player_who_alone_is_pinged(table: Table) -> None:
@@ -130,7 +131,7 @@ async def test_count_inflicts_several_wounds_each_escalating_on_its_own(table: T
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (4, 2, 0)
     assert [w.inflicted for w in aria.wounds] == [0] * 6
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert history[0].kind == "wound" and history[0].details["count"] == 6  # one change, not six
 
 

@@ -382,7 +382,7 @@ def test_every_import_problem_is_worded_in_both_languages(
 
 
 def test_every_import_problem_key_has_a_message() -> None:
-    source = (ROOT / "bot" / "storage" / "export.py").read_text(encoding="utf-8")
+    source = (ROOT / "bot" / "export_file.py").read_text(encoding="utf-8")
     whats = set(re.findall(r'ImportProblem\((?:where|\(.*?\)), "([a-z_]+)"', source)) | {"too_large"}
     whats |= {"fatal_not_dead", "fatal_not_incoherent", "dead_not_fatal", "incoherent_not_fatal"}
     whats |= {"missing", "unknown_field", "not_json", "invalid_value"}
