@@ -16,10 +16,9 @@ _COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
     "e.undone, e.undoes, CASE WHEN e.kind = 'config' THEN e.snapshot END"
 )
-# Events that /undo may revert: not undone yet, and not an undo themselves (the partial index).
 _UNDOABLE = "e.undone = 0 AND e.kind NOT IN ('undo', 'view_link')"
-"""Events /undo may revert: not an undo, not a player-view link (revoking it is how a link is taken
-back)."""
+"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
+link is taken back)."""
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
 
 

@@ -111,13 +111,6 @@ class Reader:
         return boards.of_guild(self.sql, self.guild_id)
 
 
-class _Unknown:
-    """Not looked up yet (distinct from ``None``, which means "no stored ruleset")."""
-
-
-_UNKNOWN = _Unknown()
-
-
 class Transaction(Reader):
     def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
         super().__init__(sql, guild_id)
@@ -125,31 +118,19 @@ class Transaction(Reader):
         """The time of this unit of work (the store's clock): every time it writes."""
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
-        self._ruleset: Ruleset | _Unknown | None = _UNKNOWN
         self._active: dict[int, int | None] = {}
-        # Before-state for the next record().
+        # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
         self._before: dict[int, Snapshot | None] = {}
-        self._ruleset_before: Ruleset | _Unknown | None = _UNKNOWN
+        self._ruleset_saved = False
+        self._ruleset_before: Ruleset | None = None
         self._active_before: dict[int, int | None] = {}
-
-    # ---- ruleset ---------------------------------------------------------------------------------
-
-    def _stored_ruleset(self) -> Ruleset | None:
-        if isinstance(self._ruleset, _Unknown):
-            self._ruleset = settings.load_ruleset(self.sql, self.guild_id)
-        return self._ruleset
-
-    def ruleset(self) -> Ruleset:
-        stored = self._stored_ruleset()
-        return Ruleset() if stored is None else stored
 
     def save_ruleset(self, ruleset: Ruleset) -> None:
         """Store ``ruleset``, as validated by the action that changed it."""
-        stored = self._stored_ruleset()
-        if isinstance(self._ruleset_before, _Unknown):
-            self._ruleset_before = stored
+        if not self._ruleset_saved:
+            self._ruleset_before = settings.load_ruleset(self.sql, self.guild_id)
+            self._ruleset_saved = True
         settings.save_ruleset(self.sql, self.guild_id, ruleset, self.now)
-        self._ruleset = ruleset
 
     # ---- characters ------------------------------------------------------------------------------
 
@@ -209,19 +190,17 @@ class Transaction(Reader):
                 raise characters.not_found()
             self.character(character.id)  # snapshotted; not found when deleted meanwhile
             gone.append(character.id)
-        players = {user: cid for user, cid in self.actives().items() if cid in gone}
+        doomed_ids = set(gone)
+        players = {user: cid for user, cid in self.actives().items() if cid in doomed_ids}
         characters.soft_delete(self.sql, self.guild_id, gone, self.now)
         active.put_many(self.sql, self.guild_id, dict.fromkeys(players))
         for user_id, character_id in players.items():
-            self._note_active(user_id, character_id)
+            self._active_before.setdefault(user_id, character_id)
             self._active[user_id] = None
         for character_id in gone:
             del self._known[character_id]
 
     # ---- active character ------------------------------------------------------------------------
-
-    def _note_active(self, user_id: int, current: int | None) -> None:
-        self._active_before.setdefault(user_id, current)
 
     def set_active(self, user_id: int, character_id: int) -> None:
         if character_id not in self._known and not characters.exists(
@@ -230,7 +209,7 @@ class Transaction(Reader):
             raise characters.not_found(id=character_id)
         if user_id not in self._active:
             self._active[user_id] = active.active_id(self.sql, self.guild_id, user_id)
-        self._note_active(user_id, self._active[user_id])
+        self._active_before.setdefault(user_id, self._active[user_id])
         active.put_many(self.sql, self.guild_id, {user_id: character_id})
         self._active[user_id] = character_id
 
@@ -254,8 +233,7 @@ class Transaction(Reader):
                 str(cid): None if s is None else s.model_dump(mode="json") for cid, s in self._before.items()
             }
         }
-        touches_ruleset = not isinstance(self._ruleset_before, _Unknown)
-        if not isinstance(self._ruleset_before, _Unknown):
+        if self._ruleset_saved:
             before = self._ruleset_before
             snapshot["ruleset"] = None if before is None else before.model_dump(mode="json")
         if self._active_before:
@@ -276,10 +254,10 @@ class Transaction(Reader):
             character_name=None if character is None else character.name,
             details=details or {},
             snapshot=snapshot,
-            touches_ruleset=touches_ruleset,
+            touches_ruleset=self._ruleset_saved,
             links=links,
         )
-        self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
+        self._before, self._ruleset_saved, self._active_before = {}, False, {}
         return event
 
     def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
@@ -288,8 +266,7 @@ class Transaction(Reader):
         # Drop what this transaction knew: the database changed behind its back.
         self._known.clear()
         self._active.clear()
-        self._ruleset = _UNKNOWN
-        self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
+        self._before, self._ruleset_saved, self._active_before = {}, False, {}
         return event
 
     # ---- player views and boards -----------------------------------------------------------------
