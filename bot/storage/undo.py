@@ -63,8 +63,9 @@ class Snapshot(BaseModel):
 
     @classmethod
     def of(cls, character: Character) -> Snapshot:
-        states = tuple(WoundState(w.id, w.current, w.fatal) for w in character.wounds if w.id is not None)
-        return cls.model_construct(**{name: getattr(character, name) for name in _COLUMNS}, wounds=states)
+        columns = {name: getattr(character, name) for name in _COLUMNS}
+        states = [(w.id, w.current, w.fatal) for w in character.wounds if w.id is not None]
+        return cls.model_validate({**columns, "wounds": states})
 
     def character(self, guild_id: int) -> Character:
         return Character(**{name: getattr(self, name) for name in _COLUMNS}, guild_id=guild_id)
