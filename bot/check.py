@@ -15,11 +15,13 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from bot.storage.database import database_path, is_postgres, open_database
+from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import StorageError
+from bot.storage.file_guard import backup
 from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
 from bot.storage.sql import Sql
-from bot.storage.store import Store, backup
+from bot.storage.sqlite import database_path
+from bot.storage.store import Store
 
 
 async def check_database(url: str) -> str:

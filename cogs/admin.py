@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot import export_file
 from bot.actions import admin, targets
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
@@ -20,6 +21,7 @@ from bot.interface.results import card_button, card_buttons, secret_ids
 from bot.interface.views import PageTurner
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
+from bot.storage.store import Reader
 from bot.ui.events import history_embed
 from bot.ui.results import MAX_MENTIONS
 from bot.ui.settings import config_embed, import_embed, settings_changed_embed
@@ -137,7 +139,7 @@ class Config(
         name="show", description=locale_str("Show this server's settings", key="config.show")
     )
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        ruleset = await self.bot.store.ruleset(actor_of(interaction).guild_id)
+        ruleset = await self.bot.store.read(actor_of(interaction).guild_id, Reader.ruleset)
         await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
 
     @app_commands.command(
@@ -368,12 +370,12 @@ class Config(
     @app_commands.describe(file=locale_str("A file made by /config export", key="config.import.file"))
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
-        if file.size > admin.IMPORT_MAX_BYTES:
-            raise import_too_large(admin.IMPORT_MAX_BYTES)
+        if file.size > export_file.MAX_BYTES:
+            raise import_too_large(export_file.MAX_BYTES)
         # Reading the attachment may take a while: think privately, so that a refusal stays private.
         await think_privately(interaction)
         counts = await admin.import_(self.bot.store, actor, await file.read())
-        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        ruleset = await self.bot.store.read(actor.guild_id, Reader.ruleset)
         await interaction.delete_original_response()
         await send_public(interaction, embeds=[import_embed(counts, public_lang(interaction, ruleset))])
 

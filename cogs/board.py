@@ -17,6 +17,7 @@ from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond, send_private
 from bot.storage.boards import Board
+from bot.storage.store import Reader
 from bot.ui.i18n import lang_of, t, t_name
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
     deleted, a new one posted at the bottom)."""
     bot = interaction.client
     actor = actor_of(interaction)
-    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    actor.require_gm(await bot.store.read(actor.guild_id, Reader.ruleset))
     channel_id = interaction.channel_id
     assert channel_id is not None, "a guild interaction comes from a channel"
     old = await bot.boards.board(actor.guild_id, channel_id)
@@ -86,7 +87,7 @@ async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
     if sent is None:
         raise RuntimeError("Discord did not say which message the board is")
     board = replace(board, message_id=sent.id)
-    await bot.store.save_board(board)
+    await bot.store.run(actor.guild_id, lambda tx: tx.save_board(channel_id, board.message_id), quiet=True)
     await bot.boards.posted(board, fresh=True)
     if old is not None:
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
@@ -97,7 +98,7 @@ async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str
     """/board add: or remove: an NPC on this channel's board (player characters are always on it)."""
     bot = interaction.client
     actor = actor_of(interaction)
-    actor.require_gm(await bot.store.ruleset(actor.guild_id))
+    actor.require_gm(await bot.store.read(actor.guild_id, Reader.ruleset))
     channel_id = interaction.channel_id
     assert channel_id is not None, "a guild interaction comes from a channel"
     board = await bot.boards.board(actor.guild_id, channel_id)
@@ -109,7 +110,8 @@ async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str
     assert character.id is not None
     if (character.id in board.npc_ids) == shown:
         raise UserError("board_npc_already" if shown else "board_npc_absent", name=character.name)
-    await bot.store.show_on_board(actor.guild_id, channel_id, character.id, shown=shown)
+    npc_id = character.id
+    await bot.store.run(actor.guild_id, lambda tx: tx.show_on_board(channel_id, npc_id, shown=shown))
     ids = (*board.npc_ids, character.id) if shown else tuple(i for i in board.npc_ids if i != character.id)
     await bot.boards.posted(replace(board, npc_ids=ids), fresh=False)
     lang = caller_lang(interaction)

@@ -116,10 +116,8 @@ class Characters(
     )
     async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
-        ruleset = await self.bot.store.ruleset(actor.guild_id)
-        pages = character_list_embeds(
-            await self.bot.store.characters(actor.guild_id), ruleset, public_lang(interaction, ruleset)
-        )
+        ruleset, everyone = await self.bot.store.read(actor.guild_id, lambda r: (r.ruleset(), r.characters()))
+        pages = character_list_embeds(everyone, ruleset, public_lang(interaction, ruleset))
         view = Pager(pages) if len(pages) > 1 else None
         await send_public(interaction, embeds=pages[:1], view=view)
 
@@ -130,7 +128,7 @@ class Characters(
     @app_commands.autocomplete(character=autocomplete.own_characters)
     async def select(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         chosen = await characters.select(self.bot.store, actor_of(interaction), character)
-        ruleset = await self.bot.store.ruleset(chosen.guild_id)
+        ruleset = await self.bot.store.read(chosen.guild_id, Reader.ruleset)
         await send_card(interaction, chosen, ruleset)
 
     @app_commands.command(
@@ -173,7 +171,7 @@ class Characters(
     async def delete(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         actor = actor_of(interaction)
         found = await characters.check_delete(self.bot.store, actor, character)
-        ruleset = await self.bot.store.ruleset(actor.guild_id)
+        ruleset = await self.bot.store.read(actor.guild_id, Reader.ruleset)
         asking = caller_lang(interaction)
         assert found.id is not None
         # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
@@ -192,8 +190,9 @@ async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], ch
     """The "Card" button: the full card, to the one who clicked, in their language."""
     bot = interaction.client
     actor = actor_of(interaction)
-    ruleset = await bot.store.ruleset(actor.guild_id)
-    character = await bot.store.character(actor.guild_id, character_id)
+    ruleset, character = await bot.store.read(
+        actor.guild_id, lambda r: (r.ruleset(), r.character(character_id))
+    )
     lang = caller_lang(interaction)
     if ruleset.is_secret(character.owner_id, character.id) and not actor.is_gm(ruleset):
         embed = secret_card(character, lang)
@@ -231,7 +230,7 @@ async def delete_and_reply(
     actor = actor_of(interaction)
     deleted = await characters.delete(bot.store, actor, character_id)
     await update(interaction, view=answered)
-    lang = public_lang(interaction, await bot.store.ruleset(actor.guild_id))
+    lang = public_lang(interaction, await bot.store.read(actor.guild_id, Reader.ruleset))
     mention = None if actor.owns(deleted) else deleted.owner_id
     await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
 

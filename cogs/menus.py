@@ -15,6 +15,7 @@ from bot.interface.replies import caller_lang, respond
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
 from bot.rules import Track, can_roll_healing
+from bot.storage.store import Reader
 from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 
@@ -44,7 +45,7 @@ class Menus(commands.Cog):
     async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)
         store = self.bot.store
-        actor.require_gm(await store.ruleset(actor.guild_id))
+        actor.require_gm(await store.read(actor.guild_id, Reader.ruleset))
         character = await store.read(actor.guild_id, lambda r: targets.active_of(r, member.id))
         lang = caller_lang(interaction)
 
@@ -69,8 +70,9 @@ class Menus(commands.Cog):
     async def card(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)
         store = self.bot.store
-        ruleset = await store.ruleset(actor.guild_id)
-        character = await store.read(actor.guild_id, lambda r: targets.active_of(r, member.id))
+        ruleset, character = await store.read(
+            actor.guild_id, lambda r: (r.ruleset(), targets.active_of(r, member.id))
+        )
         embed = character_card(
             character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
         )

@@ -1,4 +1,4 @@
-"""Looking at a test database of either backend behind the bot's back."""
+"""Looking at a test database of either backend behind the bot's back, or through its store."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ from typing import Any
 
 import psycopg
 
+from bot.actions import admin
+from bot.actions.actor import Actor
+from bot.history import Event
+from bot.rules import Character, Ruleset
+from bot.storage.boards import Board, all_boards
 from bot.storage.migrations import SQLITE_MIGRATIONS, find_migrations
+from bot.storage.store import Reader, Store
 
 
 def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:
@@ -126,3 +132,37 @@ def damage(path: Path) -> None:
     for offset in range(len(data) - 40 * page, len(data) - page, 5 * page):
         data[offset + 100 : offset + 300] = b"\xa5" * 200
     path.write_bytes(bytes(data))
+
+
+# ---- reading through the store, as the bot does: one line a test ------------------------------------
+
+
+async def ruleset_of(store: Store, guild_id: int) -> Ruleset:
+    return await store.read(guild_id, Reader.ruleset)
+
+
+async def characters_of(store: Store, guild_id: int) -> list[Character]:
+    return await store.read(guild_id, Reader.characters)
+
+
+async def character_of(store: Store, guild_id: int, character_id: int) -> Character:
+    return await store.read(guild_id, lambda r: r.character(character_id))
+
+
+async def history_of(
+    store: Store, guild_id: int, character_id: int | None = None, *, page: int = 1, per_page: int = 10
+) -> tuple[list[Event], int]:
+    return await store.read(guild_id, lambda r: r.history(character_id, page=page, per_page=per_page))
+
+
+async def boards_of(store: Store, guild_id: int) -> list[Board]:
+    return await store.read(guild_id, Reader.boards)
+
+
+async def every_board(store: Store) -> list[Board]:
+    return await store.database.read(all_boards)
+
+
+async def export_of(store: Store, guild_id: int) -> bytes:
+    """The server's export file, as its owner asks for it."""
+    return await admin.export(store, Actor(user_id=1, guild_id=guild_id, owns_guild=True))

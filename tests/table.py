@@ -32,6 +32,7 @@ from bot.interface.client import HarmoniesBot
 from bot.rules import Character
 from bot.storage.store import Store
 from tests import fakediscord as harness
+from tests.databases import ruleset_of
 from tests.fakediscord.rest import CB_DEFERRED_MESSAGE
 
 Payload = dict[str, Any]
@@ -375,7 +376,7 @@ async def open_table(
         table = Table(InProcess(bot, discord, store, rng))
         try:
             # The server owner names the GM role, as a real server would start (once per database).
-            if (await store.ruleset(GUILD)).gm_role_id != GM_ROLE:
+            if (await ruleset_of(store, GUILD)).gm_role_id != GM_ROLE:
                 await table.setup_gm_role()
             yield table
         finally:

@@ -12,7 +12,7 @@ from bench.data import Shape, build, character_name, guild_id, player_id
 from bench.measure import percentile
 from bot.storage.migrations import MIGRATIONS_DIR
 from bot.storage.store import Store
-from tests.databases import latest_version
+from tests.databases import characters_of, history_of, latest_version, ruleset_of
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = (
@@ -51,12 +51,12 @@ async def test_the_data_set_is_written_through_the_store_as_the_bot_reads_it(tmp
         assert conn.execute("SELECT COUNT(*) FROM wounds").fetchone()[0] == 3 * (6 + 4)
     store = await Store.open(f"sqlite:///{path}")
     try:
-        characters = await store.characters(guild_id(1))
+        characters = await characters_of(store, guild_id(1))
         assert sorted(c.name for c in characters) == sorted(character_name(1, k) for k in range(4))
         mine = await store.read(guild_id(1), lambda r: r.active_character(player_id(shape, 1, 2)))
         assert mine is not None and mine.name == character_name(1, 2) and len(mine.wounds) == 1
-        assert (await store.ruleset(guild_id(1))).physical.rest_days[0] == 0
-        events, total = await store.history(guild_id(2))
+        assert (await ruleset_of(store, guild_id(1))).physical.rest_days[0] == 0
+        events, total = await history_of(store, guild_id(2))
         assert total == 20 and [e.kind for e in events[:4]] == ["wound"] * 4
         # Undo works on what the builder recorded: the last wound goes, with its event.
         assert (await store.run(guild_id(2), lambda tx: tx.undo(None))).kind == "undo"

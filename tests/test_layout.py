@@ -88,10 +88,12 @@ def test_the_core_layers_do_not_reach_up() -> None:
         bot_targets = {t for t in targets if t == "bot" or t.startswith("bot.")}
         if name.startswith("bot.rules"):
             assert all(t.startswith("bot.rules") or t == "bot.errors" for t in bot_targets), name
-        if name.startswith(("bot.storage", "bot.shards", "bot.actions", "bot.ui")):
+        if name.startswith(("bot.storage", "bot.shards", "bot.actions", "bot.ui", "bot.export_file")):
             assert not any(t.startswith(("bot.interface", "bot.cogs")) for t in bot_targets), name
-        if name.startswith(("bot.storage", "bot.shards", "bot.ui")):
+        if name.startswith(("bot.storage", "bot.shards", "bot.ui", "bot.export_file")):
             assert not any(t.startswith("bot.actions") for t in bot_targets), name
+        if name.startswith("bot.storage"):  # the file format is read and written by the actions
+            assert "bot.export_file" not in bot_targets, name
 
 
 def test_the_player_view_reads_the_store_and_the_text_only() -> None:

@@ -9,16 +9,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import export_file
 from bot.actions.actor import Actor
 from bot.actions.record import record
 from bot.actions.targets import by_ref
-from bot.errors import UserError, import_too_large
-from bot.history import Configured, Event, Undid, record_of
+from bot.errors import UserError
+from bot.history import Configured, Event, Imported, Undid, record_of
 from bot.rules import Character, Preset, Ruleset, Track
 from bot.rules.ruleset import preset_key
+from bot.storage.characters import name_key
 from bot.storage.store import Reader, Store, Transaction
 
-IMPORT_MAX_BYTES = 8 * 1024 * 1024
 HISTORY_PAGE = 10
 
 
@@ -48,19 +49,16 @@ def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
 
 async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> HistoryPage:
     """One page of the server's history (of one character's), newest first."""
-    character_id: int | None = None
-    character_name: str | None = None
-    if ref is not None:
-        character_id, character_name = await store.read(
-            actor.guild_id, lambda reader: named_even_deleted(reader, ref)
-        )
-    events, total = await store.history(
-        actor.guild_id, character_id=character_id, page=page, per_page=HISTORY_PAGE
-    )
-    pages = max(1, -(-total // HISTORY_PAGE))
-    if page > pages:
-        raise UserError("page_range", pages=pages)
-    return HistoryPage(events, pages, character_name, await store.ruleset(actor.guild_id))
+
+    def look(reader: Reader) -> HistoryPage:
+        character_id, character_name = named_even_deleted(reader, ref) if ref is not None else (None, None)
+        events, total = reader.history(character_id, page=page, per_page=HISTORY_PAGE)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        if page > pages:
+            raise UserError("page_range", pages=pages)
+        return HistoryPage(events, pages, character_name, reader.ruleset())
+
+    return await store.read(actor.guild_id, look)
 
 
 @dataclass(frozen=True)
@@ -232,16 +230,38 @@ def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
 
 
 async def export(store: Store, actor: Actor) -> bytes:
-    actor.require_gm(await store.ruleset(actor.guild_id))
-    return await store.export_guild(actor.guild_id)
+    """The server's characters (with their healed wounds), active characters and ruleset as a file."""
+
+    def look(tx: Transaction) -> bytes:
+        ruleset = tx.ruleset()
+        actor.require_gm(ruleset)
+        return export_file.build(tx.guild_id, ruleset, tx.with_healed_wounds(), tx.actives(), tx.now)
+
+    # A unit that writes nothing, under the server's lock: reads that agree, on either backend.
+    return await store.run(actor.guild_id, look, quiet=True)
 
 
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
-    if len(data) > IMPORT_MAX_BYTES:
-        raise import_too_large(IMPORT_MAX_BYTES)
+    """Replace the server's characters, active characters and ruleset with a file's. All or nothing;
+    recorded as one ``import`` event, which ``/undo`` reverts like any other (the replaced characters
+    come back with their ids, wounds and history)."""
 
     def work(tx: Transaction) -> dict[str, int]:
         actor.require_gm(tx.ruleset())
-        return tx.import_guild(data, actor.user_id)
+        document = export_file.parse(data, tx.guild_id)
+        replaced = tx.characters()
+        tx.delete_characters(replaced)
+        created = tx.create_characters(export_file.characters_of(document, tx.guild_id, tx.now))
+        by_key = {name_key(c.name): c.id for c in created if c.id is not None}
+        for choice in document.active:
+            tx.set_active(choice.user_id, by_key[name_key(choice.character)])
+        tx.save_ruleset(document.ruleset)
+        counts = {
+            "characters": len(created),
+            "wounds": sum(len(c.wounds) for c in created),
+            "replaced": len(replaced),
+        }
+        record(tx, actor, Imported(counts))
+        return counts
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

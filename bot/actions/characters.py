@@ -13,14 +13,13 @@ from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
 from bot.rules.ruleset import preset_key
-from bot.storage.store import Store, Transaction
+from bot.storage.store import Reader, Store, Transaction
 
 
 @dataclass(frozen=True)
 class Created:
     character: Character
     ruleset: Ruleset
-    became_active: bool
 
 
 async def create(
@@ -58,12 +57,10 @@ async def create(
             created_at=tx.now,
         )
         saved = tx.save_character(fresh)
-        became_active = False
         if owner is not None and tx.active_character(owner) is None:
             tx.set_active(owner, _id(saved))
-            became_active = True
         record(tx, actor, history.Created(owner), character=saved)
-        return Created(saved, ruleset, became_active)
+        return Created(saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
@@ -129,13 +126,20 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
 
 
 async def delete(store: Store, actor: Actor, character_id: int) -> Character:
-    """Delete after the confirmation button (recorded; /undo brings it back)."""
+    """Delete after the confirmation button (recorded; /undo brings it back). When it was its owner's
+    active character, the owner's most recently created remaining character becomes the active one."""
 
     def work(tx: Transaction) -> Character:
         ruleset = tx.ruleset()
         character = tx.character(character_id)
         actor.require_owner_or_gm(character, ruleset)
-        tx.delete_character(character)
+        owner = character.owner_id
+        playing = None if owner is None else tx.active_character(owner)
+        tx.delete_characters([character])
+        if owner is not None and playing is not None and playing.id == character.id:
+            successor = tx.newest_character(owner)
+            if successor is not None:
+                tx.set_active(owner, successor)
         record(tx, actor, history.Deleted(), character=character)
         return character
 
@@ -144,10 +148,13 @@ async def delete(store: Store, actor: Actor, character_id: int) -> Character:
 
 async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
     """The refusals of a deletion, before the confirmation is even asked."""
-    ruleset = await store.ruleset(actor.guild_id)
-    character = await store.read(actor.guild_id, lambda reader: targets.by_ref(reader, ref))
-    actor.require_owner_or_gm(character, ruleset)
-    return character
+
+    def look(reader: Reader) -> Character:
+        character = targets.by_ref(reader, ref)
+        actor.require_owner_or_gm(character, reader.ruleset())
+        return character
+
+    return await store.read(actor.guild_id, look)
 
 
 def _id(character: Character) -> int:

@@ -52,9 +52,8 @@ async def heal_prospect(
 ) -> Prospect:
     """What a healing session would risk, read before asking the roller (nothing is changed). Refuses
     as the session itself would (permission, rest not over, nothing to heal…)."""
-    ruleset = await store.ruleset(actor.guild_id)
-    character = await store.read(
-        actor.guild_id, lambda reader: _healer_target(reader, actor, ref, character_id)
+    ruleset, character = await store.read(
+        actor.guild_id, lambda reader: (reader.ruleset(), _healer_target(reader, actor, ref, character_id))
     )
     actor.require_owner_or_gm_for_npc(character, ruleset)
     session_severity(character, ruleset, track)
@@ -155,9 +154,9 @@ async def roll(
     """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
     if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
         raise UserError("modifier_range", max=MODIFIER_LIMIT)
-    ruleset = await store.ruleset(actor.guild_id)
-    character = await store.read(
-        actor.guild_id, lambda reader: targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)
+    ruleset, character = await store.read(
+        actor.guild_id,
+        lambda reader: (reader.ruleset(), targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)),
     )
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing

@@ -24,7 +24,7 @@ from bot.rules import (
     parse_dice,
 )
 from bot.rules.damage import DamageInfliction, HarmOdds, check_damage, damage_odds, inflict_damage
-from bot.storage.store import Store, Transaction
+from bot.storage.store import Reader, Store, Transaction
 
 
 @dataclass(frozen=True)
@@ -125,12 +125,14 @@ async def preview_damage(
     ref: str | None,
 ) -> DamagePreview:
     """The odds of each outcome of the next blow, for the GM to see before confirming. Reads only."""
-    ruleset = await store.ruleset(actor.guild_id)
-    actor.require_gm(ruleset)
-    check_damage(level)
-    character = await store.read(
-        actor.guild_id, lambda reader: targets.target(reader, player_id=player_id, ref=ref)
-    )
+
+    def look(reader: Reader) -> tuple[Ruleset, Character]:
+        ruleset = reader.ruleset()
+        actor.require_gm(ruleset)
+        check_damage(level)
+        return ruleset, targets.target(reader, player_id=player_id, ref=ref)
+
+    ruleset, character = await store.read(actor.guild_id, look)
     first = parse_dice(dice, ruleset.open_rolls)[0] if dice else None
     return DamagePreview(character, ruleset, damage_odds(character, ruleset, track, level, first), first)
 

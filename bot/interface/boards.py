@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import MultipartParameters
 
-from bot.storage.boards import Board
+from bot.storage.boards import Board, all_boards
+from bot.storage.store import Reader
 from bot.ui.board import board_embed
 from bot.ui.i18n import Lang, lang_of
 
@@ -75,7 +76,7 @@ class BoardKeeper:
 
     async def start(self) -> None:
         """At start-up: every stored board is edited once (changes made while the bot was away)."""
-        for board in await self.bot.store.all_boards():
+        for board in await self.bot.store.database.read(all_boards):
             self._boards.setdefault(board.guild_id, {})[board.channel_id] = board
         self._all_known = True
         for guild_id in list(self._boards):
@@ -115,7 +116,7 @@ class BoardKeeper:
 
     async def _known(self, guild_id: int) -> dict[int, Board]:
         if guild_id not in self._boards:
-            found = [] if self._all_known else await self.bot.store.boards(guild_id)
+            found = [] if self._all_known else await self.bot.store.read(guild_id, Reader.boards)
             self._boards.setdefault(guild_id, {b.channel_id: b for b in found})
         return self._boards[guild_id]
 
@@ -154,9 +155,7 @@ class BoardKeeper:
 
     async def render(self, board: Board) -> discord.Embed:
         """The board as it is now: the server's player characters, and the NPCs added to it."""
-        store = self.bot.store
-        ruleset = await store.ruleset(board.guild_id)
-        everyone = await store.characters(board.guild_id)
+        ruleset, everyone = await self.bot.store.read(board.guild_id, lambda r: (r.ruleset(), r.characters()))
         npcs = set(board.npc_ids)
         shown = [c for c in everyone if c.owner_id is not None or c.id in npcs]
         lang = self._lang(board.guild_id, ruleset.language)
@@ -186,7 +185,9 @@ class BoardKeeper:
         known = self._boards.get(board.guild_id, {})
         if (current := known.get(board.channel_id)) is not None and current.message_id == board.message_id:
             del known[board.channel_id]
-        await self.bot.store.delete_board(board)
+        await self.bot.store.run(
+            board.guild_id, lambda tx: tx.delete_board(board.channel_id, board.message_id), quiet=True
+        )
 
     def _lang(self, guild_id: int, language: Lang | None) -> Lang:
         if language is not None:

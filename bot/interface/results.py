@@ -12,7 +12,7 @@ from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
-from bot.storage.store import Store
+from bot.storage.store import Reader, Store
 from bot.ui.card import character_card, secret_card, secret_result
 from bot.ui.i18n import Lang, t
 from bot.ui.rolls import only_hurts, stakes
@@ -101,7 +101,7 @@ async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset
     if not ruleset.secret_npcs:
         return frozenset(ruleset.secret_characters)
     # Deleted NPCs too: their history stays readable, and stays secret.
-    return frozenset(await store.npc_ids(guild_id)) | ruleset.secret_characters
+    return frozenset(await store.read(guild_id, Reader.npc_ids)) | ruleset.secret_characters
 
 
 async def send_result(

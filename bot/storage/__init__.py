@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from bot.storage.database import Database, open_database
 from bot.storage.errors import StorageError
-from bot.storage.store import Reader, Store, Transaction, backup
+from bot.storage.store import Reader, Store, Transaction
 
-__all__ = ["Database", "Reader", "StorageError", "Store", "Transaction", "backup", "open_database"]
+__all__ = ["Database", "Reader", "StorageError", "Store", "Transaction", "open_database"]

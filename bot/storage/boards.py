@@ -37,22 +37,22 @@ def all_boards(sql: Sql) -> list[Board]:
     return [board for (guild_id,) in guilds for board in of_guild(sql, int(guild_id))]
 
 
-def put(sql: Sql, board: Board, now: str) -> None:
+def put(sql: Sql, guild_id: int, channel_id: int, message_id: int, now: str) -> None:
     """Save the board of a channel (moved: the new message; its NPCs stay)."""
     sql.run(
         "INSERT INTO boards (channel_id, guild_id, message_id, created_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id, "
         "created_at = excluded.created_at",
-        (board.channel_id, board.guild_id, board.message_id, now),
+        (channel_id, guild_id, message_id, now),
     )
 
 
-def remove(sql: Sql, board: Board) -> None:
+def remove(sql: Sql, guild_id: int, channel_id: int, message_id: int) -> None:
     """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is another
     message now (posted again meanwhile)."""
     sql.run(
         "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?",
-        (board.guild_id, board.channel_id, board.message_id),
+        (guild_id, channel_id, message_id),
     )
 
 

@@ -8,32 +8,28 @@ copied and snapshotted by every change. Only the export loads every wound.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.errors import UserError
 from bot.rules.character import Character, Wound
-from bot.rules.severity import Track
-from bot.storage.codec import (
-    CHARACTER_COLUMNS,
-    WOUND_COLUMNS,
-    CharacterSnapshot,
-    WoundState,
-    character_params,
-    characters_from_rows,
-    name_key,
-)
-from bot.storage.errors import StorageError
-from bot.storage.sql import Sql, UniqueViolation
+from bot.rules.severity import Severity, Track
+from bot.storage.sql import Row, Sql, UniqueViolation
 
-_COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"
+COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"
+"""Whether a wound still counts (held, or the blow that killed): what a load reads."""
 _SELECT_EVERY_WOUND = (
-    f"SELECT {CHARACTER_COLUMNS}, {WOUND_COLUMNS} FROM characters c "
-    "LEFT JOIN wounds w ON w.character_id = c.id "
+    "SELECT c.id, c.guild_id, c.owner_id, c.name, c.corps, c.resistance, c.intuition, c.preset, "
+    "c.physical_max_low, c.physical_max_mid, c.physical_max_high, "
+    "c.mental_max_low, c.mental_max_mid, c.mental_max_high, c.rest_days, c.created_at, "
+    "w.id, w.track, w.inflicted_severity, w.current_severity, w.fatal, w.note, w.inflicted_by, "
+    "w.inflicted_at FROM characters c LEFT JOIN wounds w ON w.character_id = c.id "
 )
-_SELECT = _SELECT_EVERY_WOUND + f"AND {_COUNTS} "
-_SET_COLUMNS = (
+_SELECT = _SELECT_EVERY_WOUND + f"AND {COUNTS} "
+_N_CHARACTER = 16  # the character's columns of a row; the wound's follow
+SET_COLUMNS = (
     "owner_id = ?, name = ?, name_key = ?, corps = ?, resistance = ?, intuition = ?, preset = ?, "
     "physical_max_low = ?, physical_max_mid = ?, physical_max_high = ?, "
     "mental_max_low = ?, mental_max_mid = ?, mental_max_high = ?, rest_days = ?"
@@ -54,17 +50,99 @@ _CHUNK = 500  # rows per statement, far below either database's limit on bound p
 T = TypeVar("T")
 
 
+def name_key(name: str) -> str:
+    """The key names are unique by, per server: blanks collapsed, NFKC, case-folded."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
 def not_found(**params: object) -> UserError:
     return UserError("character_not_found", **params)
 
 
-def _chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
+def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
 
 def _flat(rows: Iterable[tuple[object, ...]]) -> list[object]:
     return [value for row in rows for value in row]
+
+
+# ---- rows and rules objects ------------------------------------------------------------------------
+
+# Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
+# the time); an unknown value still raises ValueError, as the enum would.
+_TRACKS: dict[object, Track] = {t.value: t for t in Track}
+_SEVERITIES: dict[object, Severity] = {s.value: s for s in Severity}
+
+
+def _enum(table: dict[object, Any], value: object, kind: type) -> Any:
+    found = table.get(value)
+    return found if found is not None else kind(value)
+
+
+def _wound(row: Row) -> Wound:
+    wid, track, inflicted, current, fatal, note, by, at = row[_N_CHARACTER:]
+    return Wound(
+        track=_enum(_TRACKS, track, Track),
+        inflicted=_enum(_SEVERITIES, inflicted, Severity),
+        current=None if current is None else _enum(_SEVERITIES, current, Severity),
+        note=note,
+        inflicted_by=by,
+        at=at,
+        fatal=bool(fatal),
+        id=wid,
+    )
+
+
+def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
+    (cid, guild_id, owner_id, name, corps, resistance, intuition, preset) = row[:8]
+    p_low, p_mid, p_high, m_low, m_mid, m_high, rest_days, created_at = row[8:_N_CHARACTER]
+    return Character(
+        name=name,
+        corps=corps,
+        resistance=resistance,
+        intuition=intuition,
+        preset=preset,
+        physical_max=(p_low, p_mid, p_high),
+        mental_max=(m_low, m_mid, m_high),
+        wounds=wounds,
+        rest_days=rest_days,
+        owner_id=owner_id,
+        id=cid,
+        guild_id=guild_id,
+        created_at=created_at,
+    )
+
+
+def _from_rows(rows: Iterable[Row]) -> list[Character]:
+    """Characters from the rows of ``_SELECT`` (grouped by character in row order, wounds in row order)."""
+    heads: dict[int, Row] = {}
+    wounds: dict[int, list[Wound]] = {}
+    for row in rows:
+        cid = row[0]
+        if cid not in heads:
+            heads[cid] = row
+            wounds[cid] = []
+        if row[_N_CHARACTER] is not None:
+            wounds[cid].append(_wound(row))
+    return [_character(head, tuple(wounds[cid])) for cid, head in heads.items()]
+
+
+def character_params(character: Character) -> tuple[object, ...]:
+    """The values of the mutable character columns, in ``SET_COLUMNS`` order."""
+    return (
+        character.owner_id,
+        character.name,
+        name_key(character.name),
+        character.corps,
+        character.resistance,
+        character.intuition,
+        character.preset,
+        *character.physical_max,
+        *character.mental_max,
+        character.rest_days,
+    )
 
 
 # ---- reads -----------------------------------------------------------------------------------------
@@ -79,7 +157,7 @@ def _storable(character_id: int) -> bool:
 def _first(sql: Sql, where: str, params: Sequence[object]) -> Character | None:
     """The living character ``where`` finds, if any."""
     rows = sql.rows(_SELECT + f"WHERE {where} AND c.deleted_at IS NULL ORDER BY w.id", params)
-    found = characters_from_rows(rows)
+    found = _from_rows(rows)
     return found[0] if found else None
 
 
@@ -112,7 +190,7 @@ def load_all(sql: Sql, guild_id: int, *, every_wound: bool = False) -> list[Char
         + "WHERE c.guild_id = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.id, w.id",
         (guild_id,),
     )
-    return characters_from_rows(rows)
+    return _from_rows(rows)
 
 
 def load_many(sql: Sql, guild_id: int, ids: Sequence[int]) -> list[Character]:
@@ -125,7 +203,7 @@ def load_many(sql: Sql, guild_id: int, ids: Sequence[int]) -> list[Character]:
         _SELECT + f"WHERE c.guild_id = ? AND c.id IN ({marks}) AND c.deleted_at IS NULL ORDER BY c.id, w.id",
         (guild_id, *wanted),
     )
-    return characters_from_rows(rows)
+    return _from_rows(rows)
 
 
 def exists(sql: Sql, guild_id: int, character_id: int, *, deleted_too: bool) -> bool:
@@ -137,66 +215,6 @@ def exists(sql: Sql, guild_id: int, character_id: int, *, deleted_too: bool) -> 
     )
 
 
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def search(
-    sql: Sql,
-    guild_id: int,
-    text: str,
-    *,
-    owner_id: int | None,
-    limit: int,
-    npcs: bool = False,
-) -> list[tuple[int, str]]:
-    """(id, name) of living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains
-    ``text``; prefix matches first."""
-    if limit <= 0 or "\x00" in text:  # no stored name holds NUL
-        return []
-    key = name_key(text)
-    base = "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
-    params: list[object] = [guild_id]
-    if npcs:
-        base += "AND c.owner_id IS NULL "
-    elif owner_id is not None:
-        base += "AND c.owner_id = ? "
-        params.append(owner_id)
-    if not key:
-        rows = sql.rows(base + "ORDER BY c.name_key LIMIT ?", (*params, limit))
-        return [(r[0], r[1]) for r in rows]
-    # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
-    # (bytewise: name_key is COLLATE "C" on PostgreSQL).
-    prefix = "AND c.name_key >= ? AND c.name_key < ? "
-    bounds = (key, key + "\U0010ffff")
-    rows = sql.rows(base + prefix + "ORDER BY c.name_key LIMIT ?", (*params, *bounds, limit))
-    found = [(r[0], r[1]) for r in rows]
-    if len(found) < limit:
-        rows = sql.rows(
-            base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
-            "ORDER BY c.name_key LIMIT ?",
-            (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
-        )
-        found.extend((r[0], r[1]) for r in rows)
-    return found
-
-
-def deleted(sql: Sql, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-    """(id, name) of deleted characters of the server named by ``ref`` (an id, or a name or the start
-    of one), most recently deleted first: their history stays readable and undo can bring them back."""
-    if limit <= 0 or "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
-        return []
-    key = name_key(ref)
-    by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1
-    rows = sql.rows(
-        "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
-        "AND (id = ? OR (name_key >= ? AND name_key < ?)) "
-        "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
-        (guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
-    )
-    return [(r[0], r[1]) for r in rows]
-
-
 def npc_ids(sql: Sql, guild_id: int) -> list[int]:
     """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
     rows = sql.rows("SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL", (guild_id,))
@@ -204,10 +222,6 @@ def npc_ids(sql: Sql, guild_id: int) -> list[int]:
 
 
 # ---- writes ----------------------------------------------------------------------------------------
-
-
-def _insert_params(c: Character) -> tuple[object, ...]:
-    return (c.guild_id, *character_params(c, name_key(c.name)), c.created_at)
 
 
 def _wound_params(character_id: int, w: Wound) -> tuple[object, ...]:
@@ -224,52 +238,40 @@ def _wound_params(character_id: int, w: Wound) -> tuple[object, ...]:
     )
 
 
-def insert(sql: Sql, character: Character) -> Character:
-    """Insert a new character (its guild and creation time set) and its wounds; it comes back with
-    the ids the database gave."""
-    try:
-        found = sql.row(_INSERT + _CHARACTER_VALUES + " RETURNING id", _insert_params(character))
-    except UniqueViolation:
-        raise UserError("name_taken", name=character.name) from None
-    assert found is not None
-    saved = replace(character, id=int(found[0]))
-    return replace(saved, wounds=_insert_wounds(sql, int(found[0]), saved.wounds))
-
-
-def insert_many(sql: Sql, characters: Sequence[Character]) -> list[Character]:
-    """Insert many new characters of one server (an import) with their wounds; their ids back."""
+def insert(sql: Sql, characters: Sequence[Character]) -> list[Character]:
+    """Insert new characters of one server (their guild and creation time set) with their wounds;
+    they come back with the ids the database gave."""
     ids: dict[str, int] = {}
     try:
-        for chunk in _chunks(characters):
-            values = ", ".join([_CHARACTER_VALUES] * len(chunk))
+        for chunk in chunks(characters):
             rows = sql.rows(
-                _INSERT + values + " RETURNING id, name_key", _flat(_insert_params(c) for c in chunk)
+                _INSERT + ", ".join([_CHARACTER_VALUES] * len(chunk)) + " RETURNING id, name_key",
+                _flat((c.guild_id, *character_params(c), c.created_at) for c in chunk),
             )
             ids.update((key, int(cid)) for cid, key in rows)
-    except UniqueViolation:
+    except UniqueViolation:  # several at once (an import) come with names checked, all free
         raise UserError("name_taken", name=characters[0].name) from None
-    saved = [replace(c, id=ids[name_key(c.name)]) for c in characters]
-    wounds = [_wound_params(c.id, w) for c in saved if c.id is not None for w in c.wounds]
-    for batch in _chunks(wounds):
-        sql.run(_WOUND_INSERT + ", ".join([_WOUND_VALUES] * len(batch)), _flat(batch))
-    return saved
+    return _with_new_wounds(sql, [replace(c, id=ids[name_key(c.name)]) for c in characters])
 
 
-def _insert_wounds(sql: Sql, character_id: int, wounds: Sequence[Wound]) -> tuple[Wound, ...]:
-    """Insert the wounds whose id is None; return all with their ids."""
-    fresh = [w for w in wounds if w.id is None]
+def _with_new_wounds(sql: Sql, characters: list[Character]) -> list[Character]:
+    """Insert the wounds of saved ``characters`` whose id is None; the characters with their ids."""
+    fresh = [(cid, w) for c in characters if (cid := c.id) is not None for w in c.wounds if w.id is None]
     if not fresh:
-        return tuple(wounds)
+        return characters
     ids: list[int] = []
-    for chunk in _chunks(fresh):
+    for chunk in chunks(fresh):
         rows = sql.rows(
             _WOUND_INSERT + ", ".join([_WOUND_VALUES] * len(chunk)) + " RETURNING id",
-            _flat(_wound_params(character_id, w) for w in chunk),
+            _flat(_wound_params(cid, w) for cid, w in chunk),
         )
         # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
         ids.extend(sorted(int(r[0]) for r in rows))
     given = iter(ids)
-    return tuple(w if w.id is not None else replace(w, id=next(given)) for w in wounds)
+    return [
+        replace(c, wounds=tuple(w if w.id is not None else replace(w, id=next(given)) for w in c.wounds))
+        for c in characters
+    ]
 
 
 def update(sql: Sql, guild_id: int, character: Character, known: Character) -> Character:
@@ -283,12 +285,11 @@ def update(sql: Sql, guild_id: int, character: Character, known: Character) -> C
         raise ValueError(
             f"character {character_id}: wounds {sorted(present - before.keys())} are not its own"
         )
-    key = name_key(character.name)
-    params = character_params(character, key)
-    if params != character_params(known, name_key(known.name)):
+    params = character_params(character)
+    if params != character_params(known):
         try:
             changed = sql.run(
-                f"UPDATE characters SET {_SET_COLUMNS} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+                f"UPDATE characters SET {SET_COLUMNS} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
                 (*params, character_id, guild_id),
             )
         except UniqueViolation:
@@ -308,8 +309,8 @@ def update(sql: Sql, guild_id: int, character: Character, known: Character) -> C
         "DELETE FROM wounds WHERE id = ? AND character_id = ?",
         [(wid, character_id) for wid in before.keys() - present],
     )
-    wounds = _insert_wounds(sql, character_id, character.wounds)
-    return replace(character, guild_id=guild_id, created_at=known.created_at, wounds=wounds)
+    (saved,) = _with_new_wounds(sql, [character])
+    return replace(saved, guild_id=guild_id, created_at=known.created_at)
 
 
 def soft_delete(sql: Sql, guild_id: int, ids: Sequence[int], now: str) -> None:
@@ -317,74 +318,3 @@ def soft_delete(sql: Sql, guild_id: int, ids: Sequence[int], now: str) -> None:
         "UPDATE characters SET deleted_at = ? WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
         [(now, cid, guild_id) for cid in ids],
     )
-
-
-def _taken_name(sql: Sql, guild_id: int, characters: Sequence[Character]) -> str | None:
-    """The first name of ``characters`` that another living character of the server has."""
-    for c in characters:
-        if sql.rows(
-            "SELECT 1 FROM characters WHERE guild_id = ? AND name_key = ? AND deleted_at IS NULL AND id <> ?",
-            (guild_id, name_key(c.name), c.id),
-        ):
-            return c.name
-    return None
-
-
-def restore(sql: Sql, guild_id: int, snapshots: Sequence[CharacterSnapshot]) -> None:
-    """Put characters back exactly as snapshotted: columns, alive again, wounds' state; the wounds
-    added since are removed."""
-    if not snapshots:
-        return
-    characters = [s.character for s in snapshots]
-    taken = _taken_name(sql, guild_id, characters)  # checked first: PostgreSQL aborts on a violation
-    if taken is not None:
-        raise UserError("name_taken", name=taken)
-    sql.run_many(
-        f"UPDATE characters SET {_SET_COLUMNS}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
-        [(*character_params(c, name_key(c.name)), c.id, guild_id) for c in characters],
-    )
-    wanted = {s.character.id: {w.id for w in s.wounds} for s in snapshots}
-    existing: dict[int, set[int]] = {cid: set() for cid in wanted if cid is not None}
-    counting: set[int] = set()
-    tracks: dict[int, tuple[Track, bool]] = {}  # wound id -> its track, and whether it is fatal
-    for chunk in _chunks(list(existing)):
-        marks = ", ".join("?" * len(chunk))
-        for wid, cid, counts, track, fatal in sql.rows(
-            f"SELECT w.id, w.character_id, {_COUNTS}, w.track, w.fatal FROM wounds w "
-            f"WHERE w.character_id IN ({marks})",
-            chunk,
-        ):
-            existing[cid].add(wid)
-            tracks[wid] = (Track(track), bool(fatal))
-            if counts:
-                counting.add(wid)
-    # An older snapshot's flags say what the character was (CharacterSnapshot.out): the fatal wound
-    # migration 0004 gave a flag stays, a fatal mark the flags denied is not put back.
-    kept = {
-        wid
-        for s in snapshots
-        if s.out and s.character.id is not None
-        for wid in existing[s.character.id]
-        if tracks[wid][1] and tracks[wid][0] in s.out
-    }
-    # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
-    # in it (see the module's docstring) and stays as it is.
-    extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid] - kept]
-    missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
-    if missing:
-        raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")
-    sql.run_many("DELETE FROM wounds WHERE id = ? AND character_id = ?", extra)
-    sql.run_many(
-        "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?",
-        [
-            (None if w.current is None else int(w.current), int(_fatal(s, w, tracks)), w.id, s.character.id)
-            for s in snapshots
-            for w in s.wounds
-        ],
-    )
-
-
-def _fatal(snapshot: CharacterSnapshot, wound: WoundState, tracks: dict[int, tuple[Track, bool]]) -> bool:
-    """The fatal mark to put back on ``wound``: the snapshot's, unless its flags denied it."""
-    out = snapshot.out
-    return wound.fatal if out is None else wound.fatal and tracks[wound.id][0] in out

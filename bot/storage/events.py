@@ -9,19 +9,21 @@ from typing import Any
 
 from bot.history import Event, EventKind
 from bot.rules.ruleset import Ruleset
-from bot.storage.codec import Row, dumps
-from bot.storage.sql import Sql
+from bot.storage.sql import Row, Sql
 
 UNDO = "undo"
 _COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
     "e.undone, e.undoes, CASE WHEN e.kind = 'config' THEN e.snapshot END"
 )
-# Events that /undo may revert: not undone yet, and not an undo themselves (the partial index).
 _UNDOABLE = "e.undone = 0 AND e.kind NOT IN ('undo', 'view_link')"
-"""Events /undo may revert: not an undo, not a player-view link (revoking it is how a link is taken
-back)."""
+"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
+link is taken back)."""
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _event(row: Row) -> Event:
@@ -87,10 +89,10 @@ def insert(
             at,
             character_id,
             character_name,
-            dumps(details),
+            _dumps(details),
             int(touches_ruleset),
             undoes,
-            None if snapshot is None else dumps(snapshot),
+            None if snapshot is None else _dumps(snapshot),
         ),
     )
     assert found is not None

@@ -1,5 +1,5 @@
 """What keeps a SQLite file from being lost or silently replaced: checks before it is opened, a marker
-beside it once it holds a schema, checkpoints, and an integrity check.
+beside it once it holds a schema, checkpoints, an integrity check, and backups made while it runs.
 
 The danger (found by deleting the ``-wal`` file of a running bot, then killing it): until a checkpoint,
 the changes live in the ``-wal`` file only, and a main file without them looks like a new, empty
@@ -16,12 +16,16 @@ Nothing here protects against a power loss on hardware that lies about its write
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from bot.storage.database import is_postgres
 from bot.storage.errors import StorageError, one_line
+from bot.storage.sqlite import BUSY_TIMEOUT_MS, database_path
 
 log = logging.getLogger(__name__)
 
@@ -98,3 +102,41 @@ def damage(path: Path) -> str | None:
         return one_line(exc)
     found = str(rows[0][0]) if rows else "no answer"
     return None if found == "ok" else " ".join(found.split())
+
+
+PG_DUMP_HINT = (
+    "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
+    '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
+)
+
+
+async def backup(url: str, destination: str) -> None:
+    """Copy the SQLite database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's
+    online backup API: a consistent copy while the bot keeps running. Written beside, then renamed.
+    On PostgreSQL, says to use ``pg_dump``."""
+    if is_postgres(url):
+        raise StorageError(PG_DUMP_HINT)
+    source = database_path(url)
+    target = database_path(destination)
+    if not source.is_file():
+        raise StorageError(f"cannot back up {source}: no such database file")
+    if target.resolve() == source.resolve():
+        raise StorageError("the backup destination is the database itself")
+    await asyncio.to_thread(_backup, source, target)
+
+
+def _backup(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial_file = target.with_name(target.name + ".partial")
+    partial_file.unlink(missing_ok=True)
+    try:
+        with (
+            closing(sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)) as src,
+            closing(sqlite3.connect(partial_file)) as dst,
+        ):
+            src.backup(dst)  # all pages in one step: one consistent read snapshot
+            dst.execute("PRAGMA journal_mode = DELETE")
+        os.replace(partial_file, target)
+    except (sqlite3.Error, OSError) as exc:
+        partial_file.unlink(missing_ok=True)
+        raise StorageError(f"backup to {target} failed: {one_line(exc)}") from None

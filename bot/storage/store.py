@@ -1,47 +1,33 @@
-"""The storage API the actions call. Every method is scoped by server: an id of another server's
-character is "not found", exactly like an unknown id.
+"""The storage API the actions call.
 
 Writes: ``await store.run(guild_id, work)``, where ``work(tx)`` is a plain function (check -> load ->
-rules -> save -> record) run whole in one transaction (see :mod:`bot.storage.database`); its result
-comes back once committed. Reads: ``await store.read(guild_id, look)``, or the shortcuts below.
+rules -> save -> record) of a :class:`Transaction`, run whole in one transaction (see
+:mod:`bot.storage.database`); its result comes back once committed. Reads: ``await store.read(guild_id,
+look)``, where ``look(reader)`` is a plain function of a :class:`Reader`. Both are scoped by server.
+What belongs to no server (the installation's facts, every board, a player-view link) is read and
+written through :attr:`Store.database` with the plain functions of the storage modules.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sqlite3
 import time
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
 from bot.clock import Clock, utc_now
-from bot.history import Event
-from bot.rules.character import Character
-from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, file_guard, interactions, player_views, settings
-from bot.storage import boards as board_rows
-from bot.storage.boards import Board
-from bot.storage.database import (
-    BUSY_TIMEOUT_MS,
-    Database,
-    SqliteDatabase,
-    database_path,
-    is_postgres,
-    open_database,
-)
-from bot.storage.errors import StorageError, one_line
+from bot.storage import file_guard, interactions, player_views
+from bot.storage.database import Database, is_postgres, open_database
 from bot.storage.migrations import migrate
 from bot.storage.sql import Sql
+from bot.storage.sqlite import SqliteDatabase, database_path
 from bot.storage.transaction import Reader, Transaction
 
-__all__ = ["Reader", "Store", "Transaction", "backup"]
+__all__ = ["Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
-MAX_PER_PAGE = 100
 T = TypeVar("T")
 
 
@@ -88,13 +74,21 @@ class Store:
     # ---- writes ----------------------------------------------------------------------------------
 
     async def run(
-        self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
+        self,
+        guild_id: int,
+        work: Callable[[Transaction], T],
+        *,
+        interaction: int | None = None,
+        quiet: bool = False,
     ) -> T:
         """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
         everything back and is raised here. ``work`` runs once (on PostgreSQL, twice when its first
         connection failed before it began). ``interaction``, the id of the interaction asking, is
         recorded first, in the same transaction: a second delivery of it raises
-        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing."""
+        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing.
+        ``quiet``: not a change of the game but the bot's own bookkeeping (which message a board is),
+        or reads that must agree with each other (under the server's lock, on either backend): no one
+        is told of it, neither the listeners, nor the metrics, nor the processes serving player views."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
@@ -105,9 +99,12 @@ class Store:
                 result = work(tx)
             finally:
                 tx.end()
-            player_views.notify(sql, guild_id)
+            if not quiet:
+                player_views.notify(sql, guild_id)
             return result
 
+        if quiet:
+            return await self._db.write(guild_id, unit)
         began = time.perf_counter()
         try:
             result = await self._db.write(guild_id, unit)
@@ -127,9 +124,6 @@ class Store:
             except Exception:  # the change is committed: a listener's failure must not undo the answer
                 log.exception("A change listener failed for server %s", guild_id)
 
-    async def set_meta(self, key: str, value: str) -> None:
-        await self._db.write(None, lambda sql: settings.set_meta(sql, key, value))
-
     # ---- reads (last committed state) -------------------------------------------------------------
 
     async def read(self, guild_id: int, look: Callable[[Reader], T]) -> T:
@@ -143,11 +137,6 @@ class Store:
                 reader.end()
 
         return await self._db.read(reads)
-
-    async def ruleset(self, guild_id: int) -> Ruleset:
-        """The server's settings as stored now: read every time (no cache), since another process
-        sharing the database may have changed them."""
-        return await self.read(guild_id, Reader.ruleset)
 
     # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
 
@@ -165,116 +154,3 @@ class Store:
         if isinstance(self._db, SqliteDatabase):
             return await asyncio.to_thread(file_guard.damage, self._db.path)
         return None
-
-    async def character(self, guild_id: int, character_id: int) -> Character:
-        return await self.read(guild_id, lambda r: r.character(character_id))
-
-    async def characters(self, guild_id: int) -> list[Character]:
-        return await self.read(guild_id, Reader.characters)
-
-    async def npc_ids(self, guild_id: int) -> list[int]:
-        """Ids of the server's NPCs, deleted ones included."""
-        return await self._db.read(lambda sql: characters.npc_ids(sql, guild_id))
-
-    async def history(
-        self, guild_id: int, *, character_id: int | None = None, page: int = 1, per_page: int = 10
-    ) -> tuple[list[Event], int]:
-        """One page of events, newest first, and how many there are in all. A deleted character's
-        history stays readable."""
-        per_page = max(1, min(per_page, MAX_PER_PAGE))
-        offset = (max(page, 1) - 1) * per_page
-
-        def look(sql: Sql) -> tuple[list[Event], int]:
-            if character_id is not None and not characters.exists(
-                sql, guild_id, character_id, deleted_too=True
-            ):
-                raise characters.not_found(id=character_id)
-            found = events.page(sql, guild_id, character_id, limit=per_page, offset=offset)
-            return found, events.count(sql, guild_id, character_id)
-
-        return await self._db.read(look)
-
-    async def get_meta(self, key: str) -> str | None:
-        return await self._db.read(lambda sql: settings.get_meta(sql, key))
-
-    async def boards(self, guild_id: int) -> list[Board]:
-        return await self._db.read(lambda sql: board_rows.of_guild(sql, guild_id))
-
-    async def all_boards(self) -> list[Board]:
-        return await self._db.read(board_rows.all_boards)
-
-    # Board writes are the bot's own bookkeeping (which message), not changes of the game: they do not
-    # tell the listeners, except a change of the NPCs shown (the player views show them).
-    async def save_board(self, board: Board) -> None:
-        now = self.clock()
-        await self._db.write(board.guild_id, lambda sql: board_rows.put(sql, board, now))
-
-    async def delete_board(self, board: Board) -> None:
-        await self._db.write(board.guild_id, lambda sql: board_rows.remove(sql, board))
-
-    async def show_on_board(self, guild_id: int, channel_id: int, character_id: int, *, shown: bool) -> None:
-        """An NPC put on a board or taken off: the player views show it too, so the listeners are told."""
-
-        def work(sql: Sql) -> None:
-            board_rows.set_npc(sql, guild_id, channel_id, character_id, shown=shown)
-            player_views.notify(sql, guild_id)
-
-        await self._db.write(guild_id, work)
-        self._tell(guild_id)
-
-    async def party(self, token_sha256: str) -> player_views.Party | None:
-        """What the player view of the link with this token digest shows (``None``: no such link)."""
-        return await self._db.read(lambda sql: player_views.party(sql, token_sha256))
-
-    async def export_guild(self, guild_id: int) -> bytes:
-        """The server's characters, active characters and ruleset as a JSON file (export.py)."""
-
-        def look(sql: Sql) -> tuple[Ruleset | None, list[Character], dict[int, int]]:
-            return (
-                settings.load_ruleset(sql, guild_id),
-                characters.load_all(sql, guild_id, every_wound=True),
-                active.all_active(sql, guild_id),
-            )
-
-        # Under the server's lock: queries that must agree with each other, on either backend.
-        stored, living, chosen = await self._db.write(guild_id, look)
-        ruleset = Ruleset() if stored is None else stored
-        return export.build_export(guild_id, ruleset, living, chosen, self.clock())
-
-
-PG_DUMP_HINT = (
-    "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
-    '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
-)
-
-
-async def backup(url: str, destination: str) -> None:
-    """Copy the SQLite database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's
-    online backup API: a consistent copy while the bot keeps running. Written beside, then renamed.
-    On PostgreSQL, says to use ``pg_dump``."""
-    if is_postgres(url):
-        raise StorageError(PG_DUMP_HINT)
-    source = database_path(url)
-    target = database_path(destination)
-    if not source.is_file():
-        raise StorageError(f"cannot back up {source}: no such database file")
-    if target.resolve() == source.resolve():
-        raise StorageError("the backup destination is the database itself")
-    await asyncio.to_thread(_backup, source, target)
-
-
-def _backup(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial_file = target.with_name(target.name + ".partial")
-    partial_file.unlink(missing_ok=True)
-    try:
-        with (
-            closing(sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)) as src,
-            closing(sqlite3.connect(partial_file)) as dst,
-        ):
-            src.backup(dst)  # all pages in one step: one consistent read snapshot
-            dst.execute("PRAGMA journal_mode = DELETE")
-        os.replace(partial_file, target)
-    except (sqlite3.Error, OSError) as exc:
-        partial_file.unlink(missing_ok=True)
-        raise StorageError(f"backup to {target} failed: {one_line(exc)}") from None

@@ -12,22 +12,24 @@ stores that snapshot, and ``/undo`` puts it back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pydantic import ValidationError
-
-from bot.errors import UserError
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, characters, events, export, player_views, settings, undo
-from bot.storage.codec import CharacterSnapshot, name_key
+from bot.storage import active, boards, characters, events, player_views, search, settings, undo
+from bot.storage.boards import Board
 from bot.storage.sql import Sql
+from bot.storage.undo import Snapshot
+
+MAX_PER_PAGE = 100
 
 
 class Reader:
-    """What can be looked up in one server, inside a unit of work or in a plain read."""
+    """What can be looked up in one server, inside a unit of work or in a plain read. Every method is
+    scoped by the server: an id of another server's character is "not found", like an unknown id."""
 
     def __init__(self, sql: Sql, guild_id: int) -> None:
         self._current: Sql | None = sql
@@ -44,6 +46,8 @@ class Reader:
         self._current = None
 
     def ruleset(self) -> Ruleset:
+        """The server's settings as stored now: read every time (no cache), since another process
+        sharing the database may have changed them."""
         stored = settings.load_ruleset(self.sql, self.guild_id)
         return Ruleset() if stored is None else stored
 
@@ -60,25 +64,51 @@ class Reader:
         """Every living character of the server, by name."""
         return characters.load_all(self.sql, self.guild_id)
 
+    def with_healed_wounds(self) -> list[Character]:
+        """Every living character of the server, by name, with its healed wounds too (the export)."""
+        return characters.load_all(self.sql, self.guild_id, every_wound=True)
+
+    def actives(self) -> dict[int, int]:
+        """Each player's active character: user id -> character id."""
+        return active.all_active(self.sql, self.guild_id)
+
+    def newest_character(self, owner_id: int) -> int | None:
+        """The id of the owner's most recently created living character."""
+        return active.most_recent(self.sql, self.guild_id, owner_id)
+
+    def npc_ids(self) -> list[int]:
+        """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
+        return characters.npc_ids(self.sql, self.guild_id)
+
     def matching(
         self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
     ) -> list[Character]:
         """Living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
         prefix matches first: what autocomplete offers."""
-        found = characters.search(self.sql, self.guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
+        found = search.search(self.sql, self.guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
         loaded = {c.id: c for c in characters.load_many(self.sql, self.guild_id, [cid for cid, _ in found])}
         return [loaded[cid] for cid, _ in found if cid in loaded]
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
         """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
-        return characters.deleted(self.sql, self.guild_id, ref, limit=limit)
+        return search.deleted(self.sql, self.guild_id, ref, limit=limit)
 
+    def history(
+        self, character_id: int | None = None, *, page: int = 1, per_page: int = 10
+    ) -> tuple[list[Event], int]:
+        """One page of events (touching one character), newest first, and how many there are in all.
+        A deleted character's history stays readable."""
+        if character_id is not None and not characters.exists(
+            self.sql, self.guild_id, character_id, deleted_too=True
+        ):
+            raise characters.not_found(id=character_id)
+        per_page = max(1, min(per_page, MAX_PER_PAGE))
+        offset = (max(page, 1) - 1) * per_page
+        found = events.page(self.sql, self.guild_id, character_id, limit=per_page, offset=offset)
+        return found, events.count(self.sql, self.guild_id, character_id)
 
-class _Unknown:
-    """Not looked up yet (distinct from ``None``, which means "no stored ruleset")."""
-
-
-_UNKNOWN = _Unknown()
+    def boards(self) -> list[Board]:
+        return boards.of_guild(self.sql, self.guild_id)
 
 
 class Transaction(Reader):
@@ -86,39 +116,21 @@ class Transaction(Reader):
         super().__init__(sql, guild_id)
         self.now = now
         """The time of this unit of work (the store's clock): every time it writes."""
-        self.ruleset_changed = False
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
-        self._ruleset: Ruleset | _Unknown | None = _UNKNOWN
         self._active: dict[int, int | None] = {}
-        # Before-state for the next record().
-        self._before: dict[int, CharacterSnapshot | None] = {}
-        self._ruleset_before: Ruleset | _Unknown | None = _UNKNOWN
+        # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
+        self._before: dict[int, Snapshot | None] = {}
+        self._ruleset_saved = False
+        self._ruleset_before: Ruleset | None = None
         self._active_before: dict[int, int | None] = {}
 
-    # ---- ruleset ---------------------------------------------------------------------------------
-
-    def _stored_ruleset(self) -> Ruleset | None:
-        if isinstance(self._ruleset, _Unknown):
-            self._ruleset = settings.load_ruleset(self.sql, self.guild_id)
-        return self._ruleset
-
-    def ruleset(self) -> Ruleset:
-        stored = self._stored_ruleset()
-        return Ruleset() if stored is None else stored
-
     def save_ruleset(self, ruleset: Ruleset) -> None:
-        try:  # model_copy(update=...) skips validation: check again what is stored
-            checked = Ruleset.model_validate_json(ruleset.model_dump_json())
-        except ValidationError as exc:
-            lines = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)]
-            raise UserError("ruleset_invalid", errors="\n".join(lines)[:1500]) from None
-        stored = self._stored_ruleset()
-        if isinstance(self._ruleset_before, _Unknown):
-            self._ruleset_before = stored
-        settings.save_ruleset(self.sql, self.guild_id, checked, self.now)
-        self._ruleset = checked
-        self.ruleset_changed = True
+        """Store ``ruleset``, as validated by the action that changed it."""
+        if not self._ruleset_saved:
+            self._ruleset_before = settings.load_ruleset(self.sql, self.guild_id)
+            self._ruleset_saved = True
+        settings.save_ruleset(self.sql, self.guild_id, ruleset, self.now)
 
     # ---- characters ------------------------------------------------------------------------------
 
@@ -126,7 +138,7 @@ class Transaction(Reader):
         assert character.id is not None
         self._known[character.id] = character
         if character.id not in self._before:
-            self._before[character.id] = CharacterSnapshot.of(character)
+            self._before[character.id] = Snapshot.of(character)
         return character
 
     def character(self, character_id: int) -> Character:
@@ -153,39 +165,42 @@ class Transaction(Reader):
     def save_character(self, character: Character) -> Character:
         """Save; returns it with the ids the database gave (its own, its new wounds')."""
         if character.id is None:
-            fresh = replace(character, guild_id=self.guild_id, created_at=character.created_at or self.now)
-            saved = characters.insert(self.sql, fresh)
-            assert saved.id is not None
-            self._before.setdefault(saved.id, None)
-        else:
-            known = self.character(character.id)
-            saved = characters.update(self.sql, self.guild_id, character, known)
-        assert saved.id is not None
-        self._known[saved.id] = saved
+            return self.create_characters([character])[0]
+        known = self.character(character.id)
+        saved = characters.update(self.sql, self.guild_id, character, known)
+        self._known[character.id] = saved
         return saved
 
-    def delete_character(self, character: Character) -> None:
-        """Delete (recoverable by undo); if it was its owner's active character, the owner's most
-        recently created remaining character becomes active."""
-        if character.id is None:
-            raise characters.not_found()
-        known = self.character(character.id)
-        assert known.id is not None
-        players = active.users_of(self.sql, self.guild_id, known.id)
-        characters.soft_delete(self.sql, self.guild_id, [known.id], self.now)
-        del self._known[known.id]
-        for user_id in players:
-            self._note_active(user_id, known.id)
-            successor = None
-            if user_id == known.owner_id:
-                successor = active.most_recent(self.sql, self.guild_id, user_id)
-            active.put_many(self.sql, self.guild_id, {user_id: successor})
-            self._active[user_id] = successor
+    def create_characters(self, new: Sequence[Character]) -> list[Character]:
+        """Insert new characters (an import: many at once); they come back with their ids."""
+        fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
+        created = characters.insert(self.sql, fresh)
+        for saved in created:
+            assert saved.id is not None
+            self._before.setdefault(saved.id, None)
+            self._known[saved.id] = saved
+        return created
+
+    def delete_characters(self, doomed: Sequence[Character]) -> None:
+        """Delete (recoverable by undo); the players whose active character one of them was are left
+        without one."""
+        gone: list[int] = []
+        for character in doomed:
+            if character.id is None:
+                raise characters.not_found()
+            self.character(character.id)  # snapshotted; not found when deleted meanwhile
+            gone.append(character.id)
+        doomed_ids = set(gone)
+        players = {user: cid for user, cid in self.actives().items() if cid in doomed_ids}
+        characters.soft_delete(self.sql, self.guild_id, gone, self.now)
+        active.put_many(self.sql, self.guild_id, dict.fromkeys(players))
+        for user_id, character_id in players.items():
+            self._active_before.setdefault(user_id, character_id)
+            self._active[user_id] = None
+        for character_id in gone:
+            del self._known[character_id]
 
     # ---- active character ------------------------------------------------------------------------
-
-    def _note_active(self, user_id: int, current: int | None) -> None:
-        self._active_before.setdefault(user_id, current)
 
     def set_active(self, user_id: int, character_id: int) -> None:
         if character_id not in self._known and not characters.exists(
@@ -194,7 +209,7 @@ class Transaction(Reader):
             raise characters.not_found(id=character_id)
         if user_id not in self._active:
             self._active[user_id] = active.active_id(self.sql, self.guild_id, user_id)
-        self._note_active(user_id, self._active[user_id])
+        self._active_before.setdefault(user_id, self._active[user_id])
         active.put_many(self.sql, self.guild_id, {user_id: character_id})
         self._active[user_id] = character_id
 
@@ -214,10 +229,11 @@ class Transaction(Reader):
         if character is not None and character.id is None:
             raise ValueError("record() needs a saved character (save_character first)")
         snapshot: dict[str, Any] = {
-            "characters": {str(cid): None if s is None else s.to_json() for cid, s in self._before.items()}
+            "characters": {
+                str(cid): None if s is None else s.model_dump(mode="json") for cid, s in self._before.items()
+            }
         }
-        touches_ruleset = not isinstance(self._ruleset_before, _Unknown)
-        if not isinstance(self._ruleset_before, _Unknown):
+        if self._ruleset_saved:
             before = self._ruleset_before
             snapshot["ruleset"] = None if before is None else before.model_dump(mode="json")
         if self._active_before:
@@ -238,18 +254,22 @@ class Transaction(Reader):
             character_name=None if character is None else character.name,
             details=details or {},
             snapshot=snapshot,
-            touches_ruleset=touches_ruleset,
+            touches_ruleset=self._ruleset_saved,
             links=links,
         )
-        self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
+        self._before, self._ruleset_saved, self._active_before = {}, False, {}
         return event
 
-    def _forget(self) -> None:
-        """Drop what this transaction knew: the database changed behind its back (undo)."""
+    def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
+        """Revert the latest change of the server (touching ``character_id``) and record it."""
+        event = undo.undo(self.sql, self.guild_id, actor_id, character_id, self.now)
+        # Drop what this transaction knew: the database changed behind its back.
         self._known.clear()
         self._active.clear()
-        self._ruleset = _UNKNOWN
-        self._before, self._ruleset_before, self._active_before = {}, _UNKNOWN, {}
+        self._before, self._ruleset_saved, self._active_before = {}, False, {}
+        return event
+
+    # ---- player views and boards -----------------------------------------------------------------
 
     def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
         """A new player-view link (its token's digest); ``revoke``: the server's others stop working."""
@@ -257,49 +277,17 @@ class Transaction(Reader):
             player_views.revoke_all(self.sql, self.guild_id)
         player_views.add(self.sql, self.guild_id, token_sha256, language, self.now)
 
-    def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
-        event, ruleset_changed = undo.undo(self.sql, self.guild_id, actor_id, character_id, self.now)
-        self.ruleset_changed = self.ruleset_changed or ruleset_changed
-        self._forget()
-        return event
+    # A board's message is the bot's own bookkeeping, not a change of the game: saved or deleted in a
+    # unit run with ``quiet=True``. Its NPCs show on the player views: a change of them is not quiet.
 
-    # ---- import ----------------------------------------------------------------------------------
+    def save_board(self, channel_id: int, message_id: int) -> None:
+        """The channel's board is this message (posted, or moved: its NPCs stay)."""
+        boards.put(self.sql, self.guild_id, channel_id, message_id, self.now)
 
-    def import_guild(self, data: bytes, actor_id: int | None) -> dict[str, int]:
-        """Replace the server's characters, active characters and ruleset with an export's.
+    def delete_board(self, channel_id: int, message_id: int) -> None:
+        """Forget the channel's board, unless it is another message now (posted again meanwhile)."""
+        boards.remove(self.sql, self.guild_id, channel_id, message_id)
 
-        All or nothing; recorded as one ``import`` event, which ``/undo`` reverts like any other
-        (the replaced characters come back with their ids, wounds and history).
-        """
-        document = export.parse_import(data, self.guild_id)
-        sql, guild_id = self.sql, self.guild_id
-        replaced = characters.load_all(sql, guild_id)
-        for old in replaced:
-            self._touch(old)
-        previous = active.all_active(sql, guild_id)
-        characters.soft_delete(sql, guild_id, [c.id for c in replaced if c.id is not None], self.now)
-        active.put_many(sql, guild_id, dict.fromkeys(previous))
-        for user_id, character_id in previous.items():
-            self._note_active(user_id, character_id)
-            self._active[user_id] = None
-        created = characters.insert_many(sql, export.imported_characters(document, guild_id, self.now))
-        by_key = {name_key(c.name): c.id for c in created if c.id is not None}
-        choices = {a.user_id: by_key[name_key(a.character)] for a in document.active}
-        active.put_many(sql, guild_id, dict(choices))
-        for user_id, character_id in choices.items():
-            self._note_active(user_id, None)
-            self._active[user_id] = character_id
-        for c in created:
-            if c.id is not None:
-                self._before[c.id] = None
-        for old in replaced:
-            if old.id is not None:
-                self._known.pop(old.id, None)
-        self.save_ruleset(document.ruleset)
-        counts = {
-            "characters": len(created),
-            "wounds": sum(len(c.wounds) for c in created),
-            "replaced": len(replaced),
-        }
-        self.record("import", actor_id, details=dict(counts))
-        return counts
+    def show_on_board(self, channel_id: int, character_id: int, *, shown: bool) -> None:
+        """Add the NPC to the channel's board (``shown``), or take it off."""
+        boards.set_npc(self.sql, self.guild_id, channel_id, character_id, shown=shown)

@@ -251,12 +251,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Ce réglage n'est pas valide :\n{errors}\nRien n'a été modifié : corrigez la valeur et "
         "réessayez (/config afficher montre les réglages actuels).",
     },
-    "ruleset_invalid": {
-        "en": "These settings are not valid:\n{errors}\nNothing was changed: fix the values and try again "
-        "(/config show lists the current settings).",
-        "fr": "Ces réglages ne sont pas valides :\n{errors}\nRien n'a été modifié : corrigez les valeurs et "
-        "réessayez (/config afficher montre les réglages actuels).",
-    },
     "internal_error": {
         "en": "Something went wrong on our side (error id {error_id}). The change may already be "
         "recorded: check /history before trying again. If it keeps happening, give this id to the bot's "

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bot.storage import player_views
 from bot.storage.player_views import CHANGES_CHANNEL
 from bot.ui.board import party_lines
 from bot.ui.i18n import Lang
@@ -97,7 +98,7 @@ class Feeds:
         """How many times a party was read and rendered (tests, benchmarks)."""
 
     async def render(self, digest: str) -> str | None:
-        party = await self.store.party(digest)
+        party = await self.store.database.read(lambda sql: player_views.party(sql, digest))
         self.renders += 1
         if party is None:
             return None

@@ -19,6 +19,7 @@ from importlib import resources
 
 from aiohttp import web
 
+from bot.storage import player_views
 from bot.storage.player_views import digest
 from bot.storage.store import Store
 from bot.ui.board import party_lines
@@ -146,7 +147,8 @@ class PlayerView:
         return digest(token if TOKEN_SHAPE.fullmatch(token) else "")
 
     async def _page(self, request: web.Request) -> web.Response:
-        party = await self.store.party(self._digest_of(request))
+        key = self._digest_of(request)
+        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
         if party is None:
             return not_found()
         lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
@@ -158,7 +160,7 @@ class PlayerView:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         key = self._digest_of(request)
-        party = await self.store.party(key)
+        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
         if party is None:
             return not_found()
         address = address_of(request)

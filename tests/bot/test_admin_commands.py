@@ -11,6 +11,7 @@ import pytest
 from bot.rules import Ruleset, Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of, ruleset_of
 from tests.table import (
     ALICE,
     BOB,
@@ -30,12 +31,12 @@ OTHER_ROLE = 300000000000000002
 
 async def snapshot(table: Table, guild: int = GUILD) -> tuple[Any, ...]:
     """Everything a refused command must leave as it was."""
-    characters = await table.store.characters(guild)
-    _, events = await table.store.history(guild)
+    characters = await characters_of(table.store, guild)
+    _, events = await history_of(table.store, guild)
     actives = await table.store.read(
         guild, lambda r: [r.active_character(u) for u in (ALICE, BOB, GM, OWNER)]
     )
-    return characters, await table.store.ruleset(guild), events, actives
+    return characters, await ruleset_of(table.store, guild), events, actives
 
 
 # ---- /history ------------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ async def test_undo_reverts_the_latest_change_and_chains_back(table: Table) -> N
     assert (await table.character("Aria")).wounds == ()
     text = public(await table.run("undo"))
     assert "created" in text
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
     assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     history = await table.run("history")
     lines = history.embeds[0]["description"].splitlines()
@@ -151,7 +152,7 @@ async def test_undoing_the_creation_of_the_selected_character_falls_back_to_anot
     # Undoing the creation of her last character leaves her with none.
     public(await table.run("undo"))
     public(await table.run("undo"))
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
     assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
 
 
@@ -160,7 +161,7 @@ async def test_a_server_wide_rest_is_undone_whole(table: Table) -> None:
     await table.create("Brann", BOB)
     await table.run("rest", {"days": 4})
     public(await table.run("undo"))
-    assert [c.rest_days for c in await table.store.characters(GUILD)] == [0, 0]
+    assert [c.rest_days for c in await characters_of(table.store, GUILD)] == [0, 0]
 
 
 async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> None:
@@ -178,14 +179,14 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
     assert await snapshot(table) == before
     public(await table.run("undo", {"character": "Aria"}))
     public(await table.run("undo", {"character": "Brann"}))
-    assert [c.rest_days for c in await table.store.characters(GUILD)] == [0, 0]
+    assert [c.rest_days for c in await characters_of(table.store, GUILD)] == [0, 0]
 
 
 async def test_nothing_left_to_undo(table: Table) -> None:
     # The owner undoes the one change of the table (naming the GM role), then there is nothing left.
     text = public(await table.run("undo", user=OWNER))
     assert "GM role" in text
-    assert (await table.store.ruleset(GUILD)).gm_role_id is None
+    assert (await ruleset_of(table.store, GUILD)).gm_role_id is None
     text = refused(await table.run("undo", user=OWNER))
     assert "nothing left to undo" in text and "/history" in text
 
@@ -218,13 +219,13 @@ async def test_config_show_lists_every_setting_for_anyone(table: Table) -> None:
 async def test_config_gm_role_moves_who_is_gm(table: Table) -> None:
     await table.create("Aria", ALICE)
     public(await table.run("config gm-role", {"role": harness.role(OTHER_ROLE, "Conteur")}))
-    assert (await table.store.ruleset(GUILD)).gm_role_id == OTHER_ROLE
+    assert (await ruleset_of(table.store, GUILD)).gm_role_id == OTHER_ROLE
     refused(await table.run("wound", {"severity": "light", "character": "Aria"}))  # GM lost the role
     public(
         await table.run("wound", {"severity": "light", "character": "Aria"}, user=BOB, roles=(OTHER_ROLE,))
     )
     public(await table.run("config gm-role", user=OWNER))
-    assert (await table.store.ruleset(GUILD)).gm_role_id is None
+    assert (await ruleset_of(table.store, GUILD)).gm_role_id is None
     assert "none" in public(await table.run("config show"))
 
 
@@ -234,12 +235,12 @@ async def test_config_penalties_change_the_card(table: Table) -> None:
     text = public(await table.run("config penalties", {"track": "physical", "serious": -4, "critical": -8}))
     assert f"Penalty per wound, serious: {MINUS}3 → **{MINUS}4**" in text
     assert f"Penalty per wound, critical: {MINUS}5 → **{MINUS}8**" in text and "light" not in text
-    ruleset = await table.store.ruleset(GUILD)
+    ruleset = await ruleset_of(table.store, GUILD)
     assert ruleset.physical.penalties == (-1, -4, -8) and ruleset.mental.penalties == (-1, -3, -5)
     card = await table.run("character show", {"character": "Aria"})
     assert f"{MINUS}4 on all rolls" in card.text
     public(await table.run("config penalties", {"track": "mental", "light": 0}))
-    assert (await table.store.ruleset(GUILD)).mental.penalties == (0, -3, -5)
+    assert (await ruleset_of(table.store, GUILD)).mental.penalties == (0, -3, -5)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +265,7 @@ async def test_invalid_penalties_are_refused_with_an_explanation(
 async def test_config_rest_and_difficulty(table: Table) -> None:
     public(await table.run("config rest", {"track": "physical", "light": 2, "critical": 60}))
     public(await table.run("config difficulty", {"track": "physical", "light": 3}))
-    ruleset = await table.store.ruleset(GUILD)
+    ruleset = await ruleset_of(table.store, GUILD)
     assert ruleset.physical.rest_days == (2, 7, 60) and ruleset.mental.rest_days == (1, 7, 30)
     assert ruleset.physical.difficulty == (3, 0, 0)
     await table.create("Aria", ALICE)
@@ -281,10 +282,10 @@ async def test_config_rest_allows_mental_healing_rolls(table: Table) -> None:
         await table.run("config rest", {"track": "mental", "mental-healing-rolls": True, "light": 2})
     )
     assert "Mental healing rolls" in text
-    ruleset = await table.store.ruleset(GUILD)
+    ruleset = await ruleset_of(table.store, GUILD)
     assert ruleset.mental_healing_rolls and ruleset.mental.rest_days == (2, 7, 30)
     public(await table.run("config rest", {"track": "physical", "mental-healing-rolls": False}))
-    ruleset = await table.store.ruleset(GUILD)
+    ruleset = await ruleset_of(table.store, GUILD)
     assert not ruleset.mental_healing_rolls and ruleset.mental.rest_days == (2, 7, 30)
 
 
@@ -292,9 +293,9 @@ async def test_config_presets_added_changed_and_removed(table: Table) -> None:
     text = public(await table.run("config preset", {"name": "troll", "light": 6, "psychosis": 2}))
     assert "Preset troll: none → **physical 6/2/1 · mental 4/2/2**" in text
     public(await table.run("config preset", {"name": "troll", "serious": 4}))
-    assert (await table.store.ruleset(GUILD)).presets["troll"].physical == (6, 4, 1)
+    assert (await ruleset_of(table.store, GUILD)).presets["troll"].physical == (6, 4, 1)
     public(await table.run("config preset", {"name": "troll", "remove": True}))
-    assert "troll" not in (await table.store.ruleset(GUILD)).presets
+    assert "troll" not in (await ruleset_of(table.store, GUILD)).presets
     before = await snapshot(table)
     text = refused(await table.run("config preset", {"name": "humanoid", "remove": True}))
     assert "humanoid" in text and "Nothing was changed" in text
@@ -308,14 +309,14 @@ async def test_config_presets_added_changed_and_removed(table: Table) -> None:
 async def test_config_dice_and_players_create(table: Table) -> None:
     text = public(await table.run("config dice", {"open-rolls": True, "tie-succeeds": False}))
     assert "Open rolls: off → **on**" in text and "A tie (margin 0) succeeds: on → **off**" in text
-    ruleset = await table.store.ruleset(GUILD)
+    ruleset = await ruleset_of(table.store, GUILD)
     assert ruleset.open_rolls and not ruleset.tie_succeeds
     await table.create("Aria", ALICE)
     table.rng.queue[:] = [10, 4, 3]  # luck 10 + 4 (open), unluck 3
     text = public(await table.run("roll", user=ALICE))
     assert f"luck 10+4 {MINUS} unluck 3 = +11" in text
     public(await table.run("config players-create", {"allowed": False}))
-    assert not (await table.store.ruleset(GUILD)).players_create
+    assert not (await ruleset_of(table.store, GUILD)).players_create
     refused(await table.run("character create", {"name": "Brann"}, user=BOB))
     public(await table.run("config players-create", {"allowed": True}))
     public(await table.run("character create", {"name": "Brann"}, user=BOB))
@@ -325,7 +326,7 @@ async def test_config_language_switches_the_public_language_not_refusals(table: 
     await table.create("Aria", ALICE)
     text = public(await table.run("config language", {"language": "fr"}))
     assert "Langue : celle du serveur → **français**" in text
-    assert (await table.store.ruleset(GUILD)).language == "fr"
+    assert (await ruleset_of(table.store, GUILD)).language == "fr"
     text = public(await table.run("wound", {"severity": "light", "character": "Aria"}))
     assert "blessure légère" in text
     text = refused(await table.run("wound", {"severity": "light"}))  # the caller's locale: English
@@ -335,7 +336,7 @@ async def test_config_language_switches_the_public_language_not_refusals(table: 
     text = public(await table.run("character show", {"character": "Aria"}, guild_locale="fr"))
     assert "Physical wounds" in text
     public(await table.run("config language", {"language": "auto"}))
-    assert (await table.store.ruleset(GUILD)).language is None
+    assert (await ruleset_of(table.store, GUILD)).language is None
     assert "Blessures physiques" in public(
         await table.run("character show", {"character": "Aria"}, guild_locale="fr")
     )
@@ -350,7 +351,7 @@ async def test_every_config_change_is_recorded_and_undoable(table: Table) -> Non
     assert "réglages modifiés : Jets ouverts : non → **oui**" in french.embeds[0]["description"]
     assert "open_rolls" not in history.text and "True" not in history.text and "{" not in history.text
     public(await table.run("undo"))
-    assert not (await table.store.ruleset(GUILD)).open_rolls
+    assert not (await ruleset_of(table.store, GUILD)).open_rolls
 
 
 # ---- export and import ---------------------------------------------------------------------------
@@ -384,8 +385,8 @@ async def test_export_then_import_brings_the_server_back(table: Table) -> None:
     document = json.loads(data)
     assert document["format"] == "harmonies-wounds" and document["guild_id"] == GUILD
     assert {c["name"] for c in document["characters"]} == {"Aria", "Nyx", "Goblin"}
-    exported = {c.name: c for c in await table.store.characters(GUILD)}
-    ruleset = await table.store.ruleset(GUILD)
+    exported = {c.name: c for c in await characters_of(table.store, GUILD)}
+    ruleset = await ruleset_of(table.store, GUILD)
     # Things change after the export…
     await table.run("wound", {"severity": "critical", "character": "Aria", "count": 2})
     await table.run("character create", {"name": "Brann"}, user=BOB)
@@ -395,7 +396,7 @@ async def test_export_then_import_brings_the_server_back(table: Table) -> None:
     reply = await import_(table, data)
     text = public(reply)
     assert "Import done" in text and "characters: 3" in text and "wounds: 6" in text
-    restored = {c.name: c for c in await table.store.characters(GUILD)}
+    restored = {c.name: c for c in await characters_of(table.store, GUILD)}
     assert set(restored) == {"Aria", "Nyx", "Goblin"}
     for name, before in exported.items():
         after = restored[name]
@@ -408,13 +409,13 @@ async def test_export_then_import_brings_the_server_back(table: Table) -> None:
         assert [(w.track, w.inflicted, w.current, w.note) for w in after.wounds] == [
             (w.track, w.inflicted, w.current, w.note) for w in before.wounds
         ]
-    assert await table.store.ruleset(GUILD) == ruleset
+    assert await ruleset_of(table.store, GUILD) == ruleset
     active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
     assert active is not None and active.name == "Nyx"
     assert await table.store.read(GUILD, lambda r: r.active_character(BOB)) is None
     # An import is one change: /undo brings back what it replaced.
     public(await table.run("undo"))
-    assert {c.name for c in await table.store.characters(GUILD)} == {"Aria", "Nyx", "Goblin", "Brann"}
+    assert {c.name for c in await characters_of(table.store, GUILD)} == {"Aria", "Nyx", "Goblin", "Brann"}
     assert (await table.character("Aria")).dead
 
 
@@ -608,7 +609,7 @@ async def test_autocomplete_offers_at_most_25_of_this_servers_characters(table: 
         await table.create(f"Npc {index:02d}")
     for name in ("Npc elsewhere", "Aria"):
         public(await table.run("character create", {"name": name}, user=OWNER, guild=OTHER_GUILD))
-    ours = {str(c.id): c.name for c in await table.store.characters(GUILD)}
+    ours = {str(c.id): c.name for c in await characters_of(table.store, GUILD)}
     for command in ("character show", "wound", "heal roll", "history", "undo", "rest", "roll"):
         options: dict[str, Any] = {"severity": "light"} if command == "wound" else {}
         if command == "rest":
@@ -640,21 +641,21 @@ async def test_select_autocomplete_offers_only_the_callers_own_characters(table:
 
 
 async def test_a_setting_that_changes_nothing_is_refused_and_not_recorded(table: Table) -> None:
-    before, _ = await table.store.history(GUILD)
+    before, _ = await history_of(table.store, GUILD)
     text = refused(await table.run("config dice", {}))
     assert text.startswith("Nothing to change: give at least one value.")
     text = refused(await table.run("config rest", {"track": "physical"}, locale="fr"))
     assert text.startswith("Rien à modifier : donnez au moins une valeur.")
     text = refused(await table.run("config dice", {"tie-succeeds": True}, locale="fr"))
     assert text.startswith("C'est déjà le réglage")
-    after, _ = await table.store.history(GUILD)
+    after, _ = await history_of(table.store, GUILD)
     assert [e.id for e in after] == [e.id for e in before]
 
 
 async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
     text = refused(await table.run("config gm-role", {"role": harness.role(GUILD, "@everyone")}, user=OWNER))
     assert "every member" in text
-    assert (await table.store.ruleset(GUILD)).gm_role_id == GM_ROLE
+    assert (await ruleset_of(table.store, GUILD)).gm_role_id == GM_ROLE
 
 
 async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
@@ -663,7 +664,7 @@ async def test_two_settings_changed_at_once_are_both_kept(table: Table) -> None:
         table.run("config difficulty", {"track": "physical", "critical": 3}),
         table.run("config rest", {"track": "physical", "serious": 5}),
     )
-    physical = (await table.store.ruleset(GUILD)).physical
+    physical = (await ruleset_of(table.store, GUILD)).physical
     assert physical.penalties == (-2, -3, -5)
     assert physical.difficulty == (0, 0, 3)
     assert physical.rest_days == (1, 5, 30)
@@ -705,7 +706,7 @@ async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table
     ask = await table.run("character delete", {"character": "Aria"}, user=ALICE)
     buttons = [b["custom_id"] for row in ask.components for b in row["components"]]
     await table.click(buttons[0], ask, user=ALICE)
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
     choices = (await table.complete("history", {"character": "Ar"}, "character")).choices or []
     assert [c["name"] for c in choices] == ["Aria — deleted character"]
     history = public(await table.run("history", {"character": "Aria"}))
@@ -714,7 +715,7 @@ async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table
     assert "light wound" in by_id
     undone = await table.run("undo", {"character": "Aria"})
     assert "Aria" in public(undone)
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aria"]
     refused(await table.run("history", {"character": "Nobody"}))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import psycopg
 
 from bot.rules import Track
-from tests.databases import is_postgres, sqlite_path
+from tests.databases import characters_of, history_of, is_postgres, sqlite_path
 from tests.table import ALICE, GUILD, Table, public, refused, shown
 
 DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
@@ -56,7 +56,7 @@ async def test_a_slow_change_is_deferred_then_posted_by_its_follow_up(table: Tab
         reply = await table.run("character create", {"name": "Patient"})
     assert reply.callback_type == DEFERRED
     assert "Patient" in public(reply)
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Patient"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Patient"]
 
 
 async def test_a_slow_refusal_replaces_the_public_thinking_with_a_private_message(table: Table) -> None:
@@ -71,7 +71,7 @@ async def test_a_slow_refusal_replaces_the_public_thinking_with_a_private_messag
 async def test_a_blank_character_option_is_refused_and_changes_nothing(table: Table) -> None:
     aria = await table.create("Aria", ALICE)
     public(await table.run("wound", {"severity": "light", "character": "Aria"}))
-    before, _ = await table.store.history(GUILD, per_page=100)
+    before, _ = await history_of(table.store, GUILD, per_page=100)
     for command, options in [
         ("undo", {"character": "   "}),
         ("wound", {"severity": "light", "character": " "}),
@@ -79,7 +79,7 @@ async def test_a_blank_character_option_is_refused_and_changes_nothing(table: Ta
     ]:
         text = refused(await table.run(command, options))
         assert "blank" in text, (command, text)
-    after, _ = await table.store.history(GUILD, per_page=100)
+    after, _ = await history_of(table.store, GUILD, per_page=100)
     assert after == before
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 0, 0)
     assert aria.id == (await table.character("Aria")).id

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from bot.interface.boards import EDIT_INTERVAL
+from bot.storage.boards import Board
+from bot.storage.store import Reader
 from bot.ui.card import COLOURS, State
 from tests import fakediscord as harness
+from tests.databases import boards_of
 from tests.fakediscord import check_requests
 from tests.table import ALICE, BOB, GUILD, Table, open_table, public, refused
 
@@ -184,7 +187,7 @@ async def test_board_refusals_are_private_and_change_nothing(table: Table) -> No
     french = await table.run("board", {"add": "Aria"}, locale="fr")
     assert "personnage joueur" in refused(french)
     assert (await table.bot.boards.board(GUILD, harness.DEFAULT_CHANNEL_ID)) is not None
-    assert (await table.store.boards(GUILD))[0].npc_ids == ()
+    assert (await boards_of(table.store, GUILD))[0].npc_ids == ()
 
 
 async def test_npc_autocomplete_offers_only_npcs(table: Table) -> None:
@@ -209,7 +212,7 @@ async def test_the_board_stops_quietly_when_gone_or_out_of_reach(
     await clock.advance(EDIT_INTERVAL)
     await settle(table)
     assert len(board_edits(table, board)) == 1
-    assert await table.store.boards(GUILD) == []  # no longer kept: never tried again
+    assert await boards_of(table.store, GUILD) == []  # no longer kept: never tried again
     public(await table.run("wound", {"severity": "light", "character": "Aria"}))
     await clock.advance(EDIT_INTERVAL)
     await settle(table)
@@ -250,13 +253,13 @@ async def test_a_change_in_a_server_without_a_board_reads_no_boards(
         discord = table.fake
     async with open_table(database_url, fake=discord) as table:  # a restart: nothing known but the start
         reads: list[int] = []
-        real = table.store.boards
+        real = Reader.boards
 
-        async def counted(guild_id: int) -> list[Any]:
-            reads.append(guild_id)
-            return await real(guild_id)
+        def counted(reader: Reader) -> list[Board]:
+            reads.append(reader.guild_id)
+            return real(reader)
 
-        monkeypatch.setattr(table.store, "boards", counted)
+        monkeypatch.setattr(Reader, "boards", counted)
         public(await table.run("wound", {"severity": "light", "character": "Aria"}))
         await settle(table)
         assert reads == []
@@ -273,10 +276,10 @@ async def test_a_board_given_up_late_does_not_take_the_new_one_with_it(table: Ta
     in the channel gives up that message only: the new board stays, in memory and in the database."""
     first = await post(table)
     second = await post(table)
-    (board,) = await table.store.boards(GUILD)
+    (board,) = await boards_of(table.store, GUILD)
     assert board.message_id == second != first
     await table.bot.boards.forget(replace(board, message_id=first))
-    assert await table.store.boards(GUILD) == [board]
+    assert await boards_of(table.store, GUILD) == [board]
     assert await table.bot.boards.board(GUILD, board.channel_id) == board
 
 

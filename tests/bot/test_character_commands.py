@@ -9,6 +9,7 @@ import pytest
 from bot.rules import Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of
 from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, Table, public, refused
 
 
@@ -70,14 +71,14 @@ async def test_a_player_cannot_create_for_someone_else(table: Table) -> None:
         await table.run("character create", {"name": "Aria", "player": harness.user(ALICE)}, user=BOB)
     )
     assert "GM" in text
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
 
 
 async def test_players_create_off_refuses_players_but_not_gms(table: Table) -> None:
     public(await table.run("config players-create", {"allowed": False}))
     text = refused(await table.run("character create", {"name": "Brann"}, user=BOB))
     assert "GM" in text and "/character create" in text
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
     await table.create("Brann", BOB)
     assert (await table.character("Brann")).owner_id == BOB
 
@@ -86,7 +87,7 @@ async def test_a_name_is_taken_whatever_its_case(table: Table) -> None:
     await table.create("Aria", ALICE)
     text = refused(await table.run("character create", {"name": "aRIA", "player": harness.user(BOB)}))
     assert "already" in text
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aria"]
     assert await table.store.read(GUILD, lambda r: r.active_character(BOB)) is None
     # The same name is free in another server.
     reply = await table.run("character create", {"name": "aria"}, guild=OTHER_GUILD)
@@ -112,7 +113,7 @@ async def test_an_unknown_preset_is_refused_and_a_custom_one_sets_the_maxima(tab
 
 async def test_a_blank_name_is_refused(table: Table) -> None:
     refused(await table.run("character create", {"name": "   "}))
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
 
 
 # ---- show -----------------------------------------------------------------------------------------
@@ -350,7 +351,7 @@ async def test_delete_asks_privately_and_only_the_author_may_answer(table: Table
     assert intruder.ephemeral and "Only the person who ran the command" in intruder.text
     intruder_fr = await table.click(cancel["custom_id"], ask, user=GM, locale="fr")
     assert "Seule la personne qui a lancé la commande" in refused(intruder_fr)
-    assert "Aria" in [c.name for c in await table.store.characters(GUILD)]
+    assert "Aria" in [c.name for c in await characters_of(table.store, GUILD)]
 
 
 async def test_confirming_deletes_announces_publicly_and_undo_brings_it_back_whole(table: Table) -> None:
@@ -366,7 +367,7 @@ async def test_confirming_deletes_announces_publicly_and_undo_brings_it_back_who
     announcement = done.followups[-1]
     assert not announcement.ephemeral and announcement.content == ""  # her own deletion: no ping
     assert "Deleted: Aria" in announcement.text and "/undo" in announcement.text
-    assert await table.store.characters(GUILD) == []
+    assert await characters_of(table.store, GUILD) == []
     assert await table.store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     undo = await table.run("undo")
     assert "deleted" in public(undo)
@@ -396,7 +397,7 @@ async def test_cancelling_changes_nothing(table: Table) -> None:
     assert all(button["disabled"] for button in buttons(cancelled.message or {}))
     assert cancelled.followups == []
     assert await table.character("Aria") == aria
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert "character_delete" not in [event.kind for event in history]
 
 
@@ -431,14 +432,14 @@ async def test_confirming_a_deletion_someone_else_already_made_is_refused(table:
     await table.click(custom_ids(asked_by_gm)[0], asked_by_gm, user=GM)
     late = await table.click(custom_ids(asked_by_alice)[0], asked_by_alice, user=ALICE, locale="fr")
     assert "n'existe pas" in refused(late)
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert [event.kind for event in history].count("character_delete") == 1
 
 
 async def test_a_character_may_be_renamed_to_its_own_name_in_another_case(table: Table) -> None:
     await table.create("Aria", ALICE)
     public(await table.run("character edit", {"character": "Aria", "name": "ARIA"}, user=ALICE))
-    assert [c.name for c in await table.store.characters(GUILD)] == ["ARIA"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["ARIA"]
 
 
 async def test_an_edit_that_changes_nothing_is_refused(table: Table) -> None:

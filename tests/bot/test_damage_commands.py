@@ -13,13 +13,14 @@ from bot.rules import Track
 from bot.rules.ruleset import DamageTable
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of, ruleset_of
 from tests.table import ALICE, BOB, GM, GUILD, OWNER, Table, public, refused, shown
 
 
 async def snapshot(table: Table) -> tuple[Any, ...]:
     """Everything a refused or unconfirmed command must leave as it was."""
-    _, events = await table.store.history(GUILD)
-    return await table.store.characters(GUILD), await table.store.ruleset(GUILD), events
+    _, events = await history_of(table.store, GUILD)
+    return await characters_of(table.store, GUILD), await ruleset_of(table.store, GUILD), events
 
 
 def waiting_confirmations(table: Table) -> list[Confirm]:
@@ -256,7 +257,7 @@ async def test_the_damage_table_is_a_setting_shown_recorded_and_undone(table: Ta
     reply = await table.run("config damage", {"light": 6, "fatal": 60})
     text = public(reply)
     assert "none ≤ 5 · light 6–20 · serious 21–30 · critical 31–59 · fatal ≥ 60" in text
-    assert (await table.store.ruleset(GUILD)).damage == DamageTable(thresholds=(6, 21, 31, 60))
+    assert (await ruleset_of(table.store, GUILD)).damage == DamageTable(thresholds=(6, 21, 31, 60))
     shown_fr = public(await table.run("config show", guild_locale="fr"))
     assert "Jets de dommages" in shown_fr and "aucune ≤ 5 · légère 6–20" in shown_fr
     assert "settings changed: Damage rolls (effective damage)" in public(await table.run("history"))
@@ -265,7 +266,7 @@ async def test_the_damage_table_is_a_setting_shown_recorded_and_undone(table: Ta
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 0, 0)  # 8 is light now
     for _ in range(3):  # the wound, the character's creation, then the table
         public(await table.run("undo"))
-    assert (await table.store.ruleset(GUILD)).damage == DamageTable()
+    assert (await ruleset_of(table.store, GUILD)).damage == DamageTable()
 
 
 async def test_thresholds_that_do_not_increase_are_refused_in_the_callers_language(table: Table) -> None:
@@ -287,4 +288,4 @@ async def test_the_damage_table_goes_out_with_an_export_and_comes_back_with_the_
     await table.run("config damage", {"critical": 31})
     attachment = harness.attachment("harmonies.json", file.data, "application/json")
     public(await table.run("config import", {"file": attachment}))
-    assert (await table.store.ruleset(GUILD)).damage.thresholds == (11, 21, 35, 41)
+    assert (await ruleset_of(table.store, GUILD)).damage.thresholds == (11, 21, 35, 41)

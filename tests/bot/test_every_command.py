@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
+from tests.databases import characters_of
 from tests.fakediscord import check_requests
 from tests.table import ALICE, GM, GUILD, Table, open_table, public, shown
 
@@ -74,4 +75,4 @@ async def test_every_command_answers_on_each_backend(any_table: Table) -> None:
     confirm = (ask.message or {})["components"][0]["components"][0]["custom_id"]
     done = await table.click(confirm, ask, user=GM)
     assert done.errors == [] and not done.followups[-1].ephemeral, done.text
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Gobelin"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Gobelin"]

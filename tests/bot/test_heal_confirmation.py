@@ -8,6 +8,7 @@ import pytest
 
 from bot.interface import views
 from bot.rules import Track
+from tests.databases import ruleset_of
 from tests.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
@@ -115,7 +116,7 @@ async def test_the_server_can_turn_the_question_off(table: Table) -> None:
     )
     table.rng.queue[:] = [9, 1]
     assert "Healing session — Aélis" in public(await table.run("heal roll", user=ALICE))
-    assert (await table.store.ruleset(GUILD)).ask_before_healing == "never"
+    assert (await ruleset_of(table.store, GUILD)).ask_before_healing == "never"
 
 
 async def test_the_heal_button_asks_too_in_the_clickers_language(table: Table) -> None:

@@ -7,6 +7,7 @@ import pytest
 from bot.rules import Track
 from bot.ui.text import MINUS
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of
 from tests.table import ALICE, BOB, GM, GUILD, Table, public, refused, shown
 
 
@@ -235,9 +236,9 @@ async def test_a_server_wide_rest_skips_the_dead_and_says_who_can_now_roll(table
     assert "/heal roll" in text
     # Alice, whose character can now heal, is mentioned; nobody else.
     assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
-    rested = {c.name: c.rest_days for c in await table.store.characters(GUILD)}
+    rested = {c.name: c.rest_days for c in await characters_of(table.store, GUILD)}
     assert rested == {"Aria": 1, "Brann": 1, "Goblin": 0, "Nyx": 1}
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert history[0].kind == "rest" and history[0].details["characters"] == 3
 
 
@@ -248,7 +249,7 @@ async def test_rest_for_one_character(table: Table) -> None:
     text = public(reply)
     assert "Repos : 7 jours" in text and "Brann" in text and "Aria" not in text
     assert "Peuvent faire un jet de guérison" in text
-    rested = {c.name: c.rest_days for c in await table.store.characters(GUILD)}
+    rested = {c.name: c.rest_days for c in await characters_of(table.store, GUILD)}
     assert rested == {"Aria": 0, "Brann": 7}
     (message,) = shown(reply)
     assert message.content == f"<@{BOB}>" and message.allowed_mentions == {"users": [BOB], "parse": []}

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.rules import Track
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of
 from tests.fakediscord import check_requests
 from tests.table import (
     ALICE,
@@ -79,7 +80,7 @@ async def test_a_fractional_value_in_an_integer_option_is_refused_unchanged(tabl
 
 
 async def test_a_malformed_user_id_in_a_payload_gets_a_private_answer(table: Table) -> None:
-    before = await table.store.characters(GUILD)
+    before = await characters_of(table.store, GUILD)
     payload = harness.slash(
         "character create",
         {"name": "Bob", "player": harness.user(BOB)},
@@ -94,7 +95,7 @@ async def test_a_malformed_user_id_in_a_payload_gets_a_private_answer(table: Tab
     payload["data"]["options"][0]["options"][1]["value"] = "not-a-snowflake"
     reply = await harness.dispatch(table.fake, table.bot, payload, discord_checks=False)
     assert "Discord sent this command in a form" in refused(reply)
-    assert await table.store.characters(GUILD) == before
+    assert await characters_of(table.store, GUILD) == before
 
 
 # ---- 8: Confirm / Cancel after a restart -----------------------------------------------------------
@@ -117,7 +118,7 @@ async def test_a_deletion_can_be_confirmed_or_cancelled_after_a_restart(database
         assert "Deleted: Aria" in done.followups[-1].text and not done.followups[-1].ephemeral
         cancelled = await table.click(custom_ids(ask_nyx)[1], ask_nyx.message, user=ALICE, locale="fr")
         assert cancelled.callback_type == 7 and "Annulé" in (cancelled.content or "")
-        assert [c.name for c in await table.store.characters(GUILD)] == ["Nyx"]
+        assert [c.name for c in await characters_of(table.store, GUILD)] == ["Nyx"]
         check_requests(table.fake.requests)
 
 
@@ -171,7 +172,7 @@ FULL = wounds("physical", "light", 4) + wounds("physical", "serious", 2) + wound
 
 async def test_an_import_the_rules_cannot_reach_is_refused_with_every_problem(table: Table) -> None:
     await table.create("Aria", ALICE)
-    before = await table.store.characters(GUILD)
+    before = await characters_of(table.store, GUILD)
     cases: list[tuple[dict[str, Any], list[str]]] = [
         ({"name": "Ten", "wounds": wounds("physical", "light", 10)}, ["light", "10", "4"]),
         ({"name": "Mad", "wounds": wounds("mental", "psychosis", 2)}, ["psychoses", "2", "1"]),
@@ -188,7 +189,7 @@ async def test_an_import_the_rules_cannot_reach_is_refused_with_every_problem(ta
     both = {"name": "Both", "dead": True, "wounds": wounds("physical", "serious", 3)}
     text = refused(await table.run("config import", {"file": harness.attachment("x.json", exported(both))}))
     assert "serious" in text and "no fatal" in text
-    assert await table.store.characters(GUILD) == before
+    assert await characters_of(table.store, GUILD) == before
 
 
 async def test_an_import_of_a_reachable_dead_character_is_accepted(table: Table) -> None:
@@ -203,7 +204,7 @@ async def test_an_import_of_a_reachable_dead_character_is_accepted(table: Table)
 
 async def test_zero_width_characters_are_dropped_from_names_and_refused_in_imports(table: Table) -> None:
     public(await table.run("character create", {"name": "Ar\u200bia\u2060\ufeff"}))
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aria"]
     for invisible in ("\u200b", "\u2060\ufeff"):
         refused(await table.run("character create", {"name": invisible}))
     sent = harness.attachment("x.json", exported({"name": "Zo\u200bé"}))
@@ -214,13 +215,13 @@ async def test_selecting_a_character_is_recorded_and_undone(table: Table) -> Non
     aria = await table.create("Aria", ALICE)
     nyx = await table.create("Nyx", ALICE)
     public(await table.run("character select", {"character": "Nyx"}, user=ALICE))
-    history, _ = await table.store.history(GUILD, character_id=nyx.id)
+    history, _ = await history_of(table.store, GUILD, character_id=nyx.id)
     assert history[0].kind == "character_select" and history[0].actor_id == ALICE
     shown = public(await table.run("history", {}))
     assert "Nyx" in shown and "active" in shown
     # Choosing the one already active changes nothing, so nothing is recorded.
     public(await table.run("character select", {"character": "Nyx"}, user=ALICE))
-    history, _ = await table.store.history(GUILD, character_id=nyx.id)
+    history, _ = await history_of(table.store, GUILD, character_id=nyx.id)
     assert [e.kind for e in history].count("character_select") == 1
     public(await table.run("undo"))
     active = await table.store.read(GUILD, lambda r: r.active_character(ALICE))
@@ -237,7 +238,7 @@ async def test_a_full_disk_is_named_in_the_private_answer_and_nothing_is_half_sa
         await table.create("Aria", ALICE)
 
         async def state() -> tuple[object, int]:
-            return await table.character("Aria"), (await table.store.history(GUILD))[1]
+            return await table.character("Aria"), (await history_of(table.store, GUILD))[1]
 
         [(pages,)] = await sqlite_pragma(table, "PRAGMA page_count")
         await sqlite_pragma(table, f"PRAGMA max_page_count = {pages}")  # the file may not grow: disk full
@@ -291,7 +292,7 @@ async def test_the_same_interaction_delivered_twice_is_applied_once(table: Table
     aria, brann = await table.character("Aria"), await table.character("Brann")
     assert aria.counts(Track.PHYSICAL) == (1, 0, 0) and aria.rest_days == 0  # the rest was undone once
     assert brann.counts(Track.PHYSICAL) == (0, 1, 0)
-    events, _ = await table.store.history(GUILD, per_page=100)
+    events, _ = await history_of(table.store, GUILD, per_page=100)
     assert [e.kind for e in events].count("wound") == 2 and [e.kind for e in events].count("undo") == 1
 
 
@@ -303,7 +304,7 @@ async def test_a_button_click_delivered_twice_is_applied_once(table: Table) -> N
     public(await table.run("undo"))
     replayed = await harness.dispatch(table.fake, table.bot, click)
     assert replayed.errors == [] and replayed.messages == [], replayed.text
-    assert [c.name for c in await table.store.characters(GUILD)] == ["Aria"]
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aria"]
 
 
 # ---- 3: settings changed through another process --------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
+from tests.databases import characters_of, history_of
 from tests.table import ALICE, GM, GUILD, Table, public, refused, shown
 
 
@@ -117,7 +118,7 @@ async def test_a_deleted_secret_npc_stays_secret_in_history(table: Table) -> Non
     ask = await table.run("character delete", {"character": "Goblin"})
     confirm = ask.message["components"][0]["components"][0]  # type: ignore[index]
     in_channel(await table.click(confirm["custom_id"], ask, user=GM))
-    assert "Goblin" not in [c.name for c in await table.store.characters(GUILD)]
+    assert "Goblin" not in [c.name for c in await characters_of(table.store, GUILD)]
     start = len(table.fake.requests)
     for more in ({}, {"character": "Goblin"}):
         in_channel(await table.run("history", more, user=ALICE))
@@ -161,7 +162,7 @@ async def test_a_secret_npcs_undo_and_history_read_as_sentences_and_words_follow
     word, gm_only = ("sous le choc", "Pour vous uniquement") if locale == "fr" else ("shaken", "For you only")
     assert word in in_channel(wounded)  # mental wounds only: never "dying" or "wounded"
     assert gm_only in wounded.followups[0].text
-    event_id = (await table.store.history(GUILD))[0][0].id
+    event_id = (await history_of(table.store, GUILD))[0][0].id
     undone = in_channel(await table.run("undo", locale=locale))
     history = in_channel(await table.run("history", user=ALICE, locale=locale))
     if locale == "fr":

@@ -12,6 +12,7 @@ from bot.rules import Track
 from bot.ui.strings_commands import COMMANDS
 from bot.ui.translator import key_of
 from tests import fakediscord as harness
+from tests.databases import history_of
 from tests.fakediscord import check_requests
 from tests.table import ALICE, BOB, GM, GUILD, Table, open_table, public, refused
 
@@ -250,7 +251,7 @@ async def test_a_wound_stays_committed_when_discord_fails_to_take_the_answer(tab
     assert any("Could not tell the user" in record.getMessage() for record in reply.logs)
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (0, 1, 0)
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert history[0].kind == "wound"
     after = await table.run("wound", {"severity": "light", "character": "Aria"})
     assert "Physical 🟨🟧 — light 1/4 · serious 1/2" in public(after)

@@ -6,6 +6,7 @@ import pytest
 
 from bot.rules import Track
 from tests import fakediscord as harness
+from tests.databases import history_of
 from tests.table import (
     ALICE,
     BOB,
@@ -130,7 +131,7 @@ async def test_count_inflicts_several_wounds_each_escalating_on_its_own(table: T
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (4, 2, 0)
     assert [w.inflicted for w in aria.wounds] == [0] * 6
-    history, _ = await table.store.history(GUILD)
+    history, _ = await history_of(table.store, GUILD)
     assert history[0].kind == "wound" and history[0].details["count"] == 6  # one change, not six
 
 

@@ -21,9 +21,10 @@ from bot.rules import Character, Track
 from bot.rules.character import NAME_MAX, clean_name
 from bot.rules.ruleset import preset_key
 from bot.rules.severity import SEVERITY_NAMES
-from bot.storage.codec import name_key
+from bot.storage.characters import name_key
 from bot.ui.text import clip, escape
 from tests import fakediscord as harness
+from tests.databases import ruleset_of
 from tests.hardening.strategies import (
     Ref,
     callers,
@@ -235,7 +236,7 @@ async def test_any_command_with_hostile_options(hard: Hardened, data: st.DataObj
     assert guild_rows(hard.url, OTHER_GUILD) == other, "a command in one server changed another"
     if not outcome.refused:
         assert "Zorglub" not in outcome.text, "a character of another server was shown"
-    if (await hard.table.store.ruleset(GUILD)).gm_role_id != GM_ROLE:
+    if (await ruleset_of(hard.table.store, GUILD)).gm_role_id != GM_ROLE:
         # Give the GM their role back, or every later example would be refused "not_gm".
         await hard.run("config gm-role", {"role": harness.role(GM_ROLE, "MJ")}, user=OWNER)
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
+from tests.databases import characters_of
 from tests.hardening.support import Hardened
 from tests.hardening.world import SECRET_NAMES, World, build_world, guild_rows
 from tests.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
@@ -79,7 +80,7 @@ async def test_a_shared_name_means_this_servers_character(hard: Hardened) -> Non
 )
 async def test_autocomplete_never_offers_another_servers_characters(hard: Hardened, command: str) -> None:
     world = await build_world(hard)
-    here = {str(c.id) for c in await hard.table.store.characters(GUILD)}
+    here = {str(c.id) for c in await characters_of(hard.table.store, GUILD)}
     if command in ("history", "undo"):  # a deleted character's history stays readable
         here.add(str(world.deleted_id))
     for typed in ["", "Z", "zorg", "Zorglub-secret", "Aria", "a", str(world.other_ids["Zorglub-secret"])]:

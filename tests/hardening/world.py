@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.rules import Character
 from tests import fakediscord as harness
-from tests.databases import Looker
+from tests.databases import Looker, characters_of
 from tests.hardening.strategies import Ref
 from tests.hardening.support import DEPARTED, HOSTILE_ROLE, STRANGER, Hardened
 from tests.table import ALICE, BOB, GUILD, OTHER_GUILD, OWNER
@@ -64,7 +64,7 @@ async def world_of(hard: Hardened) -> World:
 
 
 async def living(hard: Hardened, guild: int = GUILD) -> list[Character]:
-    return await hard.table.store.characters(guild)
+    return await characters_of(hard.table.store, guild)
 
 
 async def resolve(hard: Hardened, world: World, value: Ref | str, pick: int = 0) -> str:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from bot import export_file
 from bot.errors import UserError
 from bot.rules import (
     SEVERITIES,
@@ -26,7 +27,6 @@ from bot.rules import (
     total_penalty,
 )
 from bot.rules.healing import WORSEN_AT, healing_attributes, rest_status
-from bot.storage.export import build_export, parse_import
 from tests.rules.strategies import (
     Action,
     Heal,
@@ -271,7 +271,7 @@ def test_every_state_the_rules_reach_is_reachable(
 def refused_on_import(character: Character) -> object:
     """The problems /config import finds in an export of ``character`` (none: ``()``)."""
     try:
-        parse_import(build_export(1, Ruleset(), [character], {}, ""), 1)
+        export_file.parse(export_file.build(1, Ruleset(), [character], {}, ""), 1)
     except UserError as error:
         return error.params["errors"]
     return ()

@@ -1,4 +1,4 @@
-"""What bot/storage/aiosqlite_thread.py relies on in aiosqlite's private ``Connection._execute``:
+"""What :func:`bot.storage.sqlite.on_thread` relies on in aiosqlite's private ``Connection._execute``:
 these fail if a new aiosqlite changes it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage.aiosqlite_thread import run
+from bot.storage.sqlite import on_thread
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ async def test_the_function_runs_on_the_connection_s_own_thread_with_its_sqlite3
         # sqlite3 refuses a connection used from another thread than its own (check_same_thread).
         return threading.get_ident(), sql.execute("SELECT thread_id()").fetchone()[0]
 
-    assert await run(conn, where) == (aiosqlite_thread, aiosqlite_thread)
+    assert await on_thread(conn, where) == (aiosqlite_thread, aiosqlite_thread)
     assert aiosqlite_thread != threading.get_ident()
 
 
@@ -46,7 +46,7 @@ async def test_the_result_or_the_exception_comes_back_and_the_connection_goes_on
     conn: aiosqlite.Connection,
 ) -> None:
     result = object()
-    assert await run(conn, lambda sql: result) is result
+    assert await on_thread(conn, lambda sql: result) is result
 
     class Boom(Exception):
         pass
@@ -58,9 +58,11 @@ async def test_the_result_or_the_exception_comes_back_and_the_connection_goes_on
         raise boom
 
     with pytest.raises(Boom) as raised:
-        await run(conn, fails)
+        await on_thread(conn, fails)
     assert raised.value is boom
-    assert await run(conn, lambda sql: sql.execute("SELECT x FROM t").fetchall()) == [("kept: autocommit",)]
+    assert await on_thread(conn, lambda sql: sql.execute("SELECT x FROM t").fetchall()) == [
+        ("kept: autocommit",)
+    ]
 
 
 async def test_it_runs_in_order_with_the_connection_s_other_calls(conn: aiosqlite.Connection) -> None:
@@ -74,17 +76,17 @@ async def test_it_runs_in_order_with_the_connection_s_other_calls(conn: aiosqlit
         sql.execute("INSERT INTO t (x) VALUES ('b')")
         return [x for (x,) in sql.execute("SELECT x FROM t ORDER BY rowid")]
 
-    held = asyncio.create_task(run(conn, hold))
+    held = asyncio.create_task(on_thread(conn, hold))
     await asyncio.to_thread(started.wait, 10)
     # Queued while the thread is busy, in this order: public call, ours, public call.
     a = asyncio.create_task(conn.execute("INSERT INTO t (x) VALUES ('a')"))
-    b = asyncio.create_task(run(conn, insert_b))
+    b = asyncio.create_task(on_thread(conn, insert_b))
     c = asyncio.create_task(conn.execute("INSERT INTO t (x) VALUES ('c')"))
     await asyncio.sleep(0)  # each task makes its call
     release.set()
     await asyncio.gather(held, a, c)
     assert await b == ["a", "b"]
-    assert await run(conn, lambda sql: sql.execute("SELECT x FROM t ORDER BY rowid").fetchall()) == [
+    assert await on_thread(conn, lambda sql: sql.execute("SELECT x FROM t ORDER BY rowid").fetchall()) == [
         ("a",),
         ("b",),
         ("c",),

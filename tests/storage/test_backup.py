@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import StorageError, Store, backup
+from bot.storage import StorageError, Store
+from bot.storage.file_guard import backup
+from tests.databases import characters_of
 from tests.storage.conftest import GUILD, create
 
 
@@ -40,7 +42,7 @@ async def test_backup_is_a_whole_consistent_database(
     assert not list(destination.parent.glob("*.partial"))
     copy = await Store.open(str(destination))
     try:
-        assert len(await copy.characters(GUILD)) == 20
+        assert len(await characters_of(copy, GUILD)) == 20
     finally:
         await copy.close()
 

@@ -12,6 +12,7 @@ from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, Wound, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
+from tests.databases import character_of, history_of
 from tests.storage.conftest import GM, GUILD, create
 
 N = 200
@@ -44,10 +45,10 @@ async def test_concurrent_wounds_are_all_applied_in_some_order(store: Store) -> 
     )
     assert [r for r in results if r is not None] == []
 
-    final = await store.character(GUILD, character_id)
+    final = await character_of(store, GUILD, character_id)
     events, total = [], 0
     for page in (1, 2, 3):
-        found, total = await store.history(GUILD, character_id=character_id, page=page, per_page=100)
+        found, total = await history_of(store, GUILD, character_id=character_id, page=page, per_page=100)
         events.extend(found)
     assert total == len(events) == N + 1  # the creation, then every wound
     # Applying the same wounds one by one, in the order they were committed, gives the same character.
@@ -108,7 +109,7 @@ async def test_concurrent_inflictions_equal_sequential_application(store: Store)
             sequential.append(refused.key)
     assert sorted(outcomes) == sorted(sequential)
     assert outcomes.count("ok") == 61  # 20 light, 20 serious, 20 critical, then the fatal one
-    final = await store.character(GUILD, character_id)
+    final = await character_of(store, GUILD, character_id)
     assert _bare(final) == _bare(expected)
     assert final.dead
 
@@ -124,7 +125,7 @@ async def test_reads_during_writes_see_whole_commits(store: Store) -> None:
         tx.save_character(replace(current, wounds=current.wounds + pair))
 
     async def read() -> int:
-        return len((await store.character(GUILD, character_id)).wounds)
+        return len((await character_of(store, GUILD, character_id)).wounds)
 
     seen = await asyncio.gather(*(store.run(GUILD, add_two) if i % 2 else read() for i in range(100)))
     assert all(n is None or n % 2 == 0 for n in seen)

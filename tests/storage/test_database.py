@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, open_database
-from bot.storage.database import CHECKPOINT_UNITS, SqliteDatabase, database_path
 from bot.storage.sql import Sql, UniqueViolation
+from bot.storage.sqlite import CHECKPOINT_UNITS, SqliteDatabase, database_path
 
 
 @pytest.mark.parametrize(
@@ -265,7 +265,7 @@ async def test_a_failing_checkpoint_is_logged_and_stops_no_write(
     monkeypatch.setattr(db, "checkpoint", full_disk)
     try:
         await db.write(None, lambda sql: sql.run("CREATE TABLE t (x INTEGER PRIMARY KEY)"))
-        with caplog.at_level(logging.WARNING, logger="bot.storage.database"):
+        with caplog.at_level(logging.WARNING, logger="bot.storage.sqlite"):
             for x in range(1, 2 * CHECKPOINT_UNITS + 1):
                 await db.write(None, partial(lambda x, sql: sql.run("INSERT INTO t (x) VALUES (?)", (x,)), x))
             await asyncio.sleep(0.01)

@@ -7,13 +7,15 @@ from typing import Any
 
 import pytest
 
+from bot import export_file
+from bot.actions import admin
+from bot.actions.actor import Actor
 from bot.errors import ImportProblem, UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from bot.storage.export import MAX_IMPORT_BYTES
 from bot.ui.i18n import LANGS, error_text
-from tests.databases import dump
+from tests.databases import characters_of, dump, export_of, history_of, ruleset_of
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create
 
 
@@ -31,8 +33,9 @@ def configure(tx: Transaction) -> None:
     tx.record("config", GM)
 
 
-def import_(data: bytes, guild_id: int = GUILD) -> Callable[[Transaction], dict[str, int]]:
-    return lambda tx: tx.import_guild(data, GM)
+async def import_(store: Store, data: bytes, guild_id: int = GUILD) -> dict[str, int]:
+    """/config import, by the server's owner."""
+    return await admin.import_(store, Actor(user_id=GM, guild_id=guild_id, owns_guild=True), data)
 
 
 async def populate(store: Store) -> None:
@@ -74,9 +77,9 @@ def strip(document: bytes) -> dict[str, Any]:
 
 async def test_export_then_import_round_trips(store: Store) -> None:
     await populate(store)
-    before = await store.characters(GUILD)
+    before = await characters_of(store, GUILD)
     actives = await store.read(GUILD, lambda r: {user: r.active_character(user) for user in (ALICE, BOB)})
-    exported = await store.export_guild(GUILD)
+    exported = await export_of(store, GUILD)
     data = json.loads(exported)
     assert data["format"] == "harmonies-wounds" and data["version"] == 1 and data["guild_id"] == GUILD
     assert len(data["characters"]) == 3
@@ -86,25 +89,25 @@ async def test_export_then_import_round_trips(store: Store) -> None:
     # A loaded character holds the wounds that count; the export keeps the healed ones too.
     assert healed and len(exported_wounds) == sum(len(c.wounds) for c in before) + len(healed)
 
-    counts = await store.run(GUILD, import_(exported))
+    counts = await import_(store, exported)
     assert counts == {"characters": 3, "wounds": len(exported_wounds), "replaced": 3}
-    after = await store.characters(GUILD)
+    after = await characters_of(store, GUILD)
     assert [bare(c) for c in after] == [bare(c) for c in before]
     assert {c.id for c in after}.isdisjoint({c.id for c in before})  # new rows, the old ones kept for undo
     now_active = await store.read(GUILD, lambda r: {user: r.active_character(user) for user in actives})
     for user, character in actives.items():
         found = now_active[user]
         assert character is not None and found is not None and found.name == character.name
-    assert strip(await store.export_guild(GUILD)) == strip(exported)
-    assert await store.ruleset(GUILD) == Ruleset.model_validate(data["ruleset"])
-    events, _ = await store.history(GUILD, per_page=1)
+    assert strip(await export_of(store, GUILD)) == strip(exported)
+    assert await ruleset_of(store, GUILD) == Ruleset.model_validate(data["ruleset"])
+    events, _ = await history_of(store, GUILD, per_page=1)
     assert events[0].kind == "import" and events[0].details == counts
 
 
 async def test_import_replaces_and_undo_of_an_import_restores_everything(store: Store) -> None:
     await populate(store)
-    before = await store.characters(GUILD)
-    ruleset = await store.ruleset(GUILD)
+    before = await characters_of(store, GUILD)
+    ruleset = await ruleset_of(store, GUILD)
     active = await store.read(GUILD, lambda r: r.active_character(ALICE))
     document = {
         "format": "harmonies-wounds",
@@ -114,16 +117,16 @@ async def test_import_replaces_and_undo_of_an_import_restores_everything(store: 
         "characters": [{"name": "Solo", "owner_id": BOB}],
         "active": [{"user_id": BOB, "character": "solo"}],
     }
-    await store.run(GUILD, import_(json.dumps(document).encode()))
-    assert [c.name for c in await store.characters(GUILD)] == ["Solo"]
-    assert await store.ruleset(GUILD) == Ruleset()
+    await import_(store, json.dumps(document).encode())
+    assert [c.name for c in await characters_of(store, GUILD)] == ["Solo"]
+    assert await ruleset_of(store, GUILD) == Ruleset()
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     assert (await store.read(GUILD, lambda r: r.active_character(BOB))) is not None
 
     event = await store.run(GUILD, lambda tx: tx.undo(GM))
     assert event.details["kind"] == "import"
-    assert await store.characters(GUILD) == before  # same ids, same wounds
-    assert await store.ruleset(GUILD) == ruleset
+    assert await characters_of(store, GUILD) == before  # same ids, same wounds
+    assert await ruleset_of(store, GUILD) == ruleset
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == active
     assert await store.read(GUILD, lambda r: r.active_character(BOB)) == next(
         c for c in before if c.name == "Zoé la Grande"
@@ -194,7 +197,7 @@ HOSTILE: dict[str, bytes] = {
         lambda d: d["active"].append({"user_id": BOB, "character": "Aria"})
     ),
     "too many characters": mutate(lambda d: d.update(characters=[{"name": f"C{i}"} for i in range(10_001)])),
-    "too large": b" " * (MAX_IMPORT_BYTES + 1),
+    "too large": b" " * (export_file.MAX_BYTES + 1),
     "many problems": mutate(
         lambda d: d.update(characters=[{"name": "x" * 100, "corps": 99} for _ in range(500)])
     ),
@@ -208,7 +211,7 @@ async def test_hostile_imports_are_refused_and_change_nothing(
     await populate(store)
     before = dump(database_url)
     with pytest.raises(UserError) as refused:
-        await store.run(GUILD, import_(HOSTILE[name]))
+        await import_(store, HOSTILE[name])
     assert refused.value.key == "import_invalid"
     problems = refused.value.params["errors"]
     assert isinstance(problems, tuple) and problems
@@ -225,7 +228,7 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
     data["characters"][0].update(name="", corps=50, rest_days=-1)
     data["version"] = 7
     with pytest.raises(UserError) as refused:
-        await store.run(GUILD, import_(json.dumps(data).encode()))
+        await import_(store, json.dumps(data).encode())
     problems = refused.value.params["errors"]
     assert isinstance(problems, tuple) and len(problems) == 4
     wheres = {p.where for p in problems}
@@ -237,7 +240,7 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
 
 
 async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
-    counts = await store.run(GUILD, import_(json.dumps(valid()).encode()))
+    counts = await import_(store, json.dumps(valid()).encode())
     assert counts == {"characters": 1, "wounds": 1, "replaced": 0}
     aria = await store.read(GUILD, lambda r: r.character_by_name("aria"))
     assert aria.owner_id == ALICE and aria.counts(Track.PHYSICAL) == (1, 0, 0)
@@ -255,9 +258,9 @@ async def test_an_import_with_invisible_characters_in_a_name_is_refused(store: S
         "characters": [{"name": name}],
     }
     with pytest.raises(UserError) as refused:
-        await store.run(1, lambda tx: tx.import_guild(json.dumps(data).encode(), actor_id=None))
+        await import_(store, json.dumps(data).encode(), guild_id=1)
     assert refused.value.key == "import_invalid"
-    assert await store.characters(1) == []
+    assert await characters_of(store, 1) == []
 
 
 @pytest.mark.parametrize("where", ["note", "at"])
@@ -265,8 +268,8 @@ async def test_an_import_with_a_nul_character_is_refused_clearly(store: Store, w
     data = valid()
     data["characters"][0]["wounds"][0][where] = "2024-01-01\x00" if where == "at" else "a\x00b"
     with pytest.raises(UserError) as refused:
-        await store.run(GUILD, import_(json.dumps(data).encode()))
+        await import_(store, json.dumps(data).encode())
     assert refused.value.key == "import_invalid"
     assert any(p.where[-2:] == (0, where) for p in refused.value.params["errors"])  # type: ignore[attr-defined]
     assert f"wounds.0.{where} : valeur invalide" in error_text("fr", refused.value)
-    assert await store.characters(GUILD) == []
+    assert await characters_of(store, GUILD) == []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, Store
-from tests.databases import damage, latest_version
+from tests.databases import characters_of, damage, latest_version
 from tests.storage.conftest import create
 
 CRASH_AFTER_WAL_LOSS = """
@@ -70,7 +70,7 @@ async def test_a_deleted_wal_then_a_crash_loses_nothing_before_the_last_checkpoi
     crash_after_wal_loss(path)
     store = await Store.open(str(path))  # schema and checkpointed data were in the main file
     try:
-        assert [c.name for c in await store.characters(1)] == ["Aria", "Brann", "Cyd"]
+        assert [c.name for c in await characters_of(store, 1)] == ["Aria", "Brann", "Cyd"]
     finally:
         await store.close()
 

@@ -11,7 +11,7 @@ from bot.errors import UserError
 from bot.rules import Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from tests.databases import dump
+from tests.databases import character_of, characters_of, dump, export_of, history_of
 from tests.storage.conftest import ALICE, GM, GUILD, OTHER_GUILD, create
 
 
@@ -32,18 +32,18 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
     aria = await _setup(store)
     assert aria.id is not None
     with pytest.raises(UserError) as refused:
-        await store.character(OTHER_GUILD, aria.id)
+        await character_of(store, OTHER_GUILD, aria.id)
     assert refused.value.key == "character_not_found"
     with pytest.raises(UserError):
         await store.read(OTHER_GUILD, lambda r: r.character_by_name("Aria"))
     with pytest.raises(UserError):
-        await store.history(OTHER_GUILD, character_id=aria.id)
+        await history_of(store, OTHER_GUILD, character_id=aria.id)
     assert await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE)) is None
-    assert await store.characters(OTHER_GUILD) == []
+    assert await characters_of(store, OTHER_GUILD) == []
     assert await store.read(OTHER_GUILD, lambda r: r.matching("")) == []
     assert await store.read(OTHER_GUILD, lambda r: r.matching("ari")) == []
-    assert await store.history(OTHER_GUILD) == ([], 0)
-    exported = await store.export_guild(OTHER_GUILD)
+    assert await history_of(store, OTHER_GUILD) == ([], 0)
+    exported = await export_of(store, OTHER_GUILD)
     assert b"Aria" not in exported
 
 
@@ -71,7 +71,7 @@ def _load(tx: Transaction, c: Character) -> None:
         lambda tx, c: tx.character_by_name(c.name),
         lambda tx, c: tx.save_character(replace(c, name="Stolen")),
         lambda tx, c: tx.save_character(replace(c, guild_id=OTHER_GUILD, rest_days=9)),
-        lambda tx, c: tx.delete_character(c),
+        lambda tx, c: tx.delete_characters([c]),
         _set_active,
         _undo_character,
     ],
@@ -110,5 +110,5 @@ async def test_same_names_in_two_servers_are_two_characters(store: Store) -> Non
     assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == a
     assert (await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE))) == b
     await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
-    assert (await store.character(GUILD, a.id or 0)) == a
-    assert await store.characters(OTHER_GUILD) == []
+    assert (await character_of(store, GUILD, a.id or 0)) == a
+    assert await characters_of(store, OTHER_GUILD) == []

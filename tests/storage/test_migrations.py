@@ -11,10 +11,22 @@ from pathlib import Path
 import pytest
 
 from bot.rules import Severity, Track
-from bot.storage import StorageError, Store, Transaction, open_database
+from bot.storage import StorageError, Store, Transaction, open_database, player_views, settings
 from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
-from tests.databases import connect, dump, is_postgres, latest_version, tables
+from tests.databases import (
+    boards_of,
+    character_of,
+    characters_of,
+    connect,
+    dump,
+    export_of,
+    history_of,
+    is_postgres,
+    latest_version,
+    ruleset_of,
+    tables,
+)
 from tests.storage.conftest import ALICE, GUILD
 
 LATEST = latest_version(MIGRATIONS_DIR / "sqlite")
@@ -168,7 +180,7 @@ async def test_data_of_every_version_survives_the_upgrade(
 
     store = await Store.open(url)
     try:
-        aria = await store.character(GUILD, 1)
+        aria = await character_of(store, GUILD, 1)
         assert (aria.name, aria.owner_id, aria.corps, aria.resistance, aria.intuition, aria.rest_days) == (
             "Aria",
             ALICE,
@@ -181,22 +193,23 @@ async def test_data_of_every_version_survives_the_upgrade(
             (Track.PHYSICAL, Severity.LOW, Severity.MID, "sword; then worse", 900),
         ]
         # The healed wound is kept, though a loaded character holds only the wounds that count.
-        exported = json.loads(await store.export_guild(GUILD))["characters"][0]["wounds"]
+        exported = json.loads(await export_of(store, GUILD))["characters"][0]["wounds"]
         assert [(w["track"], w["current"] is None, w["fatal"]) for w in exported] == [
             ("physical", False, False),
             ("mental", True, False),
         ]
-        assert [c.name for c in await store.characters(GUILD)] == ["Aria"]
+        assert [c.name for c in await characters_of(store, GUILD)] == ["Aria"]
         assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == aria
-        ruleset = await store.ruleset(GUILD)
+        ruleset = await ruleset_of(store, GUILD)
         assert ruleset.gm_role_id == 4242 and ruleset.open_rolls
-        events, total = await store.history(GUILD)
+        events, total = await history_of(store, GUILD)
         assert total == 1 and events[0].kind == "character_create" and events[0].details == {"note": "x"}
-        assert await store.get_meta("commands_hash") == "abc123"
+        assert await store.database.read(lambda sql: settings.get_meta(sql, "commands_hash")) == "abc123"
         if version >= 2:
-            assert await store.boards(GUILD) == [Board(GUILD, 5005, 6006, (1,))]
+            assert await boards_of(store, GUILD) == [Board(GUILD, 5005, 6006, (1,))]
         if version >= 5:
-            view = await store.party("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+            token = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+            view = await store.database.read(lambda sql: player_views.party(sql, token))
             assert view is not None and view.language == "fr"
             assert [c.name for c in view.characters] == ["Aria"]
         # New rows get new ids from the database, after the old ones.
@@ -284,12 +297,12 @@ async def test_the_stored_life_flags_become_fatal_wounds_and_keep_their_meaning(
     seed(url, LIFE_STATES_AT_3 + OLD_EDITS)
     store = await Store.open(url)
     try:
-        loaded = {c.name: c for c in await store.characters(GUILD)}
-        exported = json.loads(await store.export_guild(GUILD))["characters"]
+        loaded = {c.name: c for c in await characters_of(store, GUILD)}
+        exported = json.loads(await export_of(store, GUILD))["characters"]
         # Undoing a change recorded before the upgrade puts back what its snapshot said, flags included.
         for cid in (1, 3, 4):
             await store.run(GUILD, partial(Transaction.undo, actor_id=900, character_id=cid))
-        undone = {c.name: c for c in await store.characters(GUILD)}
+        undone = {c.name: c for c in await characters_of(store, GUILD)}
     finally:
         await store.close()
     assert {name: c.corps for name, c in undone.items() if c.corps} == {"Slain": 2, "Ghost": 2, "Undead": 2}

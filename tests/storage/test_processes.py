@@ -18,7 +18,7 @@ from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
 from bot.storage.migrations import MIGRATIONS_DIR
-from tests.databases import latest_version
+from tests.databases import character_of, history_of, latest_version
 from tests.storage.conftest import GM, GUILD, create
 
 PROCESSES = 4
@@ -118,7 +118,7 @@ async def test_four_processes_wounding_one_character_give_the_serial_result(
         giant = await create_giant(store)
         character_id = giant.id or 0
         outcomes = await in_processes([partial(wound_many, url, character_id, p) for p in range(PROCESSES)])
-        final = await store.character(GUILD, character_id)
+        final = await character_of(store, GUILD, character_id)
     finally:
         await store.close()
 
@@ -147,8 +147,8 @@ async def test_concurrent_undos_in_four_processes_undo_each_event_once(
         for i in range(PROCESSES * 10):
             await store.run(GUILD, partial(_wound, character_id=character_id, tag=str(i)))
         undone = await in_processes([partial(undo_many, url, 10) for _ in range(PROCESSES)])
-        final = await store.character(GUILD, character_id)
-        events, total = await store.history(GUILD, per_page=100)
+        final = await character_of(store, GUILD, character_id)
+        events, total = await history_of(store, GUILD, per_page=100)
     finally:
         await store.close()
     targets = [event_id for found in undone for event_id in found]  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ import pytest
 from bot.errors import UserError
 from bot.rules import new_character
 from bot.storage import Store, Transaction
-from bot.storage.database import SqliteDatabase
 from bot.storage.errors import AlreadyHandled
+from bot.storage.sqlite import SqliteDatabase
 from tests.storage.conftest import GUILD, create
 
 INTERACTION = 1_500_000_000_000_000_123
@@ -59,7 +59,7 @@ async def test_a_deleted_wal_file_is_noticed_and_nothing_answered_is_lost(
         db = store.database
         assert isinstance(db, SqliteDatabase)
         before = [await create(store, f"Before-{i}") for i in range(3)]
-        with caplog.at_level(logging.ERROR, logger="bot.storage.database"):
+        with caplog.at_level(logging.ERROR, logger="bot.storage.sqlite"):
             db.wal_path.unlink()
             for _ in range(100):  # noticed within a second (bounded wait, not a timed assertion)
                 if db.wal_lost:

@@ -13,9 +13,9 @@ from bot.history import Configured, Event, Undid, details_of, record_of
 from bot.interface import run
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
 from bot.rules.character import Character
-from bot.storage import Store, Transaction
+from bot.storage import Store, Transaction, settings
 from bot.storage.errors import AlreadyHandled
-from tests.databases import Looker
+from tests.databases import Looker, character_of, characters_of, history_of, ruleset_of
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
 
 
@@ -37,7 +37,7 @@ async def test_save_character_returns_ids_and_writes_only_what_changed(store: St
         return tx.save_character(healed)
 
     again = await store.run(GUILD, work)
-    stored = await store.character(GUILD, aria_id)
+    stored = await character_of(store, GUILD, aria_id)
     held = [w for w in again.wounds if w.held]  # the healed wound stays in the table, out of loads
     assert len(held) == 2 and [w.id for w in stored.wounds] == sorted(w.id for w in held if w.id is not None)
     assert stored.counts(Track.PHYSICAL) == (2, 0, 0)
@@ -97,7 +97,7 @@ async def test_search_puts_prefix_matches_first_and_escapes_wildcards(store: Sto
 async def test_lists_are_ordered_by_name(store: Store) -> None:
     for name in ("zed", "Émile", "alpha", "Beta"):
         await create(store, name, ALICE if name != "Beta" else BOB)
-    assert [c.name for c in await store.characters(GUILD)] == ["alpha", "Beta", "zed", "Émile"]
+    assert [c.name for c in await characters_of(store, GUILD)] == ["alpha", "Beta", "zed", "Émile"]
 
 
 async def test_history_pages_newest_first(store: Store) -> None:
@@ -110,13 +110,13 @@ async def test_history_pages_newest_first(store: Store) -> None:
 
     for i in range(24):
         await store.run(GUILD, partial(rest, i=i))
-    page1, total = await store.history(GUILD)
-    page3, _ = await store.history(GUILD, page=3)
+    page1, total = await history_of(store, GUILD)
+    page3, _ = await history_of(store, GUILD, page=3)
     assert total == 25 and len(page1) == 10 and len(page3) == 5
     assert page1[0].details == {"days": 24}
     assert page3[-1].kind == "character_create"
-    assert (await store.history(GUILD, page=9))[0] == []
-    by_character, count = await store.history(GUILD, character_id=aria.id, per_page=5, page=2)
+    assert (await history_of(store, GUILD, page=9))[0] == []
+    by_character, count = await history_of(store, GUILD, character_id=aria.id, per_page=5, page=2)
     assert count == 25 and [e.details["days"] for e in by_character] == [19, 18, 17, 16, 15]
 
 
@@ -143,7 +143,7 @@ async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store,
     details, snapshot = json.loads(rows[0][0]), json.loads(rows[0][1])
     assert "before" not in details and details["after"] == Ruleset(open_rolls=True).model_dump(mode="json")
     assert snapshot["ruleset"] is None  # the server had no stored settings: the defaults
-    (latest, first), _ = await store.history(GUILD)
+    (latest, first), _ = await history_of(store, GUILD)
     dumped = [r.model_dump(mode="json") for r in (Ruleset(), Ruleset(open_rolls=True))]
     assert record_of(first) == Configured("dice", {"open_rolls": True}, *dumped)
     both = Ruleset(open_rolls=True, gm_role_id=5).model_dump(mode="json")
@@ -151,18 +151,21 @@ async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store,
     for reverted in (latest, first):
         undid = record_of(await store.run(GUILD, lambda tx: tx.undo(GM)))
         assert isinstance(undid, Undid) and undid.reverted == record_of(reverted)
-    assert await store.ruleset(GUILD) == Ruleset()
+    assert await ruleset_of(store, GUILD) == Ruleset()
 
 
 async def test_meta_values(store: Store) -> None:
-    assert await store.get_meta("commands_hash") is None
-    await store.set_meta("commands_hash", "a")
-    await store.set_meta("commands_hash", "b")
-    assert await store.get_meta("commands_hash") == "b"
+    async def meta() -> str | None:
+        return await store.database.read(lambda sql: settings.get_meta(sql, "commands_hash"))
+
+    assert await meta() is None
+    await store.database.write(None, lambda sql: settings.set_meta(sql, "commands_hash", "a"))
+    await store.database.write(None, lambda sql: settings.set_meta(sql, "commands_hash", "b"))
+    assert await meta() == "b"
 
 
 async def test_the_ruleset_cache_follows_commits_and_rollbacks(store: Store) -> None:
-    assert await store.ruleset(GUILD) == Ruleset()
+    assert await ruleset_of(store, GUILD) == Ruleset()
 
     def fail(tx: Transaction) -> None:
         tx.save_ruleset(Ruleset(gm_role_id=1))
@@ -171,14 +174,14 @@ async def test_the_ruleset_cache_follows_commits_and_rollbacks(store: Store) -> 
 
     with pytest.raises(RuntimeError):
         await store.run(GUILD, fail)
-    assert await store.ruleset(GUILD) == Ruleset()
+    assert await ruleset_of(store, GUILD) == Ruleset()
 
     def change(tx: Transaction) -> None:
         tx.save_ruleset(Ruleset(gm_role_id=2))
         tx.record("config", GM)
 
     await store.run(GUILD, change)
-    assert (await store.ruleset(GUILD)).gm_role_id == 2
+    assert (await ruleset_of(store, GUILD)).gm_role_id == 2
     assert (await store.run(GUILD, Transaction.ruleset)).gm_role_id == 2
 
 
@@ -198,7 +201,7 @@ async def test_a_character_saved_in_a_transaction_is_seen_by_later_loads(store: 
     assert event.character_name == "Aria" and event.character_id == rested.id
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == rested
     await store.run(GUILD, lambda tx: tx.undo(GM))
-    assert await store.characters(GUILD) == []
+    assert await characters_of(store, GUILD) == []
 
 
 async def test_writers_of_two_stores_on_one_database_wait_for_each_other(
@@ -216,7 +219,7 @@ async def test_writers_of_two_stores_on_one_database_wait_for_each_other(
         await asyncio.gather(*((store if i % 2 else other).run(GUILD, partial(add, i=i)) for i in range(60)))
     finally:
         await other.close()
-    assert len((await store.character(GUILD, aria.id or 0)).wounds) == 60
+    assert len((await character_of(store, GUILD, aria.id or 0)).wounds) == 60
 
 
 async def test_ids_of_handled_interactions_are_kept_a_day_then_dropped(

@@ -6,12 +6,16 @@ from functools import partial
 
 import pytest
 
+from bot.actions import admin, characters
+from bot.actions.actor import Actor
 from bot.errors import UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from tests.databases import Looker, dump
+from tests.databases import Looker, character_of, characters_of, dump, history_of, ruleset_of
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
+
+OWNER = Actor(user_id=GM, guild_id=GUILD, owns_guild=True)
 
 
 def select(tx: Transaction, user_id: int, character_id: int) -> None:
@@ -19,9 +23,11 @@ def select(tx: Transaction, user_id: int, character_id: int) -> None:
     tx.record("character_select", user_id, character=tx.character(character_id))
 
 
-def delete(tx: Transaction, character: Character) -> None:
-    tx.delete_character(character)
-    tx.record("character_delete", GM, character=character)
+async def delete(store: Store, character: Character) -> None:
+    """/character delete, by the server's owner: the owner's most recent other character becomes the
+    active one."""
+    assert character.id is not None
+    await characters.delete(store, OWNER, character.id)
 
 
 async def wound(
@@ -49,7 +55,7 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     aria = await create(store, "Aria")
     aria_id = aria.id
     assert aria_id is not None
-    states = [await store.character(GUILD, aria_id)]
+    states = [await character_of(store, GUILD, aria_id)]
     states.append(await wound(store, aria))
     states.append(await wound(store, aria, Severity.HIGH, 2))
 
@@ -59,24 +65,24 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
         return renamed
 
     renamed = await store.run(GUILD, rename)
-    assert await store.character(GUILD, aria_id) == renamed
+    assert await character_of(store, GUILD, aria_id) == renamed
 
     assert await undo(store) == "character_edit"
-    assert await store.character(GUILD, aria_id) == states[2]
+    assert await character_of(store, GUILD, aria_id) == states[2]
     assert await undo(store) == "wound"
-    assert await store.character(GUILD, aria_id) == states[1]
+    assert await character_of(store, GUILD, aria_id) == states[1]
     assert await undo(store) == "wound"
-    assert await store.character(GUILD, aria_id) == states[0]
+    assert await character_of(store, GUILD, aria_id) == states[0]
     assert await undo(store) == "character_create"
     with pytest.raises(UserError) as gone:
-        await store.character(GUILD, aria_id)
+        await character_of(store, GUILD, aria_id)
     assert gone.value.key == "character_not_found"
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     with pytest.raises(UserError) as nothing:
         await undo(store)
     assert nothing.value.key == "undo_nothing"
 
-    events, total = await store.history(GUILD)
+    events, total = await history_of(store, GUILD)
     assert total == 8
     assert [e.kind for e in events] == ["undo"] * 4 + ["character_edit", "wound", "wound", "character_create"]
     assert all(e.undone for e in events[4:]) and not any(e.undone for e in events[:4])
@@ -95,20 +101,20 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
 async def test_undo_survives_closing_and_reopening(database_url: str) -> None:
     store = await Store.open(database_url)
     aria = await create(store, "Aria")
-    before = await store.character(GUILD, aria.id or 0)
+    before = await character_of(store, GUILD, aria.id or 0)
     await wound(store, aria, Severity.MID)
     await store.close()
 
     store = await Store.open(database_url)
     try:
         assert await undo(store) == "wound"
-        assert await store.character(GUILD, aria.id or 0) == before
+        assert await character_of(store, GUILD, aria.id or 0) == before
     finally:
         await store.close()
     store = await Store.open(database_url)
     try:
         assert await undo(store) == "character_create"
-        assert await store.characters(GUILD) == []
+        assert await characters_of(store, GUILD) == []
     finally:
         await store.close()
 
@@ -122,23 +128,23 @@ async def test_undo_of_a_delete_brings_the_character_back_whole(store: Store) ->
     aria = await wound(store, aria, Severity.HIGH)
     assert len(aria.wounds) == 4
     assert aria.id is not None
-    await store.run(GUILD, partial(delete, character=aria))
+    await delete(store, aria)
     with pytest.raises(UserError):
-        await store.character(GUILD, aria.id)
+        await character_of(store, GUILD, aria.id)
     assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == older  # the next most recent one
-    history, _ = await store.history(GUILD, character_id=aria.id)
+    history, _ = await history_of(store, GUILD, character_id=aria.id)
     assert history[0].kind == "character_delete"  # a deleted character's history stays readable
 
     assert await undo(store) == "character_delete"
-    back = await store.character(GUILD, aria.id)
+    back = await character_of(store, GUILD, aria.id)
     assert back == aria  # same id, same wounds with the same ids
     assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == aria
-    assert [c.name for c in await store.characters(GUILD)] == ["Aria", "Older"]
+    assert [c.name for c in await characters_of(store, GUILD)] == ["Aria", "Older"]
 
 
 async def test_deleting_the_last_character_clears_the_active_one(store: Store) -> None:
     aria = await create(store, "Aria")
-    await store.run(GUILD, partial(delete, character=aria))
+    await delete(store, aria)
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     assert await undo(store) == "character_delete"
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == aria
@@ -148,7 +154,7 @@ async def test_undo_of_a_create_removes_the_character(store: Store) -> None:
     first = await create(store, "First")
     second = await create(store, "Second", BOB)
     assert await undo(store) == "character_create"
-    assert [c.name for c in await store.characters(GUILD)] == ["First"]
+    assert [c.name for c in await characters_of(store, GUILD)] == ["First"]
     assert await store.read(GUILD, lambda r: r.active_character(BOB)) is None
     assert await store.read(GUILD, lambda r: r.matching("sec")) == []
     # The name is free again.
@@ -180,8 +186,8 @@ async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store
 
     assert await undo(store, bob.id) == "wound"
     assert await undo(store, aria.id) == "rest"
-    assert (await store.character(GUILD, aria.id)).rest_days == 0
-    assert (await store.character(GUILD, bob.id)).rest_days == 0
+    assert (await character_of(store, GUILD, aria.id)).rest_days == 0
+    assert (await character_of(store, GUILD, bob.id)).rest_days == 0
 
 
 async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
@@ -190,8 +196,8 @@ async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
     aria_wounded = await wound(store, aria)
     await wound(store, bob)
     assert await undo(store, aria.id) == "wound"
-    assert (await store.character(GUILD, aria.id or 0)).wounds == ()
-    assert len((await store.character(GUILD, bob.id or 0)).wounds) == 1
+    assert (await character_of(store, GUILD, aria.id or 0)).wounds == ()
+    assert len((await character_of(store, GUILD, bob.id or 0)).wounds) == 1
     assert aria_wounded.wounds  # it had one
     with pytest.raises(UserError) as unknown:
         await undo(store, 987654)
@@ -199,27 +205,28 @@ async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
 
 
 async def test_undo_restores_the_ruleset(store: Store) -> None:
-    assert (await store.ruleset(GUILD)).gm_role_id is None
+    assert (await ruleset_of(store, GUILD)).gm_role_id is None
 
     def configure(tx: Transaction, setting: str, **update: object) -> None:
         tx.save_ruleset(tx.ruleset().model_copy(update=update))
         tx.record("config", GM, details={"setting": setting})
 
     await store.run(GUILD, partial(configure, setting="gm-role", gm_role_id=77))
-    assert (await store.ruleset(GUILD)).gm_role_id == 77
+    assert (await ruleset_of(store, GUILD)).gm_role_id == 77
     await store.run(GUILD, partial(configure, setting="dice", open_rolls=True))
     assert await undo(store) == "config"
-    assert (await store.ruleset(GUILD)) == Ruleset(gm_role_id=77)
+    assert (await ruleset_of(store, GUILD)) == Ruleset(gm_role_id=77)
     assert await undo(store) == "config"
-    assert (await store.ruleset(GUILD)) == Ruleset()
+    assert (await ruleset_of(store, GUILD)) == Ruleset()
 
 
-async def test_invalid_ruleset_is_refused(store: Store) -> None:
-    broken = Ruleset().model_copy(update={"presets": {}})
+async def test_an_invalid_ruleset_is_refused_and_stores_nothing(store: Store) -> None:
+    """The settings action validates the whole ruleset once, before it is stored (storage stores what
+    it is given): without the humanoid preset, it is refused in the user's language."""
     with pytest.raises(UserError) as refused:
-        await store.run(GUILD, lambda tx: tx.save_ruleset(broken))
-    assert refused.value.key == "ruleset_invalid"
-    assert await store.ruleset(GUILD) == Ruleset()
+        await admin.configure(store, OWNER, "preset", lambda current: {"presets": {}})
+    assert refused.value.key == "config_invalid"
+    assert await ruleset_of(store, GUILD) == Ruleset()
 
 
 async def test_undo_of_a_select_restores_the_previous_active_character(store: Store) -> None:
@@ -234,7 +241,7 @@ async def test_undo_of_a_select_restores_the_previous_active_character(store: St
 
 async def test_undo_refuses_to_bring_back_a_name_taken_since(store: Store, database_url: str) -> None:
     aria = await create(store, "Aria")
-    await store.run(GUILD, partial(delete, character=aria))
+    await delete(store, aria)
     await create(store, "ARIA", BOB)
     before = dump(database_url)
     with pytest.raises(UserError) as refused:
@@ -285,13 +292,13 @@ async def test_healed_wounds_stay_out_of_loads_and_snapshots_and_undo_keeps_them
     aria_id = aria.id or 0
     await wound(store, aria, count=2)
     await store.run(GUILD, partial(heal_first, character_id=aria_id))
-    loaded = await store.character(GUILD, aria_id)
+    loaded = await character_of(store, GUILD, aria_id)
     assert [w.current for w in loaded.wounds] == [Severity.LOW]  # the healed one is not loaded
     table = wounds_table(database_url, aria_id)
     assert [row[1] for row in table] == [None, 0]  # but it is kept
 
     await wound(store, loaded)
-    events, _ = await store.history(GUILD, per_page=1)
+    events, _ = await history_of(store, GUILD, per_page=1)
     looker = Looker(database_url)
     try:
         (snapshot,) = looker.execute("SELECT snapshot FROM events WHERE id = ?", (events[0].id,)).fetchone()
@@ -301,10 +308,10 @@ async def test_healed_wounds_stay_out_of_loads_and_snapshots_and_undo_keeps_them
 
     assert await undo(store) == "wound"  # the new wound goes; the healed one stays healed
     assert wounds_table(database_url, aria_id) == table
-    assert await store.character(GUILD, aria_id) == loaded
+    assert await character_of(store, GUILD, aria_id) == loaded
     assert await undo(store) == "heal_wound"  # and comes back when its healing is undone
     assert [row[1] for row in wounds_table(database_url, aria_id)] == [0, 0]
-    assert len((await store.character(GUILD, aria_id)).wounds) == 2
+    assert len((await character_of(store, GUILD, aria_id)).wounds) == 2
 
 
 async def test_undo_of_a_snapshot_that_lists_healed_wounds_still_works(
@@ -317,8 +324,8 @@ async def test_undo_of_a_snapshot_that_lists_healed_wounds_still_works(
     await wound(store, aria, count=2)
     await store.run(GUILD, partial(heal_first, character_id=aria_id))
     table = wounds_table(database_url, aria_id)
-    await wound(store, await store.character(GUILD, aria_id))
-    events, _ = await store.history(GUILD, per_page=1)
+    await wound(store, await character_of(store, GUILD, aria_id))
+    events, _ = await history_of(store, GUILD, per_page=1)
     looker = Looker(database_url)
     try:
         (text,) = looker.execute("SELECT snapshot FROM events WHERE id = ?", (events[0].id,)).fetchone()
@@ -339,7 +346,7 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
         b'{"format": "harmonies-wounds", "version": 1, "guild_id": %d, "ruleset": {},'
         b' "characters": [{"name": "Solo"}]}' % GUILD
     )
-    await store.run(GUILD, lambda tx: tx.import_guild(document, GM))
+    await admin.import_(store, OWNER, document)
     solo = await store.read(GUILD, lambda r: r.character_by_name("solo"))
 
     def configure(tx: Transaction) -> None:
@@ -352,7 +359,7 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
     assert blocked.value.key == "undo_blocked" and blocked.value.params["blocked_by"] == "config"
     assert await undo(store) == "config"
     assert await undo(store, solo.id) == "import"
-    assert await store.characters(GUILD) == []
+    assert await characters_of(store, GUILD) == []
 
 
 async def test_conflicts_are_found_for_changes_touching_many_characters(store: Store) -> None:
@@ -370,7 +377,7 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
 
     await store.run(GUILD, crowd_in)
     crowd = await store.run(GUILD, rest)
-    assert [c.rest_days for c in await store.characters(GUILD)] == [1] * 80
+    assert [c.rest_days for c in await characters_of(store, GUILD)] == [1] * 80
     await wound(store, crowd[-1])
     with pytest.raises(UserError) as blocked:
         await undo(store, crowd[0].id)
@@ -378,7 +385,7 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
     assert blocked.value.params["tie"] == crowd[-1].name  # the character that ties the two changes
     assert await undo(store) == "wound"
     assert await undo(store, crowd[0].id) == "rest"
-    assert [c.rest_days for c in await store.characters(GUILD)] == [0] * 80
+    assert [c.rest_days for c in await characters_of(store, GUILD)] == [0] * 80
 
 
 async def test_a_transaction_cannot_be_used_after_its_work(store: Store) -> None:

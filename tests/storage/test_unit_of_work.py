@@ -10,6 +10,7 @@ from bot.actions.actor import Actor
 from bot.actions.healing import heal_roll
 from bot.rules import Severity, Track, Wound, grant_rest
 from bot.storage import Store, Transaction
+from tests.databases import character_of
 from tests.storage.conftest import ALICE, GM, GUILD, create
 
 
@@ -42,7 +43,7 @@ async def test_work_runs_once_each_even_with_many_in_flight(store: Store) -> Non
     counts = await asyncio.gather(*(store.run(GUILD, add) for _ in range(50)))
     assert runs == 50
     assert sorted(counts) == list(range(1, 51))  # each saw every commit before its own
-    ids = [w.id or 0 for w in (await store.character(GUILD, character_id)).wounds]
+    ids = [w.id or 0 for w in (await character_of(store, GUILD, character_id)).wounds]
     assert len(set(ids)) == 50 and ids == sorted(ids)  # ids from the database, in order
 
 

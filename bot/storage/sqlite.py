@@ -1,0 +1,309 @@
+"""The SQLite backend (see :mod:`bot.storage.database`): three aiosqlite connections, each on its own
+thread, and group commit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.storage.errors import StorageError, one_line
+from bot.storage.sql import Dialect, Sql
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+Work = Callable[[Sql], T]
+
+BUSY_TIMEOUT_MS = 5000
+_PRAGMAS = (
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = FULL",
+    # No checkpoint inside a commit (SQLite's own, every 1000 pages, held up the writer and all waiting
+    # for it, as measured by the benchmarks): the checkpointer does it beside the writer.
+    "PRAGMA wal_autocheckpoint = 0",
+)
+CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and one a minute: run.py)
+WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
+
+
+def database_path(url: str) -> Path:
+    """The file named by ``sqlite:///relative.db``, ``sqlite:////abs.db`` or a plain path."""
+    if "://" not in url:
+        if not url.strip():
+            raise StorageError("empty database URL: use sqlite:///path/to/file.db or a file path")
+        return Path(url).expanduser()
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() != "sqlite":
+        # Only the scheme is echoed: the rest of a URL may hold a password.
+        raise StorageError(
+            f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db, a file path "
+            "or postgresql://user:password@host:port/dbname"
+        )
+    if not rest.startswith("/") or rest == "/":
+        raise StorageError("unsupported database URL: use sqlite:///relative.db or sqlite:////absolute.db")
+    path = rest[1:]  # sqlite:///data/x.db -> data/x.db ; sqlite:////abs/x.db -> /abs/x.db
+    if path in (":memory:", "") or "?" in path:
+        raise StorageError("unsupported database URL: give a file path, without query parameters")
+    return Path(path).expanduser()
+
+
+async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """``fn(sqlite3_connection)`` on ``conn``'s thread, after the calls queued before it; its result,
+    or its exception. Queued at once, before the first suspension of the caller."""
+    result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]  # untyped, private
+    return result
+
+
+def _sqlite_prepare(conn: sqlite3.Connection, path: Path, *, wal: bool) -> None:
+    for pragma in _PRAGMAS:
+        conn.execute(pragma)
+    if wal:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise StorageError(f"cannot open database {path}: WAL journal mode refused")
+    # Touch the schema: an unreadable or non-database file fails here, not at the first command.
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+
+async def _sqlite_connect(path: Path, *, wal: bool) -> aiosqlite.Connection:
+    try:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await on_thread(conn, partial(_sqlite_prepare, path=path, wal=wal))
+        except BaseException:
+            await conn.close()
+            raise
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        raise StorageError(f"cannot open database {path}: {one_line(exc)}") from None
+    return conn
+
+
+Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
+
+
+def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
+    """On the writer's thread: one group of units in one transaction (see the module's docstring). A
+    unit alone (the writer was idle) needs no savepoint: its failure rolls the whole transaction back."""
+    outcomes: list[Outcome] = []
+    alone = len(works) == 1
+    try:
+        # Inside the try: a BEGIN that fails (a read-only file, a lock held too long by another
+        # process) fails the group's units, and the writer's thread goes on with the next group.
+        conn.execute("BEGIN IMMEDIATE")
+        for work in works:
+            if not alone:
+                conn.execute("SAVEPOINT unit")
+            try:
+                outcomes.append((True, work(Sql(conn, "sqlite"))))
+            except BaseException as exc:  # its caller gets it; the thread goes on with the others
+                if alone:
+                    raise
+                conn.execute("ROLLBACK TO unit")
+                outcomes.append((False, exc))
+            if not alone:
+                conn.execute("RELEASE unit")
+        conn.execute("COMMIT")
+    except BaseException as exc:  # the begin, the commit or a savepoint failed: nothing is kept
+        if conn.in_transaction:
+            conn.rollback()
+        return [(False, exc)] * len(works)
+    return outcomes
+
+
+def _checkpoint_now(conn: sqlite3.Connection) -> None:
+    """On the writer's thread, after a commit: all of the WAL into the main file (the group is
+    committed whatever happens here: a failure is only logged)."""
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+    except sqlite3.Error as exc:
+        log.error("Database checkpoint after a commit failed: %s", one_line(exc))
+        return
+    if busy is not None and busy[0]:
+        log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` names (device and inode), or None."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
+    if future.cancelled():
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
+    """On the reader's thread: ``work`` in one read transaction (one consistent snapshot)."""
+    conn.execute("BEGIN")
+    try:
+        return work(Sql(conn, "sqlite"))
+    finally:
+        conn.rollback()
+
+
+class SqliteDatabase:
+    """Three aiosqlite connections, each on its own thread: the writer, the reader, and the
+    checkpointer (which copies the WAL into the main file while the writer goes on)."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, path: Path, connections: list[aiosqlite.Connection]) -> None:
+        self.path = path
+        self.url = f"sqlite:///{path}"
+        self._writer, self._reader, self._checkpointer = connections
+        self._closed = False
+        self._committed = 0  # units since the last checkpoint started
+        self._checkpointing: asyncio.Task[None] | None = None
+        # The units waiting for the writer: the next group, taken whole by the writer's thread (the
+        # unit that started it has no future: the thread's call answers it).
+        self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
+        self._guard = threading.Lock()
+        self._writing = 0  # units in the group the writer's thread runs now
+        self.on_group: Callable[[int], None] | None = None
+        """Told the size of each group, on the writer's thread (the bot's metrics)."""
+        self.wal_lost = False
+        """The ``-wal`` file was deleted (or replaced) under the bot: each commit is then checkpointed
+        into the main file before it is answered (see :meth:`watch_wal`)."""
+        self._watching: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> SqliteDatabase:
+        path = database_path(url)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create the database folder {path.parent}: {one_line(exc)}") from None
+        if path.is_dir():
+            raise StorageError(f"cannot open database {path}: it is a folder")
+        connections: list[aiosqlite.Connection] = []
+        async with contextlib.AsyncExitStack() as opened:  # should one fail, those before are closed
+            for wal in (True, False, False):  # the writer (WAL mode is its to set), reader, checkpointer
+                opened.push_async_callback((conn := await _sqlite_connect(path, wal=wal)).close)
+                connections.append(conn)
+            opened.pop_all()
+        return cls(path, connections)
+
+    async def write(self, lock: int | None, work: Work[T]) -> T:
+        """Queued for the writer; answered once the group it joined is committed. A unit finding none
+        waiting asks the writer's thread to run the next group, after the one before. Every
+        :data:`CHECKPOINT_UNITS` units, a checkpoint starts on the checkpointer's thread."""
+        self._refuse_if_closed()
+        future: asyncio.Future[T] | None = None
+        with self._guard:
+            if self._waiting:  # a group is forming: join it
+                future = asyncio.get_running_loop().create_future()
+            self._waiting.append((work, future))
+        result: T = await (future or on_thread(self._writer, self._run_group))
+        self._committed += 1
+        if self._committed >= CHECKPOINT_UNITS and not self._checkpointing and not self._closed:
+            self._committed = 0
+            self._checkpointing = asyncio.create_task(self._checkpoint_in_background())
+        return result
+
+    async def _checkpoint_in_background(self) -> None:
+        try:
+            await self.checkpoint()
+        except Exception as exc:  # a full disk, say: the next one tries again, commands are not stopped
+            log.warning("Database checkpoint failed: %s", one_line(exc))
+        finally:
+            self._checkpointing = None
+
+    def _run_group(self, conn: sqlite3.Connection) -> Any:
+        """On the writer's thread: run the waiting units as one group. The unit that started the
+        group is its first: its outcome is this call's; the others' are settled on their loop."""
+        with self._guard:
+            group, self._waiting = self._waiting, []
+        if self.on_group is not None:
+            self.on_group(len(group))
+        self._writing = len(group)
+        try:
+            outcomes = _sqlite_group(conn, [work for work, _ in group])
+        finally:
+            self._writing = 0
+        if self.wal_lost:  # the WAL file has no path any more: what it holds would die with the process
+            _checkpoint_now(conn)
+        for (_, future), outcome in zip(group, outcomes, strict=True):
+            if future is not None:
+                future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+        ok, value = outcomes[0]
+        if ok:
+            return value
+        raise value
+
+    def usage(self) -> tuple[int, int]:
+        """(units being written, units waiting for the writer)."""
+        return self._writing, len(self._waiting)
+
+    async def read(self, work: Work[T]) -> T:
+        self._refuse_if_closed()
+        return await on_thread(self._reader, partial(_sqlite_read, work=work))
+
+    async def checkpoint(self, *, truncate: bool = False, mode: str = "PASSIVE") -> None:
+        """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
+        for the reader or the writer; ``FULL``: all of it; ``truncate``: all of it, then empty the WAL)."""
+        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else mode})"
+        await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
+
+    trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
+
+    @property
+    def wal_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def watch_wal(self) -> None:
+        """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
+        that the connections hold open. Once it does not (the file was deleted or replaced: a crash
+        would lose every change since the last checkpoint), log an error, checkpoint what the open WAL
+        holds into the main file, and from then on checkpoint after every commit."""
+        self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
+
+    async def _watch_wal(self, held: tuple[int, int] | None) -> None:
+        while not self.wal_lost:
+            await asyncio.sleep(WAL_WATCH_S)
+            if _identity(self.wal_path) == held:
+                continue
+            self.wal_lost = True
+            log.error(
+                "The database's WAL file %s was deleted or replaced while the bot runs: what it held is "
+                "copied into %s, and every change from now on too (slower); restart the bot to have a "
+                "WAL file again",
+                self.wal_path,
+                self.path,
+            )
+            try:
+                await self.checkpoint(mode="FULL")
+            except Exception as exc:
+                log.error("Database checkpoint after the WAL file was lost failed: %s", one_line(exc))
+
+    def _refuse_if_closed(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"the database {self.path} is closed")
+
+    async def close(self) -> None:
+        """Close the connections once what was queued is done, even when one close fails."""
+        self._closed = True
+        if self._watching:
+            self._watching.cancel()
+        if self._checkpointing:
+            await self._checkpointing
+        async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...
+            for conn in (self._checkpointer, self._reader, self._writer):
+                closing.push_async_callback(conn.close)
