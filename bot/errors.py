@@ -1,7 +1,9 @@
 """Errors meant for the person who typed the command.
 
 A :class:`UserError` carries a message key and its parameters, never a sentence: the UI layer turns
-it into French or English (``bot.ui.i18n``). Anything below the cogs may raise it; the command tree's
+it into French or English (``bot.ui.i18n``). The parameters are exactly the message's placeholders
+(plus the ``track`` its severities belong to); a value shown in words says so by its type
+(:class:`Mention`, :class:`RestDays`…). Anything below the cogs may raise it; the command tree's
 error funnel answers it ephemerally and nothing is changed.
 """
 
@@ -20,6 +22,26 @@ class UserError(Exception):
 
     def __repr__(self) -> str:
         return f"UserError({self.key!r}, **{self.params!r})"
+
+
+class Mention(int):
+    """A Discord user among a refusal's parameters: shown as a mention."""
+
+
+class Possessive(str):
+    """A character's name among a refusal's parameters, shown possessive: "Aélis's" / "d'Aélis"."""
+
+
+class EventKind(str):
+    """A kind of change (``wound``, ``rest``…) among a refusal's parameters: shown in words."""
+
+
+@dataclass(frozen=True)
+class RestDays:
+    """Days of rest among a refusal's parameters: "2/7 days" / "2 jours sur 7"."""
+
+    rested: int
+    needed: int
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.errors import UserError
+from bot.errors import Mention, Possessive, UserError
 from bot.rules import Character, Ruleset
 
 
@@ -41,7 +41,9 @@ class Actor:
             if self.is_gm(ruleset):
                 return
             raise UserError("heal_roll_npc", name=character.name)
-        raise UserError("heal_roll_owner", name=character.name, player=character.owner_id)
+        raise UserError(
+            "heal_roll_owner", of_name=Possessive(character.name), player=Mention(character.owner_id)
+        )
 
     def require_owner_or_gm(self, character: Character, ruleset: Ruleset) -> None:
         if not (self.owns(character) or self.is_gm(ruleset)):
@@ -52,4 +54,4 @@ def refuse_not_owner(character: Character) -> None:
     """Who may act on ``character`` instead of the caller: the person who plays it (or a GM)."""
     if character.owner_id is None:
         raise UserError("not_owner_npc", name=character.name)
-    raise UserError("not_owner", name=character.name, player=character.owner_id)
+    raise UserError("not_owner", name=character.name, player=Mention(character.owner_id))

@@ -8,7 +8,7 @@ from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
 from bot.actions.record import record
-from bot.errors import UserError
+from bot.errors import Mention, UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
@@ -74,7 +74,7 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
         if not actor.owns(character):
             if character.owner_id is None:
                 raise UserError("select_npc", name=character.name)
-            raise UserError("select_not_owner", name=character.name, player=character.owner_id)
+            raise UserError("select_not_owner", name=character.name, player=Mention(character.owner_id))
         current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
             tx.set_active(actor.user_id, _id(character))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.errors import UserError
+from bot.errors import Mention, UserError
 from bot.rules import Character
 
 MAX_REF = 100
@@ -36,7 +36,7 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
 def active_of(source: CharacterSource, user_id: int) -> Character:
     found = source.active_character(user_id)
     if found is None:
-        raise UserError("no_active_character", user=user_id)
+        raise UserError("no_active_character", user=Mention(user_id))
     return found
 
 
@@ -45,7 +45,7 @@ def target(source: CharacterSource, *, player_id: int | None, ref: str | None) -
     if ref is not None:
         found = by_ref(source, ref)
         if player_id is not None and found.owner_id != player_id:
-            raise UserError("character_not_targets", name=found.name, user=player_id)
+            raise UserError("character_not_targets", name=found.name, user=Mention(player_id))
         return found
     if player_id is not None:
         return active_of(source, player_id)

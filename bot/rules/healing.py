@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.errors import UserError
+from bot.errors import RestDays, UserError
 from bot.rules.character import Character, with_wound_replaced
 from bot.rules.dice import Dice, Roll
 from bot.rules.ruleset import Ruleset
@@ -116,8 +116,8 @@ def session_severity(character: Character, ruleset: Ruleset, track: Track = Trac
         raise UserError(
             "rest_not_over",
             name=character.name,
-            rested=status.rested,
-            needed=status.needed,
+            days=RestDays(status.rested, status.needed),
+            remaining=status.remaining,
             severity=status.severity,
             track=track,
         )

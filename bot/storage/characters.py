@@ -55,8 +55,9 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
 
 
-def not_found(**params: object) -> UserError:
-    return UserError("character_not_found", **params)
+def not_found(name: str | None = None) -> UserError:
+    """No such character in the server: named when the caller typed a name, else gone (an id)."""
+    return UserError("character_gone") if name is None else UserError("character_not_found", ref=name)
 
 
 def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
@@ -164,7 +165,7 @@ def _first(sql: Sql, where: str, params: Sequence[object]) -> Character | None:
 def load(sql: Sql, guild_id: int, character_id: int) -> Character:
     found = _storable(character_id) and _first(sql, "c.id = ? AND c.guild_id = ?", (character_id, guild_id))
     if not found:
-        raise not_found(id=character_id)
+        raise not_found()
     return found
 
 
@@ -173,7 +174,7 @@ def load_by_name(sql: Sql, guild_id: int, name: str) -> Character:
     key = name_key(name)
     found = None if "\x00" in name else _first(sql, "c.guild_id = ? AND c.name_key = ?", (guild_id, key))
     if found is None:
-        raise not_found(name=name)
+        raise not_found(name)
     return found
 
 
@@ -295,7 +296,7 @@ def update(sql: Sql, guild_id: int, character: Character, known: Character) -> C
         except UniqueViolation:
             raise UserError("name_taken", name=character.name) from None
         if changed != 1:
-            raise not_found(id=character_id)
+            raise not_found()
     # Only current/fatal of a wound change after it is inflicted (the rules never touch the rest).
     sql.run_many(
         "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?",

@@ -101,7 +101,7 @@ class Reader:
         if character_id is not None and not characters.exists(
             self.sql, self.guild_id, character_id, deleted_too=True
         ):
-            raise characters.not_found(id=character_id)
+            raise characters.not_found()
         per_page = max(1, min(per_page, MAX_PER_PAGE))
         offset = (max(page, 1) - 1) * per_page
         found = events.page(self.sql, self.guild_id, character_id, limit=per_page, offset=offset)
@@ -206,7 +206,7 @@ class Transaction(Reader):
         if character_id not in self._known and not characters.exists(
             self.sql, self.guild_id, character_id, deleted_too=False
         ):
-            raise characters.not_found(id=character_id)
+            raise characters.not_found()
         if user_id not in self._active:
             self._active[user_id] = active.active_id(self.sql, self.guild_id, user_id)
         self._active_before.setdefault(user_id, self._active[user_id])

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.errors import UserError
+from bot.errors import EventKind, UserError
 from bot.history import Event
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
@@ -86,7 +86,7 @@ _COLUMNS = [name for name in Snapshot.model_fields if name not in ("wounds", "de
 def undo(sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None, now: str) -> Event:
     """Revert and record; return the ``undo`` event."""
     if character_id is not None and not characters.exists(sql, guild_id, character_id, deleted_too=True):
-        raise characters.not_found(id=character_id)
+        raise characters.not_found()
     target = events.latest_undoable(sql, guild_id, character_id)
     if target is None:
         raise UserError("undo_nothing")
@@ -101,14 +101,22 @@ def undo(sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None
         tie = target.event.character_name
         if blocking.character_id is not None and blocking.character_id in links:
             tie = blocking.character_name
-        named = {"tie": tie} if tie else {}
+        kind, blocked_by = EventKind(target.event.kind), EventKind(blocking.kind)
+        if not tie:  # no character ties them (a settings change, say)
+            raise UserError(
+                "undo_blocked_later",
+                id=target.event.id,
+                kind=kind,
+                blocked_by=blocked_by,
+                blocked_by_id=blocking.id,
+            )
         raise UserError(
             "undo_blocked",
             id=target.event.id,
-            kind=target.event.kind,
-            blocked_by=blocking.kind,
+            kind=kind,
+            tie=tie,
+            blocked_by=blocked_by,
             blocked_by_id=blocking.id,
-            **named,
         )
     snapshot = target.snapshot
     # user id -> the active character to put back, for the players who still have the one the event

@@ -7,7 +7,7 @@ import re
 import string
 from typing import TYPE_CHECKING, Final, Literal
 
-from bot.errors import ImportProblem, UserError
+from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui import limits
@@ -37,10 +37,6 @@ SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (RESULTS, ERRORS, IMPOR
 CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
 """Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
 
-USER_PARAMS: Final = frozenset({"user", "player", "user_id", "player_id", "owner_id", "target"})
-"""Integer parameters of a refusal that are Discord users, shown as mentions."""
-KIND_PARAMS: Final = frozenset({"kind", "blocked_by"})
-"""Parameters of a refusal that name a kind of event (``wound``, ``rest``…), shown in words."""
 PARAM_LIMIT = 200
 LONG_PARAMS: Final = frozenset({"errors"})
 LONG_PARAM_LIMIT = 1200
@@ -228,8 +224,14 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
         return import_problems(lang, value)
     if key == "errors" and isinstance(value, tuple):
         return _issues(lang, value)
-    if isinstance(value, str) and key in KIND_PARAMS and f"kind_{value}" in CATALOGUE:
+    if isinstance(value, EventKind) and f"kind_{value}" in CATALOGUE:
         return t(lang, f"kind_{value}")
+    if isinstance(value, Possessive):
+        return of_name(lang, clip(escape(value), PARAM_LIMIT))
+    if isinstance(value, Mention):
+        return mention(value)
+    if isinstance(value, RestDays):
+        return days_text(lang, value.rested, value.needed)
     if isinstance(value, Severity):
         return severity_label(lang, track, value)
     if isinstance(value, Track):
@@ -237,7 +239,7 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
     if isinstance(value, bool):
         return t(lang, "on" if value else "off")
     if isinstance(value, int):
-        return mention(value) if key in USER_PARAMS else number(value)
+        return number(value)
     if key in LONG_PARAMS:
         return clip(escape(str(value), multiline=True), LONG_PARAM_LIMIT)
     return clip(escape(str(value)), PARAM_LIMIT)
@@ -251,24 +253,16 @@ def of_name(lang: Lang, name: str) -> str:
 
 
 def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
-    """The parameters of a refusal, ready to insert: severities and tracks named in ``lang`` (with a
-    ``<name>_plural`` form for each severity), users as mentions, text escaped and clipped."""
+    """The parameters of a refusal, ready to insert: each shown by its type (severities and tracks named
+    in ``lang``, with a ``<name>_plural`` form for each severity; :class:`~bot.errors.Mention`,
+    :class:`~bot.errors.RestDays`…), text escaped and clipped. Nothing is added or renamed: the raiser
+    gives exactly the message's placeholders."""
     track = next((v for v in params.values() if isinstance(v, Track)), Track.PHYSICAL)
     out: dict[str, object] = {}
     for key, value in params.items():
         out[key] = _param(lang, key, value, track)
         if isinstance(value, Severity):
             out[f"{key}_plural"] = severity_label(lang, track, value, plural=True)
-    for one, other in (("name", "ref"), ("ref", "name")):
-        if one not in out and other in out:
-            out[one] = out[other]
-    if "name" in out:
-        out["of_name"] = of_name(lang, str(out["name"]))
-    rested, needed = params.get("rested"), params.get("needed")
-    if "remaining" not in out and isinstance(rested, int) and isinstance(needed, int):
-        out["remaining"] = str(max(0, needed - rested))
-    if "days" not in out and isinstance(rested, int) and isinstance(needed, int):
-        out["days"] = days_text(lang, rested, needed)
     return out
 
 
@@ -283,11 +277,7 @@ def error_text(lang: Lang, err: UserError) -> str:
         if err.key not in ERRORS:
             log.warning("No message for UserError key %r", err.key)
             return t(lang, "error_unknown", key=_key_shown(err.key))
-        params = error_params(lang, err.params)
-        key = err.key
-        if not placeholders(ERRORS[key]["en"]) <= set(params) and f"{key}_bare" in ERRORS:
-            key = f"{key}_bare"
-        return clip(t(lang, key, **params), limits.CONTENT)
+        return clip(t(lang, err.key, **error_params(lang, err.params)), limits.CONTENT)
     except MissingParameter:
         raise
     except Exception:  # a refusal must always be answered, even with odd parameters

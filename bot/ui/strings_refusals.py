@@ -177,7 +177,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Aucun personnage nommé {ref} sur ce serveur. Choisissez-en un dans les suggestions, ou "
         "consultez /personnage liste.",
     },
-    "character_not_found_bare": {
+    "character_gone": {
         "en": "That character does not exist in this server (any more). Pick one from the suggestions, "
         "or see /character list.",
         "fr": "Ce personnage n'existe pas (ou plus) sur ce serveur. Choisissez-en un dans les "
@@ -199,11 +199,12 @@ ERRORS: dict[str, dict[str, str]] = {
         "n°{blocked_by_id} ({blocked_by}). Annulez d'abord les changements plus récents, du plus récent "
         "au plus ancien : /annuler personnage:{tie} annule le n°{blocked_by_id} ; puis annulez le n°{id}.",
     },
-    "undo_blocked_bare": {
-        "en": "That change cannot be undone on its own: a later change depends on it. Undo the later "
-        "changes first (/undo without a character).",
-        "fr": "Ce changement ne peut pas être annulé seul : un changement plus récent en dépend. "
-        "Annulez d'abord les plus récents (/annuler sans personnage).",
+    "undo_blocked_later": {
+        "en": "Change #{id} ({kind}) cannot be undone on its own: a later change, #{blocked_by_id} "
+        "({blocked_by}), depends on it. Undo the later changes first (/undo without a character).",
+        "fr": "Le changement n°{id} ({kind}) ne peut pas être annulé seul : un changement plus récent, le "
+        "n°{blocked_by_id} ({blocked_by}), en dépend. Annulez d'abord les plus récents (/annuler sans "
+        "personnage).",
     },
     "import_invalid": {
         "en": "This file cannot be imported: {errors}. Nothing was changed; use a file made by "
@@ -217,12 +218,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "fr": "Aucun personnage actif pour {user}. Indiquez-en un avec l'option personnage, créez-en un "
         "avec /personnage créer, ou choisissez-en un avec /personnage choisir.",
     },
-    "no_active_character_bare": {
-        "en": "No active character. Name one with the character option, create one with /character "
-        "create, or choose one with /character select.",
-        "fr": "Aucun personnage actif. Indiquez-en un avec l'option personnage, créez-en un avec "
-        "/personnage créer, ou choisissez-en un avec /personnage choisir.",
-    },
     "target_or_character": {
         "en": "Say who: give target (a player, for their active character) or character (any "
         "character, NPCs included).",
@@ -233,12 +228,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "{name} is not a character of {user}. Give only target, or only character, or one of "
         "that player's characters.",
         "fr": "{name} n'est pas un personnage de {user}. Donnez seulement cible, ou seulement "
-        "personnage, ou un personnage de cette personne.",
-    },
-    "character_not_targets_bare": {
-        "en": "That character is not the target player's. Give only target, or only character, or one "
-        "of that player's characters.",
-        "fr": "Ce personnage n'est pas à la personne ciblée. Donnez seulement cible, ou seulement "
         "personnage, ou un personnage de cette personne.",
     },
     "guild_only": {
@@ -359,11 +348,6 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
         "fr": "{player} joue {name} : seule cette personne (ou un MJ) peut faire cela. Utilisez votre "
         "propre personnage.",
-    },
-    "not_owner_bare": {
-        "en": "Only the person who plays this character (or a GM) can do this. Use your own character.",
-        "fr": "Seule la personne qui joue ce personnage (ou un MJ) peut faire cela. Utilisez votre propre "
-        "personnage.",
     },
     "not_owner_npc": {
         "en": "{name} is an NPC: only a GM can do this.",

@@ -151,4 +151,4 @@ async def test_numbers_that_are_no_ids_are_simply_not_found(hard: Hardened) -> N
             ("undo", {}),
         ]:
             outcome = await hard.run(command, {"character": ref, **options}, locale="fr")
-            outcome.refused_with("character_not_found", "character_not_found_bare")
+            outcome.refused_with("character_not_found", "character_gone")

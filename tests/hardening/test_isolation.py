@@ -51,13 +51,13 @@ async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, 
             if caller == ALICE:  # a player is refused GM commands before any character is looked up
                 outcome.refused_with(
                     "character_not_found",
-                    "character_not_found_bare",
+                    "character_gone",
                     "not_gm",
                     "not_gm_lower",
                     "not_gm_lower_mental",
                 )
             else:
-                outcome.refused_with("character_not_found", "character_not_found_bare")
+                outcome.refused_with("character_not_found", "character_gone")
             assert guild_rows(hard.url, OTHER_GUILD) == other, (command, ref)
 
 
@@ -115,7 +115,7 @@ async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None
     for _ in range(40):
         outcome = await hard.run("undo", {}, user=OWNER)
         if outcome.refused:
-            outcome.refused_with("undo_nothing", "undo_blocked", "undo_blocked_bare")
+            outcome.refused_with("undo_nothing", "undo_blocked", "undo_blocked_later")
             break
         assert "Zorglub" not in outcome.text
     assert guild_rows(hard.url, OTHER_GUILD) == other

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.errors import UserError
+from bot.errors import RestDays, UserError
 from bot.rules import (
     Character,
     Dice,
@@ -57,8 +57,8 @@ def test_rest_not_over(held: Counts, rested: int, needed: int, severity: Severit
     with pytest.raises(UserError) as error:
         heal_session(who, Ruleset(), no_dice())
     assert error.value.key == "rest_not_over"
-    assert error.value.params["rested"] == rested
-    assert error.value.params["needed"] == needed
+    assert error.value.params["days"] == RestDays(rested, needed)
+    assert error.value.params["remaining"] == needed - rested
     assert error.value.params["severity"] is severity
 
 
@@ -360,7 +360,7 @@ def test_mental_healing_uses_intuition_resistance_and_mental_rest() -> None:
     assert not can_roll_healing(who, MENTAL_ON, MENTAL)
     with pytest.raises(UserError) as error:
         heal_session(who, MENTAL_ON, no_dice(), MENTAL)
-    assert (error.value.key, error.value.params["needed"]) == ("rest_not_over", 2)
+    assert error.value.key == "rest_not_over" and error.value.params["days"] == RestDays(1, 2)
 
     rested = grant_rest(who, 1)
     session = heal_session(rested, MENTAL_ON, scripted((5, 5)), MENTAL)

@@ -76,7 +76,7 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     assert await undo(store) == "character_create"
     with pytest.raises(UserError) as gone:
         await character_of(store, GUILD, aria_id)
-    assert gone.value.key == "character_not_found"
+    assert gone.value.key == "character_gone"
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     with pytest.raises(UserError) as nothing:
         await undo(store)
@@ -201,7 +201,7 @@ async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
     assert aria_wounded.wounds  # it had one
     with pytest.raises(UserError) as unknown:
         await undo(store, 987654)
-    assert unknown.value.key == "character_not_found"
+    assert unknown.value.key == "character_gone"
 
 
 async def test_undo_restores_the_ruleset(store: Store) -> None:
@@ -356,7 +356,7 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
     await store.run(GUILD, configure)
     with pytest.raises(UserError) as blocked:
         await undo(store, solo.id)
-    assert blocked.value.key == "undo_blocked" and blocked.value.params["blocked_by"] == "config"
+    assert blocked.value.key == "undo_blocked_later" and blocked.value.params["blocked_by"] == "config"
     assert await undo(store) == "config"
     assert await undo(store, solo.id) == "import"
     assert await characters_of(store, GUILD) == []
