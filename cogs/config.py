@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -40,6 +40,21 @@ ASK_BEFORE_HEALING = [
 ]
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
+
+
+def per_severity_command(name: str, description: str) -> Any:
+    """The decorators of /config penalties and /config difficulty (one callback serves both)."""
+
+    def declare(callback: Any) -> app_commands.Command[Any, ..., None]:
+        described = locale_str(description, key=f"config.{name}")
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=name, description=described, callback=callback
+        )
+        app_commands.describe(**PER_SEVERITY)(command)
+        app_commands.choices(track=TRACKS)(command)
+        return command
+
+    return declare
 
 
 def given(*values: object) -> None:
@@ -83,13 +98,7 @@ class Config(
             raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
-    @app_commands.command(
-        name="penalties",
-        description=locale_str("Penalty per wound of each severity (0 or negative)", key="config.penalties"),
-    )
-    @app_commands.describe(**PER_SEVERITY)
-    @app_commands.choices(track=TRACKS)
-    async def penalties(
+    async def per_severity(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         track: str,
@@ -97,9 +106,17 @@ class Config(
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
+        """/config penalties and /config difficulty: one callback, the setting named by the command."""
         given(light, serious, critical)
-        change = admin.per_severity(Track(track), "penalties", (light, serious, critical))
-        await self._change(interaction, "penalties", change)
+        setting = (
+            "difficulty" if interaction.command and interaction.command.name == "difficulty" else "penalties"
+        )
+        change = admin.per_severity(Track(track), setting, (light, serious, critical))
+        await self._change(interaction, setting, change)
+
+    penalties = per_severity_command("penalties", "Penalty per wound of each severity (0 or negative)")(
+        per_severity
+    )
 
     @app_commands.command(
         name="rest",
@@ -129,25 +146,9 @@ class Config(
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
 
-    @app_commands.command(
-        name="difficulty",
-        description=locale_str(
-            "Healing difficulty per severity (positive is easier)", key="config.difficulty"
-        ),
+    difficulty = per_severity_command("difficulty", "Healing difficulty per severity (positive is easier)")(
+        per_severity
     )
-    @app_commands.describe(**PER_SEVERITY)
-    @app_commands.choices(track=TRACKS)
-    async def difficulty(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        track: str,
-        light: Low | None = None,
-        serious: Low | None = None,
-        critical: Low | None = None,
-    ) -> None:
-        given(light, serious, critical)
-        change = admin.per_severity(Track(track), "difficulty", (light, serious, critical))
-        await self._change(interaction, "difficulty", change)
 
     @app_commands.command(
         name="preset",

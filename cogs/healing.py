@@ -35,6 +35,23 @@ from bot.ui.rolls import odds_embed, odds_question
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
+
+def lowering(name: str, description: str, severities: list[app_commands.Choice[str]]) -> Any:
+    """The decorators of /heal wound and /heal mental (one callback serves both)."""
+
+    def declare(callback: Any) -> app_commands.Command[Any, ..., None]:
+        described = locale_str(description, key=f"heal.{name}")
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=name, description=described, callback=callback
+        )
+        app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)(command)
+        app_commands.choices(severity=severities)(command)
+        app_commands.autocomplete(character=autocomplete.characters)(command)
+        return command
+
+    return declare
+
+
 DICE_HELP = locale_str(
     "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
     key="heal.roll.dice",
@@ -69,40 +86,21 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
     ) -> None:
         await heal_and_reply(interaction, ref=character, dice=dice, track=Track(track))
 
-    @app_commands.command(
-        name="wound",
-        description=locale_str("Lower one physical wound one rank, no roll (GM)", key="heal.wound"),
-    )
-    @app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)
-    @app_commands.choices(severity=PHYSICAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def wound(
+    async def lower(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         severity: str,
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        await lower_and_reply(
-            interaction, track=Track.PHYSICAL, severity=severity, target=target, character=character
+        """/heal wound and /heal mental: one callback, the track read from the command's name."""
+        track = (
+            Track.MENTAL if interaction.command and interaction.command.name == "mental" else Track.PHYSICAL
         )
+        await lower_and_reply(interaction, track=track, severity=severity, target=target, character=character)
 
-    @app_commands.command(
-        name="mental", description=locale_str("Lower one mental wound one rank (GM)", key="heal.mental")
-    )
-    @app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)
-    @app_commands.choices(severity=MENTAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def mental(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
-        target: discord.User | None = None,
-        character: str | None = None,
-    ) -> None:
-        await lower_and_reply(
-            interaction, track=Track.MENTAL, severity=severity, target=target, character=character
-        )
+    wound = lowering("wound", "Lower one physical wound one rank, no roll (GM)", PHYSICAL)(lower)
+    mental = lowering("mental", "Lower one mental wound one rank (GM)", MENTAL)(lower)
 
 
 class Resting(commands.Cog):
