@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions import admin
+from bot.actions import admin, undoing
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
@@ -73,7 +73,7 @@ class History(commands.Cog):
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None
     ) -> None:
         actor = actor_of(interaction)
-        undone = await admin.undo(self.bot.store, actor, ref=character)
+        undone = await undoing.undo(self.bot.store, actor, ref=character)
         lang = public_lang(interaction, undone.ruleset)
         hidden = await secret_ids(self.bot.store, actor.guild_id, undone.ruleset)
         # What came back, in a few lines, the cards behind Card buttons (a secret NPC's card is its

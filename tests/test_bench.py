@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench.data import Shape, build, character_name, guild_id, player_id
 from bench.measure import percentile
+from bot.actions.undoing import revert
 from bot.storage.migrations import MIGRATIONS_DIR
 from bot.storage.store import Store
 from tests.databases import characters_of, history_of, latest_version, ruleset_of
@@ -59,7 +60,7 @@ async def test_the_data_set_is_written_through_the_store_as_the_bot_reads_it(tmp
         events, total = await history_of(store, guild_id(2))
         assert total == 20 and [e.kind for e in events[:4]] == ["wound"] * 4
         # Undo works on what the builder recorded: the last wound goes, with its event.
-        assert (await store.run(guild_id(2), lambda tx: tx.undo(None))).kind == "undo"
+        assert (await store.run(guild_id(2), lambda tx: revert(tx, None))).kind == "undo"
     finally:
         await store.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.actions import admin, characters, wounds
+from bot.actions import admin, characters, undoing, wounds
 from bot.actions.actor import Actor
 from bot.clock import utc_now
 from bot.rules import Severity, Track
@@ -39,7 +39,7 @@ async def test_every_time_written_comes_from_the_pinned_clock(tmp_path: Path) ->
         await characters.delete(store, GM, aria.id)
         with sqlite3.connect(path) as conn:
             [(deleted_at,)] = conn.execute("SELECT deleted_at FROM characters")
-        await admin.undo(store, GM, ref=None)
+        await undoing.undo(store, GM, ref=None)
         exported = await admin.export(store, GM)
     finally:
         await store.close()

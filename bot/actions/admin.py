@@ -1,9 +1,9 @@
-"""Server administration: history, undo, settings, export and import."""
+"""Server administration: history, settings, export and import."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -14,8 +14,8 @@ from bot.actions.actor import Actor
 from bot.actions.record import record
 from bot.actions.targets import by_ref
 from bot.errors import UserError
-from bot.history import Configured, Event, Imported, Undid, record_of
-from bot.rules import Character, Preset, Ruleset, Track
+from bot.history import Configured, Event, Imported
+from bot.rules import Preset, Ruleset, Track
 from bot.rules.ruleset import preset_key
 from bot.storage.characters import name_key
 from bot.storage.store import Reader, Store, Transaction
@@ -59,37 +59,6 @@ async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> 
         return HistoryPage(events, pages, character_name, reader.ruleset())
 
     return await store.read(actor.guild_id, look)
-
-
-@dataclass(frozen=True)
-class Undone:
-    event: Event
-    """The ``undo`` event (its details name the reverted change)."""
-    restored: list[Character]
-    """The characters as the undo left them (those it brought back or set back)."""
-    ruleset: Ruleset
-    back_in_play: dict[int, str] = field(default_factory=dict)
-    """The restored characters that were out of play before the undo: ``"dead"`` or ``"incoherent"``."""
-
-
-async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
-
-    def work(tx: Transaction) -> Undone:
-        actor.require_gm(tx.ruleset())
-        character_id = None
-        if ref is not None:
-            character_id = named_even_deleted(tx, ref)[0]
-        out_before = {
-            c.id: "dead" if c.dead else "incoherent" for c in tx.characters() if c.out_of_play and c.id
-        }
-        event = tx.undo(actor.user_id, character_id)
-        undid = record_of(event)
-        ids = undid.restored if isinstance(undid, Undid) else ()
-        restored = [tx.character(i) for i in ids]
-        back = {c.id: out_before[c.id] for c in restored if c.id and c.id in out_before and not c.out_of_play}
-        return Undone(event, restored, tx.ruleset(), back)
-
-    return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
 Issue = tuple[tuple[str | int, ...], str, object]

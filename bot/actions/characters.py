@@ -137,13 +137,17 @@ async def delete(store: Store, actor: Actor, character_id: int) -> Character:
         playing = None if owner is None else tx.active_character(owner)
         tx.delete_characters([character])
         if owner is not None and playing is not None and playing.id == character.id:
-            successor = tx.newest_character(owner)
-            if successor is not None:
-                tx.set_active(owner, successor)
+            take_newest(tx, owner)
         record(tx, actor, history.Deleted(), character=character)
         return character
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
+
+
+def take_newest(tx: Transaction, user_id: int) -> None:
+    """A player left without an active character takes their most recently created one."""
+    if user_id not in tx.actives() and (newest := tx.newest_character(user_id)) is not None:
+        tx.set_active(user_id, newest)
 
 
 async def check_delete(store: Store, actor: Actor, ref: str) -> Character:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,6 +144,17 @@ class Undoable:
     snapshot: dict[str, Any]
     touches_ruleset: bool
 
+    @property
+    def links(self) -> set[int]:
+        """The characters the event touched, and its character."""
+        found = {int(cid) for cid in self.snapshot.get("characters") or {}}
+        return found if self.event.character_id is None else found | {self.event.character_id}
+
+    @property
+    def restored(self) -> list[int]:
+        """The characters undoing it sets back (those it did not create)."""
+        return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
+
 
 def latest_undoable(sql: Sql, guild_id: int, character_id: int | None) -> Undoable | None:
     where, newest, params = _scope(guild_id, character_id)
@@ -158,9 +169,9 @@ def latest_undoable(sql: Sql, guild_id: int, character_id: int | None) -> Undoab
     return Undoable(_event(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[12]))
 
 
-def blocker(sql: Sql, guild_id: int, target: Undoable, character_ids: Collection[int]) -> Event | None:
+def blocker(sql: Sql, guild_id: int, target: Undoable) -> Event | None:
     """The latest later event, not undone, that touched a character (or the ruleset) ``target`` did."""
-    after = target.event.id
+    after, character_ids = target.event.id, target.links
     if len(character_ids) <= _FEW:
         # One index range per character: cheap however long the server's history is.
         found: list[Row] = []

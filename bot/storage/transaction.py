@@ -225,7 +225,7 @@ class Transaction(Reader):
     ) -> Event:
         """Record the change made so far, with the before-state of all it touched (for undo)."""
         if kind == events.UNDO:
-            raise ValueError("undo events are recorded by Transaction.undo")
+            raise ValueError("undo events are recorded by Transaction.record_undo")
         if character is not None and character.id is None:
             raise ValueError("record() needs a saved character (save_character first)")
         snapshot: dict[str, Any] = {
@@ -260,14 +260,51 @@ class Transaction(Reader):
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
         return event
 
-    def undo(self, actor_id: int | None, character_id: int | None = None) -> Event:
-        """Revert the latest change of the server (touching ``character_id``) and record it."""
-        event = undo.undo(self.sql, self.guild_id, actor_id, character_id, self.now)
-        # Drop what this transaction knew: the database changed behind its back.
+    # ---- undo (what to revert, and the refusals, are the action's: bot/actions/undoing.py) ----------
+
+    def latest_undoable(self, character_id: int | None) -> events.Undoable | None:
+        return events.latest_undoable(self.sql, self.guild_id, character_id)
+
+    def blocker(self, target: events.Undoable) -> Event | None:
+        return events.blocker(self.sql, self.guild_id, target)
+
+    def revert(self, target: events.Undoable) -> set[int]:
+        """Put back what ``target`` changed; the players whose active character this set back or
+        removed."""
+        players = undo.revert(self.sql, self.guild_id, target, self.now)
+        self._forget()  # the database changed behind this transaction's back
+        return players
+
+    def record_undo(self, actor_id: int | None, target: events.Undoable) -> Event:
+        reverted = target.event
+        event = events.insert(
+            self.sql,
+            guild_id=self.guild_id,
+            kind=events.UNDO,
+            actor_id=actor_id,
+            at=self.now,
+            character_id=reverted.character_id,
+            character_name=reverted.character_name,
+            details={
+                "kind": reverted.kind,
+                "character_name": reverted.character_name,
+                "event_details": reverted.details,
+                "event_id": reverted.id,
+                "event_at": reverted.at,
+                "restored": target.restored,
+            },
+            snapshot=None,
+            touches_ruleset=False,
+            links=target.links,
+            undoes=reverted.id,
+        )
+        self._forget()
+        return event
+
+    def _forget(self) -> None:
         self._known.clear()
         self._active.clear()
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
-        return event
 
     # ---- player views and boards -----------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Undo: revert the latest change of a server (or of one character) from its snapshot, whole.
+"""Undo's SQL: put back, whole, what a change stored in its snapshot (the action decides what to
+revert, and refuses: ``bot/actions/undoing.py``).
 
 The snapshot an event stores (see :mod:`bot.storage.transaction`)::
 
@@ -15,14 +16,14 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.errors import EventKind, UserError
-from bot.history import Event
+from bot.errors import UserError
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.storage import active, characters, events, settings
 from bot.storage.characters import COUNTS, SET_COLUMNS, character_params, chunks, name_key
 from bot.storage.errors import StorageError
+from bot.storage.events import Undoable
 from bot.storage.sql import Sql
 
 
@@ -83,42 +84,11 @@ class Snapshot(BaseModel):
 _COLUMNS = [name for name in Snapshot.model_fields if name not in ("wounds", "dead", "incoherent")]
 
 
-def undo(sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None, now: str) -> Event:
-    """Revert and record; return the ``undo`` event."""
-    if character_id is not None and not characters.exists(sql, guild_id, character_id, deleted_too=True):
-        raise characters.not_found()
-    target = events.latest_undoable(sql, guild_id, character_id)
-    if target is None:
-        raise UserError("undo_nothing")
-    touched: dict[str, Any] = target.snapshot.get("characters") or {}
-    links = {int(cid) for cid in touched}
-    if target.event.character_id is not None:
-        links.add(target.event.character_id)
-    blocking = events.blocker(sql, guild_id, target, links)
-    if blocking is not None:
-        # The character that ties the two changes: the one asked about, when the later change touched
-        # it too (or when the later change is about a character of the one asked about).
-        tie = target.event.character_name
-        if blocking.character_id is not None and blocking.character_id in links:
-            tie = blocking.character_name
-        kind, blocked_by = EventKind(target.event.kind), EventKind(blocking.kind)
-        if not tie:  # no character ties them (a settings change, say)
-            raise UserError(
-                "undo_blocked_later",
-                id=target.event.id,
-                kind=kind,
-                blocked_by=blocked_by,
-                blocked_by_id=blocking.id,
-            )
-        raise UserError(
-            "undo_blocked",
-            id=target.event.id,
-            kind=kind,
-            tie=tie,
-            blocked_by=blocked_by,
-            blocked_by_id=blocking.id,
-        )
+def revert(sql: Sql, guild_id: int, target: Undoable, now: str) -> set[int]:
+    """Put back what ``target`` changed, from its snapshot, and mark it undone. Returns the players
+    whose active character this set back or removed (some may now have none)."""
     snapshot = target.snapshot
+    touched: dict[str, Any] = snapshot.get("characters") or {}
     # user id -> the active character to put back, for the players who still have the one the event
     # left them (a later choice is kept); looked up before anything moves.
     choices: dict[int, int | None] = {
@@ -127,14 +97,15 @@ def undo(sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None
         if active.active_id(sql, guild_id, int(user)) == after
     }
     created = [int(cid) for cid, state in touched.items() if state is None]
-    restored = [Snapshot.model_validate(state) for state in touched.values() if state is not None]
-    # The players whose active character this undo removes (it is created by the event).
+    # The players whose active character this removes (it is created by the event).
     orphaned = {user for cid in created for user in active.users_of(sql, guild_id, cid)}
     # Remove what the event created before restoring, so a restored name is free again.
     if created:
         characters.soft_delete(sql, guild_id, created, now)
         active.clear_characters(sql, guild_id, created)
-    restore(sql, guild_id, restored)
+    restore(
+        sql, guild_id, [Snapshot.model_validate(state) for state in touched.values() if state is not None]
+    )
     if "ruleset" in snapshot:
         stored = snapshot["ruleset"]
         settings.save_ruleset(sql, guild_id, None if stored is None else Ruleset.model_validate(stored), now)
@@ -142,39 +113,13 @@ def undo(sql: Sql, guild_id: int, actor_id: int | None, character_id: int | None
         if before is not None and not characters.exists(sql, guild_id, before, deleted_too=False):
             before = None
         active.put_many(sql, guild_id, {user_id: before})
-    # As when a character is deleted: a player left without one takes their most recent character.
-    for user_id in sorted(orphaned | set(choices)):
-        if active.active_id(sql, guild_id, user_id) is None:
-            active.put_many(sql, guild_id, {user_id: active.most_recent(sql, guild_id, user_id)})
     events.mark_undone(sql, target.event.id)
-    return events.insert(
-        sql,
-        guild_id=guild_id,
-        kind=events.UNDO,
-        actor_id=actor_id,
-        at=now,
-        character_id=target.event.character_id,
-        character_name=target.event.character_name,
-        details={
-            "kind": target.event.kind,
-            "character_name": target.event.character_name,
-            "event_details": target.event.details,
-            "event_id": target.event.id,
-            "event_at": target.event.at,
-            "restored": sorted(s.id for s in restored),
-        },
-        snapshot=None,
-        touches_ruleset=False,
-        links=links,
-        undoes=target.event.id,
-    )
+    return orphaned | set(choices)
 
 
 def restore(sql: Sql, guild_id: int, snapshots: Sequence[Snapshot]) -> None:
     """Put characters back exactly as snapshotted: columns, alive again, wounds' state; the wounds
     added since are removed."""
-    if not snapshots:
-        return
     for s in snapshots:  # checked first: PostgreSQL aborts the transaction on a violation
         if sql.rows(
             "SELECT 1 FROM characters WHERE guild_id = ? AND name_key = ? AND deleted_at IS NULL AND id <> ?",

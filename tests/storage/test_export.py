@@ -10,6 +10,7 @@ import pytest
 from bot import export_file
 from bot.actions import admin
 from bot.actions.actor import Actor
+from bot.actions.undoing import revert
 from bot.errors import ImportProblem, UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
@@ -123,7 +124,7 @@ async def test_import_replaces_and_undo_of_an_import_restores_everything(store: 
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     assert (await store.read(GUILD, lambda r: r.active_character(BOB))) is not None
 
-    event = await store.run(GUILD, lambda tx: tx.undo(GM))
+    event = await store.run(GUILD, lambda tx: revert(tx, GM))
     assert event.details["kind"] == "import"
     assert await characters_of(store, GUILD) == before  # same ids, same wounds
     assert await ruleset_of(store, GUILD) == ruleset

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.actions.undoing import revert
 from bot.errors import UserError
 from bot.rules import Severity, Track, inflict
 from bot.rules.character import Character
@@ -56,7 +57,7 @@ def _set_active(tx: Transaction, c: Character) -> None:
 
 
 def _undo_character(tx: Transaction, c: Character) -> None:
-    tx.undo(GM, c.id)
+    revert(tx, GM, str(c.id))
 
 
 def _load(tx: Transaction, c: Character) -> None:
@@ -96,7 +97,7 @@ async def test_undo_in_another_server_does_not_see_these_events(store: Store, da
     await _setup(store)
     before = dump(database_url)
     with pytest.raises(UserError) as refused:
-        await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
+        await store.run(OTHER_GUILD, lambda tx: revert(tx, GM))
     assert refused.value.key == "undo_nothing"
     assert dump(database_url) == before
 
@@ -109,6 +110,6 @@ async def test_same_names_in_two_servers_are_two_characters(store: Store) -> Non
     assert (await store.read(OTHER_GUILD, lambda r: r.character_by_name("ARIA"))).id == b.id
     assert (await store.read(GUILD, lambda r: r.active_character(ALICE))) == a
     assert (await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE))) == b
-    await store.run(OTHER_GUILD, lambda tx: tx.undo(GM))
+    await store.run(OTHER_GUILD, lambda tx: revert(tx, GM))
     assert (await character_of(store, GUILD, a.id or 0)) == a
     assert await characters_of(store, OTHER_GUILD) == []

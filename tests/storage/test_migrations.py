@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.actions.undoing import revert
 from bot.rules import Severity, Track
-from bot.storage import StorageError, Store, Transaction, open_database, player_views, settings
+from bot.storage import StorageError, Store, open_database, player_views, settings
 from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
 from tests.databases import (
@@ -301,7 +302,7 @@ async def test_the_stored_life_flags_become_fatal_wounds_and_keep_their_meaning(
         exported = json.loads(await export_of(store, GUILD))["characters"]
         # Undoing a change recorded before the upgrade puts back what its snapshot said, flags included.
         for cid in (1, 3, 4):
-            await store.run(GUILD, partial(Transaction.undo, actor_id=900, character_id=cid))
+            await store.run(GUILD, partial(revert, actor_id=900, ref=str(cid)))
         undone = {c.name: c for c in await characters_of(store, GUILD)}
     finally:
         await store.close()

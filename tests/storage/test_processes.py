@@ -12,6 +12,7 @@ from functools import partial
 
 import psycopg
 
+from bot.actions.undoing import revert
 from bot.check import check_database
 from bot.errors import UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
@@ -63,7 +64,7 @@ async def _undo_many(url: str, count: int) -> list[int]:
     try:
 
         async def once() -> int:
-            event = await store.run(GUILD, lambda tx: tx.undo(GM))
+            event = await store.run(GUILD, lambda tx: revert(tx, GM))
             assert event.undoes is not None
             return event.undoes
 

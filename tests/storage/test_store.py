@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.actions.undoing import revert
 from bot.errors import UserError
 from bot.history import Configured, Event, Undid, details_of, record_of
 from bot.interface import run
@@ -149,7 +150,7 @@ async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store,
     both = Ruleset(open_rolls=True, gm_role_id=5).model_dump(mode="json")
     assert record_of(latest) == Configured("roles", {"gm_role_id": 5}, dumped[1], both)
     for reverted in (latest, first):
-        undid = record_of(await store.run(GUILD, lambda tx: tx.undo(GM)))
+        undid = record_of(await store.run(GUILD, lambda tx: revert(tx, GM)))
         assert isinstance(undid, Undid) and undid.reverted == record_of(reverted)
     assert await ruleset_of(store, GUILD) == Ruleset()
 
@@ -200,7 +201,7 @@ async def test_a_character_saved_in_a_transaction_is_seen_by_later_loads(store: 
     rested, event = await store.run(GUILD, work)
     assert event.character_name == "Aria" and event.character_id == rested.id
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) == rested
-    await store.run(GUILD, lambda tx: tx.undo(GM))
+    await store.run(GUILD, lambda tx: revert(tx, GM))
     assert await characters_of(store, GUILD) == []
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from bot.actions import admin, characters
 from bot.actions.actor import Actor
+from bot.actions.undoing import revert
 from bot.errors import UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
@@ -46,7 +47,9 @@ async def wound(
 
 
 async def undo(store: Store, character_id: int | None = None) -> str:
-    event = await store.run(GUILD, lambda tx: tx.undo(GM, character_id))
+    event = await store.run(
+        GUILD, lambda tx: revert(tx, GM, None if character_id is None else str(character_id))
+    )
     assert event.kind == "undo" and event.undoes is not None
     return str(event.details["kind"])
 
