@@ -29,8 +29,15 @@ def _dumps(value: object) -> str:
 def _event(row: Row) -> Event:
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
-    if kind == EventKind.CONFIG and isinstance(decoded, dict) and row[10]:
-        decoded = _with_settings_before(decoded, json.loads(row[10]))
+    if not isinstance(decoded, dict):
+        decoded = {}
+    if kind == EventKind.CONFIG and row[10] and "after" in decoded and "before" not in decoded:
+        # A settings change keeps the whole settings before it once, in its snapshot, for undo
+        # (null: the defaults; the first of these events kept them in its details too).
+        snapshot = json.loads(row[10])
+        if "ruleset" in snapshot:
+            before = snapshot["ruleset"]
+            decoded["before"] = Ruleset().model_dump(mode="json") if before is None else before
     return Event(
         id=eid,
         guild_id=guild_id,
@@ -39,22 +46,10 @@ def _event(row: Row) -> Event:
         at=at,
         character_id=character_id,
         character_name=character_name,
-        details=decoded if isinstance(decoded, dict) else {},
+        details=decoded,
         undone=bool(undone),
         undoes=undoes,
     )
-
-
-def _with_settings_before(details: dict[str, Any], snapshot: object) -> dict[str, Any]:
-    """A settings change's details with the whole settings before it, which it does not keep: its
-    snapshot does, once, for undo (``null``: the defaults; the first of these events kept them in
-    both)."""
-    if "after" not in details or "before" in details or not isinstance(snapshot, dict):
-        return details
-    if "ruleset" not in snapshot:
-        return details
-    before = snapshot["ruleset"]
-    return {**details, "before": Ruleset().model_dump(mode="json") if before is None else before}
 
 
 _INSERT = (
@@ -133,7 +128,7 @@ def page(sql: Sql, guild_id: int, character_id: int | None, *, limit: int, offse
 
 def count(sql: Sql, guild_id: int, character_id: int | None) -> int:
     where, _, params = _scope(guild_id, character_id)
-    return int(next(iter(sql.rows(f"SELECT COUNT(*) FROM {where}", params)))[0])
+    return int(sql.rows(f"SELECT COUNT(*) FROM {where}", params)[0][0])
 
 
 @dataclass(frozen=True)

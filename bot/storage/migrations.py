@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
-import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -131,7 +130,7 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
         try:
             for statement in scripts[current]:
                 sql.run(statement)
-        except _database_errors() as exc:
+        except Exception as exc:  # the database's own error, whichever driver: the file is wrong
             raise StorageError(
                 f"migration {migration.path.name} failed, nothing applied: {one_line(exc)}"
             ) from None
@@ -145,9 +144,3 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
     while (reached := await db.write(MIGRATION_LOCK, step)) is not None:
         log.info("database migrated to version %d (%s)", reached, migrations[reached - 1].path.name)
     return latest
-
-
-def _database_errors() -> tuple[type[Exception], ...]:
-    """SQLite's base error, and psycopg's when a PostgreSQL database loaded it."""
-    psycopg = sys.modules.get("psycopg")
-    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)

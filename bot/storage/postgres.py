@@ -1,21 +1,10 @@
-"""PostgreSQL (psycopg 3 and psycopg-pool): a pool of connections, worker threads, and bounds on
+"""PostgreSQL (psycopg 3 and psycopg-pool): a pool of connections, worker threads, and a bound on
 every wait, so that a server that restarts, stalls, fills up or is locked gives an answer in time.
+What each bound guarantees, and the tests that hold the bot to it: ``docs/reliability.md``.
 
-* The pool is built in one place, :func:`make_pool`; :func:`checkout` checks each connection that
-  leaves it (a connection killed by a restart is dropped there, never handed out); recycled after
-  :data:`MAX_LIFETIME_S` or :data:`MAX_IDLE_S`, and a lost one is reconnected every
-  :data:`RECONNECT_DELAY_S` (psycopg-pool's own delay doubles up to ten seconds).
-* Every connection waits at most :data:`LOCK_TIMEOUT_MS` for a lock and :data:`STATEMENT_TIMEOUT_MS`
-  for a statement (set at connection, server side), and a unit waits at most
-  :data:`CHECKOUT_TIMEOUT_S` for a connection. A whole unit has :data:`UNIT_DEADLINE_S`: past it, the
-  caller gets :class:`~bot.storage.errors.Unavailable` and the unit, wherever its thread is (a frozen
-  server answers nothing), is rolled back instead of committed. Only a unit whose ``COMMIT`` was
-  already sent cannot be taken back: its caller gets :class:`~bot.storage.errors.Unconfirmed`.
-* The units of one server wait for each other in this process (:class:`Turns`) before they take a
-  pooled connection, so that a server whose lock is held elsewhere holds one connection, not all;
-  ``pg_advisory_xact_lock`` on the server's id still orders them across processes.
-* A unit whose connection failed before the unit began (nothing can have been written) is run once
-  more on another connection; a read, which writes nothing, likewise whenever its connection failed.
+A unit past its deadline (:data:`UNIT_DEADLINE_S`) is rolled back wherever its thread is (a frozen
+server answers nothing), unless its ``COMMIT`` was already sent: then its caller gets
+:class:`~bot.storage.errors.Unconfirmed`, after :data:`COMMIT_GRACE_S`.
 """
 
 from __future__ import annotations
@@ -25,6 +14,7 @@ import contextlib
 import logging
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -220,26 +210,17 @@ class Turns:
     holding a pooled connection (the advisory lock still orders the units of other processes)."""
 
     def __init__(self) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        # A server's lock lives while a unit holds or awaits it (each keeps a reference).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @contextlib.asynccontextmanager
     async def turn(self, key: int | None) -> AsyncIterator[None]:
         if key is None:  # a read, or a write of no server: nothing to wait for
             yield
             return
-        lock, users = self._locks.get(key, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+        lock = self._locks.get(key) or self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            yield
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
@@ -286,13 +267,6 @@ class PostgresDatabase:
         result: T = await self._run(_Unit(self.pool, None, work, reading=True))
         return result
 
-    async def _run(self, unit: _Unit) -> Any:
-        self._in_flight += 1
-        try:
-            return await self._run_counted(unit)
-        finally:
-            self._in_flight -= 1
-
     def usage(self) -> tuple[int, int]:
         """(pooled connections lent out, units waiting for one: for their server's turn, a worker
         thread or the pool)."""
@@ -300,10 +274,11 @@ class PostgresDatabase:
         in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
         return in_use, max(self._in_flight - in_use, 0)
 
-    async def _run_counted(self, unit: _Unit) -> Any:
+    async def _run(self, unit: _Unit) -> Any:
         loop = asyncio.get_running_loop()
         deadline = time.monotonic() + UNIT_DEADLINE_S
         running: asyncio.Future[Any] | None = None
+        self._in_flight += 1
         try:
             async with asyncio.timeout(UNIT_DEADLINE_S), self._turns.turn(unit.lock):
                 running = loop.run_in_executor(self._threads, unit.run, deadline)
@@ -316,6 +291,8 @@ class PostgresDatabase:
         except asyncio.CancelledError:
             unit.abandon()  # the bot is stopping: what nobody will be told of is not committed
             raise
+        finally:
+            self._in_flight -= 1
 
     @staticmethod
     async def _committed(running: asyncio.Future[T]) -> T:

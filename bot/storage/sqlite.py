@@ -256,10 +256,10 @@ class SqliteDatabase:
         self._refuse_if_closed()
         return await on_thread(self._reader, partial(_sqlite_read, work=work))
 
-    async def checkpoint(self, *, truncate: bool = False, mode: str = "PASSIVE") -> None:
+    async def checkpoint(self, mode: str = "PASSIVE") -> None:
         """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
-        for the reader or the writer; ``FULL``: all of it; ``truncate``: all of it, then empty the WAL)."""
-        pragma = f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else mode})"
+        for the reader or the writer; ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
+        pragma = f"PRAGMA wal_checkpoint({mode})"
         await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
     trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
@@ -289,7 +289,7 @@ class SqliteDatabase:
                 self.path,
             )
             try:
-                await self.checkpoint(mode="FULL")
+                await self.checkpoint("FULL")
             except Exception as exc:
                 log.error("Database checkpoint after the WAL file was lost failed: %s", one_line(exc))
 

@@ -33,7 +33,7 @@ T = TypeVar("T")
 
 class Store:
     def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
-        self._db = db
+        self.database = db
         self.clock = clock
         """Where every time written comes from (:mod:`bot.clock`)."""
         self.listeners: list[Callable[[int], None]] = []
@@ -56,7 +56,7 @@ class Store:
         try:
             await migrate(db, migrations)
             if isinstance(db, SqliteDatabase):
-                await db.checkpoint(truncate=True)
+                await db.checkpoint("TRUNCATE")
                 await asyncio.to_thread(file_guard.mark, db.path)
                 db.watch_wal()
         except BaseException:
@@ -64,12 +64,8 @@ class Store:
             raise
         return cls(db, clock=clock)
 
-    @property
-    def database(self) -> Database:
-        return self._db
-
     async def close(self) -> None:
-        await self._db.close()
+        await self.database.close()
 
     # ---- writes ----------------------------------------------------------------------------------
 
@@ -104,25 +100,20 @@ class Store:
             return result
 
         if quiet:
-            return await self._db.write(guild_id, unit)
-        began = time.perf_counter()
+            return await self.database.write(guild_id, unit)
+        began, committed = time.perf_counter(), False
         try:
-            result = await self._db.write(guild_id, unit)
-        except BaseException:
+            result = await self.database.write(guild_id, unit)
+            committed = True
+        finally:
             if self.on_unit is not None:
-                self.on_unit(time.perf_counter() - began, False)
-            raise
-        if self.on_unit is not None:
-            self.on_unit(time.perf_counter() - began, True)
-        self._tell(guild_id)
-        return result
-
-    def _tell(self, guild_id: int) -> None:
+                self.on_unit(time.perf_counter() - began, committed)
         for listener in self.listeners:
             try:
                 listener(guild_id)
             except Exception:  # the change is committed: a listener's failure must not undo the answer
                 log.exception("A change listener failed for server %s", guild_id)
+        return result
 
     # ---- reads (last committed state) -------------------------------------------------------------
 
@@ -136,21 +127,21 @@ class Store:
             finally:
                 reader.end()
 
-        return await self._db.read(reads)
+        return await self.database.read(reads)
 
     # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the main file, without waiting for readers (run every minute)."""
-        if isinstance(self._db, SqliteDatabase):
-            await self._db.checkpoint()
+        if isinstance(self.database, SqliteDatabase):
+            await self.database.checkpoint()
 
     async def forget_old_interactions(self) -> int:
         """Drop the ids of interactions handled more than a day before the newest (run every minute)."""
-        return await self._db.write(None, interactions.forget_old)
+        return await self.database.write(None, interactions.forget_old)
 
     async def quick_check(self) -> str | None:
         """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
-        if isinstance(self._db, SqliteDatabase):
-            return await asyncio.to_thread(file_guard.damage, self._db.path)
+        if isinstance(self.database, SqliteDatabase):
+            return await asyncio.to_thread(file_guard.damage, self.database.path)
         return None

@@ -1,10 +1,6 @@
-"""A unit of work in one server: check -> load -> rules -> save -> record, in one transaction.
+"""What a unit of work (:meth:`bot.storage.Store.run`) reads and writes in one server.
 
-A :class:`Transaction` is handed to the work function of :meth:`bot.storage.Store.run`, which runs it
-whole on the thread that holds the connection: every method is a plain call, every statement goes to
-the database at once, ids come back from it (``RETURNING``).
-
-The transaction remembers, for the next :meth:`Transaction.record`, the state before the change of
+A :class:`Transaction` remembers, for the next :meth:`Transaction.record`, the state before the change of
 everything it touched: a character the first time it is loaded, saved or deleted (``None`` when
 created here), the ruleset when saved, the active character of a player when changed. The event
 stores that snapshot, and ``/undo`` puts it back.
@@ -37,17 +33,15 @@ class Reader:
 
     @property
     def sql(self) -> Sql:
-        if self._current is None:
+        if self._current is None:  # kept past its work function, its connection serves others now
             raise RuntimeError("this transaction is over: use it inside its work function")
         return self._current
 
     def end(self) -> None:
-        """Called by the store when the work is done: the transaction can no longer be used."""
         self._current = None
 
     def ruleset(self) -> Ruleset:
-        """The server's settings as stored now: read every time (no cache), since another process
-        sharing the database may have changed them."""
+        """Read every time: another process sharing the database may have changed it."""
         stored = settings.load_ruleset(self.sql, self.guild_id)
         return Ruleset() if stored is None else stored
 
@@ -61,23 +55,21 @@ class Reader:
         return characters.load_active(self.sql, self.guild_id, user_id)
 
     def characters(self) -> list[Character]:
-        """Every living character of the server, by name."""
+        """The living characters, by name."""
         return characters.load_all(self.sql, self.guild_id)
 
     def with_healed_wounds(self) -> list[Character]:
-        """Every living character of the server, by name, with its healed wounds too (the export)."""
+        """The living characters with their healed wounds too (the export)."""
         return characters.load_all(self.sql, self.guild_id, every_wound=True)
 
     def actives(self) -> dict[int, int]:
-        """Each player's active character: user id -> character id."""
+        """user id -> active character id."""
         return active.all_active(self.sql, self.guild_id)
 
     def newest_character(self, owner_id: int) -> int | None:
-        """The id of the owner's most recently created living character."""
         return active.most_recent(self.sql, self.guild_id, owner_id)
 
     def npc_ids(self) -> list[int]:
-        """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
         return characters.npc_ids(self.sql, self.guild_id)
 
     def matching(
@@ -118,7 +110,6 @@ class Transaction(Reader):
         """The time of this unit of work (the store's clock): every time it writes."""
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
-        self._active: dict[int, int | None] = {}
         # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
         self._before: dict[int, Snapshot | None] = {}
         self._ruleset_saved = False
@@ -126,7 +117,6 @@ class Transaction(Reader):
         self._active_before: dict[int, int | None] = {}
 
     def save_ruleset(self, ruleset: Ruleset) -> None:
-        """Store ``ruleset``, as validated by the action that changed it."""
         if not self._ruleset_saved:
             self._ruleset_before = settings.load_ruleset(self.sql, self.guild_id)
             self._ruleset_saved = True
@@ -196,7 +186,6 @@ class Transaction(Reader):
         active.put_many(self.sql, self.guild_id, dict.fromkeys(players))
         for user_id, character_id in players.items():
             self._active_before.setdefault(user_id, character_id)
-            self._active[user_id] = None
         for character_id in gone:
             del self._known[character_id]
 
@@ -207,11 +196,9 @@ class Transaction(Reader):
             self.sql, self.guild_id, character_id, deleted_too=False
         ):
             raise characters.not_found()
-        if user_id not in self._active:
-            self._active[user_id] = active.active_id(self.sql, self.guild_id, user_id)
-        self._active_before.setdefault(user_id, self._active[user_id])
+        if user_id not in self._active_before:
+            self._active_before[user_id] = active.active_id(self.sql, self.guild_id, user_id)
         active.put_many(self.sql, self.guild_id, {user_id: character_id})
-        self._active[user_id] = character_id
 
     # ---- history ---------------------------------------------------------------------------------
 
@@ -224,10 +211,6 @@ class Transaction(Reader):
         details: dict[str, object] | None = None,
     ) -> Event:
         """Record the change made so far, with the before-state of all it touched (for undo)."""
-        if kind == events.UNDO:
-            raise ValueError("undo events are recorded by Transaction.record_undo")
-        if character is not None and character.id is None:
-            raise ValueError("record() needs a saved character (save_character first)")
         snapshot: dict[str, Any] = {
             "characters": {
                 str(cid): None if s is None else s.model_dump(mode="json") for cid, s in self._before.items()
@@ -238,12 +221,12 @@ class Transaction(Reader):
             snapshot["ruleset"] = None if before is None else before.model_dump(mode="json")
         if self._active_before:
             snapshot["active"] = {
-                str(user): [before_id, self._active.get(user)]
+                str(user): [before_id, active.active_id(self.sql, self.guild_id, user)]
                 for user, before_id in self._active_before.items()
             }
-        links = set(self._before)
-        if character is not None and character.id is not None:
-            links.add(character.id)
+        links = (
+            set(self._before) if character is None or character.id is None else {*self._before, character.id}
+        )
         event = events.insert(
             self.sql,
             guild_id=self.guild_id,
@@ -303,13 +286,12 @@ class Transaction(Reader):
 
     def _forget(self) -> None:
         self._known.clear()
-        self._active.clear()
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
 
     # ---- player views and boards -----------------------------------------------------------------
 
     def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
-        """A new player-view link (its token's digest); ``revoke``: the server's others stop working."""
+        """``revoke``: the server's other links stop working."""
         if revoke:
             player_views.revoke_all(self.sql, self.guild_id)
         player_views.add(self.sql, self.guild_id, token_sha256, language, self.now)
@@ -318,13 +300,10 @@ class Transaction(Reader):
     # unit run with ``quiet=True``. Its NPCs show on the player views: a change of them is not quiet.
 
     def save_board(self, channel_id: int, message_id: int) -> None:
-        """The channel's board is this message (posted, or moved: its NPCs stay)."""
         boards.put(self.sql, self.guild_id, channel_id, message_id, self.now)
 
     def delete_board(self, channel_id: int, message_id: int) -> None:
-        """Forget the channel's board, unless it is another message now (posted again meanwhile)."""
         boards.remove(self.sql, self.guild_id, channel_id, message_id)
 
     def show_on_board(self, channel_id: int, character_id: int, *, shown: bool) -> None:
-        """Add the NPC to the channel's board (``shown``), or take it off."""
         boards.set_npc(self.sql, self.guild_id, channel_id, character_id, shown=shown)
