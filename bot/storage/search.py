@@ -23,7 +23,7 @@ def search(
 ) -> list[tuple[int, str]]:
     """(id, name) of living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains
     ``text``; prefix matches first."""
-    if limit <= 0 or "\x00" in text:  # no stored name holds NUL
+    if "\x00" in text:  # no stored name holds NUL
         return []
     key = name_key(text)
     base = "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
@@ -55,7 +55,7 @@ def search(
 def deleted(sql: Sql, guild_id: int, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
     """(id, name) of deleted characters of the server named by ``ref`` (an id, or a name or the start
     of one), most recently deleted first: their history stays readable and undo can bring them back."""
-    if limit <= 0 or "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
+    if "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
         return []
     key = name_key(ref)
     by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1

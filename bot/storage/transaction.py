@@ -20,8 +20,6 @@ from bot.storage.boards import Board
 from bot.storage.sql import Sql
 from bot.storage.undo import Snapshot
 
-MAX_PER_PAGE = 100
-
 
 class Reader:
     """What can be looked up in one server, inside a unit of work or in a plain read. Every method is
@@ -85,17 +83,10 @@ class Reader:
         """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
         return search.deleted(self.sql, self.guild_id, ref, limit=limit)
 
-    def history(
-        self, character_id: int | None = None, *, page: int = 1, per_page: int = 10
-    ) -> tuple[list[Event], int]:
-        """One page of events (touching one character), newest first, and how many there are in all.
-        A deleted character's history stays readable."""
-        if character_id is not None and not characters.exists(
-            self.sql, self.guild_id, character_id, deleted_too=True
-        ):
-            raise characters.not_found()
-        per_page = max(1, min(per_page, MAX_PER_PAGE))
-        offset = (max(page, 1) - 1) * per_page
+    def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
+        """One page of events (touching one character, even deleted), newest first, and how many
+        there are in all."""
+        offset = (page - 1) * per_page
         found = events.page(self.sql, self.guild_id, character_id, limit=per_page, offset=offset)
         return found, events.count(self.sql, self.guild_id, character_id)
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.actions.admin import named_even_deleted
 from bot.actions.undoing import revert
 from bot.errors import UserError
 from bot.rules import Severity, Track, inflict
@@ -37,8 +38,8 @@ async def test_reads_of_another_server_find_nothing(store: Store) -> None:
     assert refused.value.key == "character_gone"
     with pytest.raises(UserError):
         await store.read(OTHER_GUILD, lambda r: r.character_by_name("Aria"))
-    with pytest.raises(UserError):
-        await history_of(store, OTHER_GUILD, character_id=aria.id)
+    with pytest.raises(UserError):  # what /history looks a character up with
+        await store.read(OTHER_GUILD, lambda r: named_even_deleted(r, str(aria.id)))
     assert await store.read(OTHER_GUILD, lambda r: r.active_character(ALICE)) is None
     assert await characters_of(store, OTHER_GUILD) == []
     assert await store.read(OTHER_GUILD, lambda r: r.matching("")) == []
