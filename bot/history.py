@@ -245,7 +245,7 @@ class LinkGiven:
 
 @plain_dataclass(frozen=True)
 class Undid:
-    """Written by storage when it reverts a change (``bot/storage/undo.py``), read here."""
+    """Written by storage when it reverts a change (``Transaction.record_undo``), read here."""
 
     event_id: int
     reverted: Record | None = None
@@ -313,7 +313,7 @@ def record_of(event: Event) -> Record:
     """The typed record of ``event``; :class:`Unreadable` when its details do not fit its kind."""
     if event.kind != EventKind.UNDO:
         return _read(event.kind, event.details)
-    data = event.details  # as bot/storage/undo.py writes it; the first undo rows said "details"
+    data = event.details  # as Transaction.record_undo writes it; the first undo rows said "details"
     event_id = data.get("event_id") or 0 if event.undoes is None else event.undoes
     kind, inner = data.get("kind"), data.get("event_details", data.get("details", {}))
     restored, name = data.get("restored") or [], data.get("character_name")

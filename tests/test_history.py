@@ -156,7 +156,7 @@ def test_kinds_follow_the_track() -> None:
 
 
 def test_an_undo_reads_with_what_it_reverted() -> None:
-    # As bot/storage/undo.py writes it.
+    # As Transaction.record_undo writes it.
     row = stored(
         "undo",
         {

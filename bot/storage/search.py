@@ -20,13 +20,13 @@ def search(
     owner_id: int | None,
     limit: int,
     npcs: bool = False,
-) -> list[tuple[int, str]]:
-    """(id, name) of living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains
+) -> list[int]:
+    """The ids of living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains
     ``text``; prefix matches first."""
     if "\x00" in text:  # no stored name holds NUL
         return []
     key = name_key(text)
-    base = "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+    base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
     params: list[object] = [guild_id]
     if npcs:
         base += "AND c.owner_id IS NULL "
@@ -34,21 +34,19 @@ def search(
         base += "AND c.owner_id = ? "
         params.append(owner_id)
     if not key:
-        rows = sql.rows(base + "ORDER BY c.name_key LIMIT ?", (*params, limit))
-        return [(r[0], r[1]) for r in rows]
+        return [r[0] for r in sql.rows(base + "ORDER BY c.name_key LIMIT ?", (*params, limit))]
     # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
     # (bytewise: name_key is COLLATE "C" on PostgreSQL).
     prefix = "AND c.name_key >= ? AND c.name_key < ? "
     bounds = (key, key + "\U0010ffff")
-    rows = sql.rows(base + prefix + "ORDER BY c.name_key LIMIT ?", (*params, *bounds, limit))
-    found = [(r[0], r[1]) for r in rows]
+    found = [r[0] for r in sql.rows(base + prefix + "ORDER BY c.name_key LIMIT ?", (*params, *bounds, limit))]
     if len(found) < limit:
         rows = sql.rows(
             base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
             "ORDER BY c.name_key LIMIT ?",
             (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
         )
-        found.extend((r[0], r[1]) for r in rows)
+        found.extend(r[0] for r in rows)
     return found
 
 

@@ -76,8 +76,8 @@ class Reader:
         """Living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
         prefix matches first: what autocomplete offers."""
         found = search.search(self.sql, self.guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
-        loaded = {c.id: c for c in characters.load_many(self.sql, self.guild_id, [cid for cid, _ in found])}
-        return [loaded[cid] for cid, _ in found if cid in loaded]
+        loaded = {c.id: c for c in characters.load_many(self.sql, self.guild_id, found)}
+        return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
         """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
@@ -122,21 +122,21 @@ class Transaction(Reader):
             self._before[character.id] = Snapshot.of(character)
         return character
 
+    def _seen(self, found: Character) -> Character:
+        """``found`` as this transaction knows it (it may have changed it), touched."""
+        assert found.id is not None
+        return self._touch(self._known.get(found.id, found))
+
     def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
         return self._touch(known if known is not None else super().character(character_id))
 
     def character_by_name(self, name: str) -> Character:
-        found = super().character_by_name(name)
-        assert found.id is not None
-        return self._touch(self._known.get(found.id, found))
+        return self._seen(super().character_by_name(name))
 
     def active_character(self, user_id: int) -> Character | None:
         found = super().active_character(user_id)
-        if found is None:
-            return None
-        assert found.id is not None
-        return self._touch(self._known.get(found.id, found))
+        return None if found is None else self._seen(found)
 
     def characters(self) -> list[Character]:
         """Every character of the server, by name. Only those saved afterwards count as touched."""
