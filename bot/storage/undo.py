@@ -100,12 +100,9 @@ def revert(sql: Sql, guild_id: int, target: Undoable, now: str) -> set[int]:
     # The players whose active character this removes (it is created by the event).
     orphaned = {user for cid in created for user in active.users_of(sql, guild_id, cid)}
     # Remove what the event created before restoring, so a restored name is free again.
-    if created:
-        characters.soft_delete(sql, guild_id, created, now)
-        active.clear_characters(sql, guild_id, created)
-    restore(
-        sql, guild_id, [Snapshot.model_validate(state) for state in touched.values() if state is not None]
-    )
+    characters.soft_delete(sql, guild_id, created, now)
+    active.clear_characters(sql, guild_id, created)
+    restore(sql, guild_id, [Snapshot.model_validate(state) for state in touched.values() if state])
     if "ruleset" in snapshot:
         stored = snapshot["ruleset"]
         settings.save_ruleset(sql, guild_id, None if stored is None else Ruleset.model_validate(stored), now)
