@@ -57,8 +57,8 @@ def imports_discord(name: str) -> bool:
 
 
 UI_WITH_DISCORD = {
-    # they build discord.Embed (text: its fit_total and Discord's markdown escaping; limits checks embeds)
-    *("bot.ui.board", "bot.ui.card", "bot.ui.damage", "bot.ui.events", "bot.ui.limits"),
+    # they build discord.Embed (text: its fit_total and Discord's markdown escaping)
+    *("bot.ui.board", "bot.ui.card", "bot.ui.damage", "bot.ui.events"),
     *("bot.ui.results", "bot.ui.rolls", "bot.ui.settings", "bot.ui.text", "bot.ui.undo"),
     "bot.ui.translator",  # it is discord.py's app_commands.Translator
 }

@@ -14,11 +14,20 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui import limits
 from bot.ui.card import State, counts_text, secret_word, state_colour, state_of, state_text, warning_lines
 from bot.ui.i18n import Lang, t, track_label
 from bot.ui.rolls import odds_line, stakes
-from bot.ui.text import MAX_MARKS, clip, escape, held_marks, join_lines, mention, signed
+from bot.ui.text import (
+    CHOICE_NAME,
+    DESCRIPTION,
+    MAX_MARKS,
+    clip,
+    escape,
+    held_marks,
+    join_lines,
+    mention,
+    signed,
+)
 
 # ---- The live party board: one line per character, secret NPCs as a word
 
@@ -78,7 +87,7 @@ def board_embed(
     worst = worst_player_state(characters)
     embed = discord.Embed(
         title=t(lang, "board_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more) if lines else t(lang, "board_empty"),
+        description=join_lines(lines, DESCRIPTION, more) if lines else t(lang, "board_empty"),
         colour=discord.Colour(BOARD_COLOUR) if worst is None else state_colour(worst),
         timestamp=updated,
     )
@@ -196,4 +205,4 @@ def choice_label(
     else:
         who = clip(" ".join((owner or t(lang, "choice_player")).split()), OWNER_IN_CHOICE)
     tail = f" ({who}) — {choice_state(character, ruleset, lang, reveal=reveal)}"
-    return clip(character.name, limits.CHOICE_NAME - len(tail)) + tail
+    return clip(character.name, CHOICE_NAME - len(tail)) + tail

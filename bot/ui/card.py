@@ -13,7 +13,6 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
-from bot.ui import limits
 from bot.ui.i18n import (
     Lang,
     days_text,
@@ -27,7 +26,18 @@ from bot.ui.i18n import (
     track_label,
 )
 from bot.ui.rolls import odds_line, only_hurts
-from bot.ui.text import clip, escape, fit_total, held_marks, join_lines, marks, mention, signed
+from bot.ui.text import (
+    FIELD_VALUE,
+    TITLE,
+    clip,
+    escape,
+    fit_total,
+    held_marks,
+    join_lines,
+    marks,
+    mention,
+    signed,
+)
 
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
 
@@ -185,10 +195,10 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
 
 def card_title(character: Character, lang: Lang) -> str:
     if character.dead:
-        return t_name(lang, "card_title_dead", character.name, limits.TITLE)
+        return t_name(lang, "card_title_dead", character.name, TITLE)
     if character.incoherent:
-        return t_name(lang, "card_title_incoherent", character.name, limits.TITLE)
-    return clip(escape(character.name), limits.TITLE)
+        return t_name(lang, "card_title_incoherent", character.name, TITLE)
+    return clip(escape(character.name), TITLE)
 
 
 def card_description(character: Character, lang: Lang) -> str:
@@ -233,10 +243,10 @@ def character_card(
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     if found := warning_lines(character, lang):
         embed.add_field(
-            name=t(lang, "card_warnings"), value=join_lines(found, limits.FIELD_VALUE, more), inline=False
+            name=t(lang, "card_warnings"), value=join_lines(found, FIELD_VALUE, more), inline=False
         )
     rest = rest_lines(character, ruleset, lang, can_heal)
-    embed.add_field(name=t(lang, "card_rest"), value=join_lines(rest, limits.FIELD_VALUE, more), inline=False)
+    embed.add_field(name=t(lang, "card_rest"), value=join_lines(rest, FIELD_VALUE, more), inline=False)
     if notes := note_lines(character, lang):
         embed.add_field(name=t(lang, "card_notes"), value=join_lines(notes, NOTES_FIELD, more), inline=False)
     return fit_total(embed, CARD_BUDGET)
@@ -335,7 +345,7 @@ def secret_card(character: Character, lang: Lang) -> discord.Embed:
 def secret_result(character: Character, lang: Lang, title_key: str) -> discord.Embed:
     """A public result about a secret NPC: what kind of change, and its state as a word."""
     return discord.Embed(
-        title=t_name(lang, title_key, character.name, limits.TITLE),
+        title=t_name(lang, title_key, character.name, TITLE),
         description=t(lang, "secret_state", word=secret_word(character, lang)),
         colour=discord.Colour(SECRET_COLOUR),
     )

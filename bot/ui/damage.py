@@ -13,12 +13,11 @@ from bot.rules.dice import Dice, Roll
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
 from bot.ui.card import State, state_colour
 from bot.ui.i18n import Lang, number, severity_label, t, t_name, tn
 from bot.ui.results import RESULT_BUDGET, attributes_label
 from bot.ui.rolls import damage_table_text, dice_text
-from bot.ui.text import clip, escape, fit_total, join_lines, signed
+from bot.ui.text import TITLE, clip, escape, fit_total, join_lines, signed
 
 NOTE_SHOWN = 400
 PREVIEW_COLOUR = 0x5865F2
@@ -101,7 +100,7 @@ def damage_embed(
         lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     embed = discord.Embed(
-        title=t_name(lang, key, character.name, limits.TITLE),
+        title=t_name(lang, key, character.name, TITLE),
         description="\n".join(lines),
         colour=_colour(infliction),
     )
@@ -159,7 +158,7 @@ def preview_embed(
         lines.append(t(lang, "preview_batch", count=count))
     lines.append(t(lang, "preview_confirm"))
     embed = discord.Embed(
-        title=t_name(lang, "preview_title", character.name, limits.TITLE, damage=damage),
+        title=t_name(lang, "preview_title", character.name, TITLE, damage=damage),
         description="\n".join(lines),
         colour=discord.Colour(PREVIEW_COLOUR),
     )

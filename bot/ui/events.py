@@ -33,7 +33,6 @@ from bot.history import (
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
-from bot.ui import limits
 from bot.ui.i18n import (
     CATALOGUE,
     Lang,
@@ -45,7 +44,7 @@ from bot.ui.i18n import (
 )
 from bot.ui.rolls import cascade_reason
 from bot.ui.settings import ruleset_changes
-from bot.ui.text import clip, escape, join_lines, mention
+from bot.ui.text import DESCRIPTION, TITLE, clip, escape, join_lines, mention
 
 log = logging.getLogger(__name__)
 
@@ -293,11 +292,11 @@ def history_embed(
     """One page of history, newest first as given, with a "page 2/5" footer (secret NPCs: ``hidden``)."""
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = [event_line(event, lang, hidden) for event in events]
-    description = join_lines(lines, limits.DESCRIPTION - 96, more) if lines else t(lang, "history_empty")
+    description = join_lines(lines, DESCRIPTION - 96, more) if lines else t(lang, "history_empty")
     title = (
         t(lang, "history_title")
         if character_name is None
-        else t_name(lang, "history_title_character", character_name, limits.TITLE)
+        else t_name(lang, "history_title_character", character_name, TITLE)
     )
     embed = discord.Embed(title=title, description=description, colour=discord.Colour(HISTORY_COLOUR))
     embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))

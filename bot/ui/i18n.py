@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Final, Literal
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
-from bot.ui import limits
 from bot.ui.strings_refusals import ERRORS, IMPORT_PROBLEMS
 from bot.ui.strings_results import RESULTS
-from bot.ui.text import MINUS, clip, escape, mention
+from bot.ui.text import CONTENT, MINUS, clip, escape, mention
 
 if TYPE_CHECKING:
     from discord import Locale
@@ -277,7 +276,7 @@ def error_text(lang: Lang, err: UserError) -> str:
         if err.key not in ERRORS:
             log.warning("No message for UserError key %r", err.key)
             return t(lang, "error_unknown", key=_key_shown(err.key))
-        return clip(t(lang, err.key, **error_params(lang, err.params)), limits.CONTENT)
+        return clip(t(lang, err.key, **error_params(lang, err.params)), CONTENT)
     except MissingParameter:
         raise
     except Exception:  # a refusal must always be answered, even with odd parameters

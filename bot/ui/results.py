@@ -13,13 +13,12 @@ from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
-from bot.ui import limits
 from bot.ui.card import COLOURS, State, secret_word, state_colour, state_of, with_status
 from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
-from bot.ui.text import clip, escape, fit_total, join_lines, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, join_lines, signed
 
-RESULT_BUDGET = limits.TOTAL - 500
+RESULT_BUDGET = TOTAL - 500
 """A short result is alone in its message (its card is behind a button): it may use most of the 6000
 characters Discord allows across a message's embeds."""
 STATUS_ROOM = 600
@@ -98,7 +97,7 @@ def wound_embed(
     if infliction.rest_lost > 0 and not character_after.out_of_play:  # said only when rest was lost
         parts.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
     embed = discord.Embed(
-        title=t_name(lang, key, character_after.name, limits.TITLE),
+        title=t_name(lang, key, character_after.name, TITLE),
         description="\n".join(parts),
         colour=_result_colour(track, infliction.results),
     )
@@ -113,7 +112,7 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
     after_text = healed_word(lang, track) if after is None else severity_label(lang, track, after)
     lines = [t(lang, "lower_line", before=before_text, after=after_text), t(lang, "lower_note")]
     embed = discord.Embed(
-        title=t_name(lang, "lower_title", lowering.character.name, limits.TITLE),
+        title=t_name(lang, "lower_title", lowering.character.name, TITLE),
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )
@@ -161,8 +160,8 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     if not session.character.out_of_play:
         tail.append(t(lang, "heal_rest_consumed"))
     key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
-    title = t_name(lang, key, session.character.name, limits.TITLE)
-    room = min(limits.DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
+    title = t_name(lang, key, session.character.name, TITLE)
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
         len(part) + 1 for part in head + tail
     )
     embed = discord.Embed(
@@ -196,7 +195,7 @@ def roll_embed(
     title = (
         t(lang, "roll_title_plain")
         if character_name is None
-        else t_name(lang, "roll_title", character_name, limits.TITLE)
+        else t_name(lang, "roll_title", character_name, TITLE)
     )
     lines = [roll_verdict(roll, lang)]
     if terms:
@@ -273,10 +272,10 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
             line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
             (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
-            text = join_lines(ready, limits.FIELD_VALUE, _more(lang))
+            text = join_lines(ready, FIELD_VALUE, _more(lang))
             fields.append((t(lang, f"rest_ready{suffix}"), text))
         if only_hurt:
-            text = join_lines(only_hurt, limits.FIELD_VALUE, _more(lang))
+            text = join_lines(only_hurt, FIELD_VALUE, _more(lang))
             hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
     if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description

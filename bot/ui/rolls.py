@@ -13,9 +13,8 @@ from bot.rules.dice import Dice, Roll
 from bot.rules.odds import HealingOdds
 from bot.rules.ruleset import DamageTable, Maxima
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
-from bot.ui import limits
 from bot.ui.i18n import Lang, severity_label, t, t_name
-from bot.ui.text import MINUS, clip, escape, signed
+from bot.ui.text import MINUS, TITLE, clip, escape, signed
 
 # ---- A roll written out in full: ``luck 7 − unluck 3 = +4, Cp+Rs +2, … → margin +2``
 
@@ -166,7 +165,7 @@ def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.E
     """The character's name and the odds of the first roll, for the question."""
     key = "odds_title" if odds.track is Track.PHYSICAL else "odds_title_mental"
     return discord.Embed(
-        title=t_name(lang, key, character.name, limits.TITLE),
+        title=t_name(lang, key, character.name, TITLE),
         description=odds_line(odds, lang),
         colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
     )

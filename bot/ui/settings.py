@@ -11,11 +11,10 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
 from bot.ui.card import State, secret_word, state_colour, state_text
 from bot.ui.i18n import CATALOGUE, Lang, number, preset_label, severity_short, t, t_name, track_label
 from bot.ui.rolls import damage_table_text
-from bot.ui.text import clip, escape, join_lines, mention, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, join_lines, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
 
@@ -61,7 +60,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "config_presets"), value=join_lines(presets, limits.FIELD_VALUE, more), inline=False
+        name=t(lang, "config_presets"), value=join_lines(presets, FIELD_VALUE, more), inline=False
     )
     embed.add_field(
         name=t(lang, "config_penalties"),
@@ -107,7 +106,7 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     return discord.Embed(
         title=t(lang, "import_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
+        description=join_lines(lines, DESCRIPTION, more),
         colour=discord.Colour(SETTINGS_COLOUR),
     )
 
@@ -191,7 +190,7 @@ def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> disco
     lines = ruleset_changes(before, after, lang) or [t(lang, "diff_nothing")]
     embed = discord.Embed(
         title=t(lang, "diff_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
+        description=join_lines(lines, DESCRIPTION, more),
         colour=discord.Colour(SETTINGS_COLOUR),
     )
     embed.set_footer(text=t(lang, "diff_footer"))
@@ -251,7 +250,7 @@ def character_list_embeds(
 
 def character_deleted_embed(character: Character, lang: Lang) -> discord.Embed:
     return discord.Embed(
-        title=t_name(lang, "deleted_title", character.name, limits.TITLE),
+        title=t_name(lang, "deleted_title", character.name, TITLE),
         description=t(lang, "deleted_body"),
         colour=state_colour(State.OUT),
     )

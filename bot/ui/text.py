@@ -1,5 +1,5 @@
-"""Plain text for Discord: escaping, clipping, signed numbers, line budgets, and the wound marks
-(squares for the body, circles for the mind) that read at a glance."""
+"""Plain text for Discord: its limits, escaping, clipping, signed numbers, line budgets, and the wound
+marks (squares for the body, circles for the mind) that read at a glance."""
 
 from __future__ import annotations
 
@@ -10,8 +10,16 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.rules.severity import SEVERITIES, Severity, Track
-from bot.ui import limits
 
+# ---- Discord's documented limits, in Unicode code points (the OpenAPI schema's ``maxLength``), like ``len``.
+
+TITLE = 256
+DESCRIPTION = 4096
+FIELD_VALUE = 1024
+TOTAL = 6000
+"""Across all the embeds of a message."""
+CONTENT = 2000
+CHOICE_NAME = 100
 # ---- Text helpers: escaping user text, cutting at Discord's limits, signed numbers, mentions.
 
 ELLIPSIS = "…"
@@ -110,7 +118,7 @@ def join_lines(lines: Sequence[str], limit: int, more: Callable[[int], str] | No
     return "\n".join([*lines[:kept], last])
 
 
-def fit_total(embed: discord.Embed, total: int = limits.TOTAL) -> discord.Embed:
+def fit_total(embed: discord.Embed, total: int = TOTAL) -> discord.Embed:
     """A last safety net: shorten the longest texts of ``embed`` until it holds ``total`` characters."""
     for _ in range(50):
         excess = len(embed) - total

@@ -12,7 +12,6 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
 from bot.ui.card import secret_word, state_text
 from bot.ui.events import (
     EVENT_LIMIT,
@@ -24,7 +23,7 @@ from bot.ui.events import (
     kind_of,
 )
 from bot.ui.i18n import Lang, plural_form, severity_short, t
-from bot.ui.text import clip, escape, join_lines, signed
+from bot.ui.text import DESCRIPTION, clip, escape, join_lines, signed
 
 
 def undo_embed(
@@ -61,7 +60,7 @@ def undo_embed(
     more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     embed = discord.Embed(
         title=t(lang, "undo_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
+        description=join_lines(lines, DESCRIPTION, more),
         colour=discord.Colour(HISTORY_COLOUR),
     )
     embed.set_footer(text=t(lang, "undo_again"))

@@ -9,9 +9,9 @@ import pytest
 from bot.history import Event
 from bot.ui.events import describe_event, history_embed
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import embed_within_limits
 from bot.ui.undo import undo_embed
 from tests.ui.builders import PING, embed_text, nasty
+from tests.ui.limits import embed_within_limits
 
 
 def event(kind: str, details: dict[str, Any] | None = None, **extra: Any) -> Event:

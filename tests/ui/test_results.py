@@ -22,7 +22,6 @@ from bot.rules import (
 from bot.rules.healing import HealingSession, HealStep
 from bot.ui.card import character_card
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import embed_within_limits, message_within_limits
 from bot.ui.results import (
     healing_embed,
     lowering_embed,
@@ -38,6 +37,7 @@ from bot.ui.settings import (
     import_embed,
 )
 from tests.ui.builders import PING, character, embed_text, nasty
+from tests.ui.limits import embed_within_limits, message_within_limits
 
 RULES = Ruleset()
 
