@@ -57,7 +57,6 @@ RESULTS: dict[str, dict[str, str]] = {
     "page_footer": {"en": "page {page}/{pages}", "fr": "page {page}/{pages}"},
     "button_confirm": {"en": "Confirm", "fr": "Confirmer"},
     "button_cancel": {"en": "Cancel", "fr": "Annuler"},
-    "button_delete": {"en": "Delete", "fr": "Supprimer"},
     "button_heal": {"en": "Heal", "fr": "Soigner"},
     "button_heal_mental": {"en": "Heal (mental)", "fr": "Soigner (mental)"},
     "button_first": {"en": "First", "fr": "Début"},
@@ -288,7 +287,6 @@ RESULTS: dict[str, dict[str, str]] = {
         "en": "Nobody can roll healing yet.",
         "fr": "Personne ne peut encore faire de jet de guérison.",
     },
-    "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
     "rest_line_wait": {
         "en": "{name}: {days} ({severity})",
