@@ -113,11 +113,12 @@ def _named_keys() -> tuple[set[str], list[re.Pattern[str]]]:
                 literals.add(node.value)
             elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
                 patterns.append(re.compile(re.escape(str(node.left.value)) + ".*"))
-            elif (pattern := _key_pattern(node)) is not None:
+            elif isinstance(node, ast.JoinedStr) and (pattern := _key_pattern(node)) is not None:
                 patterns.append(pattern)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "tn":
-                if (key := _key_pattern(node.args[1])) is not None:
-                    patterns.append(re.compile(key.pattern + "_(one|other)"))
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "tn"):
+                continue
+            if (key := _key_pattern(node.args[1])) is not None:
+                patterns.append(re.compile(key.pattern + "_(one|other)"))
     # a pattern with hardly any fixed text ("{key}_{form}") would match every key
     fixed = [p for p in patterns if len(re.sub(r"\[a-z_\]\*|\.\*|\\|_|\(one\|other\)", "", p.pattern)) >= 3]
     return literals, fixed
