@@ -15,7 +15,7 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
 from bot.ui.card import State, counts_text, secret_word, state_colour, state_of, state_text, warning_lines
-from bot.ui.i18n import Lang, t, track_label
+from bot.ui.i18n import Lang, join_lines, t, track_label
 from bot.ui.rolls import odds_line, stakes
 from bot.ui.text import (
     CHOICE_NAME,
@@ -24,7 +24,6 @@ from bot.ui.text import (
     clip,
     escape,
     held_marks,
-    join_lines,
     mention,
     signed,
 )
@@ -82,12 +81,11 @@ def board_embed(
     characters: Sequence[Character], ruleset: Ruleset, lang: Lang, *, updated: datetime | None = None
 ) -> discord.Embed:
     """The board of ``characters`` (the server's player characters and the NPCs added to it)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = [board_line(c, ruleset, lang) for c in characters]
     worst = worst_player_state(characters)
     embed = discord.Embed(
         title=t(lang, "board_title"),
-        description=join_lines(lines, DESCRIPTION, more) if lines else t(lang, "board_empty"),
+        description=join_lines(lang, lines, DESCRIPTION) if lines else t(lang, "board_empty"),
         colour=discord.Colour(BOARD_COLOUR) if worst is None else state_colour(worst),
         timestamp=updated,
     )

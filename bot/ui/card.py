@@ -16,6 +16,7 @@ from bot.rules.wounds import EscalationWarning, total_penalty, warnings
 from bot.ui.i18n import (
     Lang,
     days_text,
+    join_lines,
     preset_label,
     severity_label,
     severity_next,
@@ -33,7 +34,6 @@ from bot.ui.text import (
     escape,
     fit_total,
     held_marks,
-    join_lines,
     marks,
     mention,
     signed,
@@ -240,15 +240,14 @@ def character_card(
         embed.add_field(
             name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False
         )
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     if found := warning_lines(character, lang):
         embed.add_field(
-            name=t(lang, "card_warnings"), value=join_lines(found, FIELD_VALUE, more), inline=False
+            name=t(lang, "card_warnings"), value=join_lines(lang, found, FIELD_VALUE), inline=False
         )
     rest = rest_lines(character, ruleset, lang, can_heal)
-    embed.add_field(name=t(lang, "card_rest"), value=join_lines(rest, FIELD_VALUE, more), inline=False)
+    embed.add_field(name=t(lang, "card_rest"), value=join_lines(lang, rest, FIELD_VALUE), inline=False)
     if notes := note_lines(character, lang):
-        embed.add_field(name=t(lang, "card_notes"), value=join_lines(notes, NOTES_FIELD, more), inline=False)
+        embed.add_field(name=t(lang, "card_notes"), value=join_lines(lang, notes, NOTES_FIELD), inline=False)
     return fit_total(embed, CARD_BUDGET)
 
 

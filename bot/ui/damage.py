@@ -14,10 +14,10 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.card import State, state_colour
-from bot.ui.i18n import Lang, number, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name, tn
 from bot.ui.results import RESULT_BUDGET, attributes_label
 from bot.ui.rolls import damage_table_text, dice_text
-from bot.ui.text import TITLE, clip, escape, fit_total, join_lines, signed
+from bot.ui.text import TITLE, clip, escape, fit_total, signed
 
 NOTE_SHOWN = 400
 PREVIEW_COLOUR = 0x5865F2
@@ -85,9 +85,8 @@ def damage_embed(
     what each blow became, death or incoherence called out, the blows not rolled after a fatal one."""
     track, character = infliction.track, infliction.character
     lines = [t(lang, "damage_intro", damage=infliction.damage, label=attributes_label(track))]
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     blows = [blow_line(index, blow, track, lang) for index, blow in enumerate(infliction.blows, 1)]
-    lines.append(join_lines(blows, 3000, more))
+    lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
         lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
     if character.dead:

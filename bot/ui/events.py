@@ -37,6 +37,7 @@ from bot.ui.i18n import (
     CATALOGUE,
     Lang,
     healed_word,
+    join_lines,
     severity_label,
     t,
     t_name,
@@ -44,7 +45,7 @@ from bot.ui.i18n import (
 )
 from bot.ui.rolls import cascade_reason
 from bot.ui.settings import ruleset_changes
-from bot.ui.text import DESCRIPTION, TITLE, clip, escape, join_lines, mention
+from bot.ui.text import DESCRIPTION, TITLE, clip, escape, mention
 
 log = logging.getLogger(__name__)
 
@@ -290,9 +291,8 @@ def history_embed(
     hidden: Collection[int] = (),
 ) -> discord.Embed:
     """One page of history, newest first as given, with a "page 2/5" footer (secret NPCs: ``hidden``)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = [event_line(event, lang, hidden) for event in events]
-    description = join_lines(lines, DESCRIPTION - 96, more) if lines else t(lang, "history_empty")
+    description = join_lines(lang, lines, DESCRIPTION - 96) if lines else t(lang, "history_empty")
     title = (
         t(lang, "history_title")
         if character_name is None

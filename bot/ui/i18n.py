@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal
 
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
@@ -76,6 +77,30 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     # A parameter missing is shown as "?" (and logged) rather than failing the answer; under the tests
     # (STRICT) it raises.
     return template.format_map(_Params(key, params))
+
+
+def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
+    """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
+    left out ("… and 3 more")."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+
+    def tail(n: int) -> str:
+        return t(lang, "more_lines", count=n)
+
+    kept = 0
+    size = -1
+    for count, line in enumerate(lines, 1):
+        size += len(line) + 1
+        if size + 1 + len(tail(len(lines) - count)) > limit:
+            break
+        kept = count
+    last = tail(len(lines) - kept)
+    if kept == 0:
+        room = limit - len(tail(len(lines) - 1)) - 1
+        return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
+    return "\n".join([*lines[:kept], last])
 
 
 def plural_form(lang: Lang, count: int) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import discord
 
@@ -14,9 +14,9 @@ from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui.card import COLOURS, State, secret_word, state_colour, state_of, with_status
-from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, days_text, healed_word, join_lines, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
-from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, join_lines, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, signed
 
 RESULT_BUDGET = TOTAL - 500
 """A short result is alone in its message (its card is behind a button): it may use most of the 6000
@@ -30,10 +30,6 @@ MAX_MENTIONS = 50
 NOTICE_COLOUR = 0x5865F2
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
-
-
-def _more(lang: Lang) -> Callable[[int], str]:
-    return lambda n: t(lang, "more_lines", count=n)
 
 
 def _out_line(character: Character, lang: Lang) -> str | None:
@@ -89,7 +85,7 @@ def wound_embed(
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
-    parts = [join_lines(lines, 2000, _more(lang))]
+    parts = [join_lines(lang, lines, 2000)]
     if loud := _out_line(character_after, lang):
         parts.insert(0, loud)
     if note.strip():
@@ -166,7 +162,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     )
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(steps, room, _more(lang)), *tail]),
+        description="\n".join([*head, join_lines(lang, steps, room), *tail]),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
@@ -261,7 +257,7 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
     odds of their first roll."""
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
-    description = join_lines(lines, 2500, _more(lang)) if characters else t(lang, "rest_none")
+    description = join_lines(lang, lines, 2500) if characters else t(lang, "rest_none")
     fields: list[tuple[str, str]] = []
     hopeless: list[tuple[str, str]] = []
     for track in Track:
@@ -272,10 +268,10 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
             line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
             (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
-            text = join_lines(ready, FIELD_VALUE, _more(lang))
+            text = join_lines(lang, ready, FIELD_VALUE)
             fields.append((t(lang, f"rest_ready{suffix}"), text))
         if only_hurt:
-            text = join_lines(only_hurt, FIELD_VALUE, _more(lang))
+            text = join_lines(lang, only_hurt, FIELD_VALUE)
             hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
     if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description

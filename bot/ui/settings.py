@@ -12,9 +12,19 @@ from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.card import State, secret_word, state_colour, state_text
-from bot.ui.i18n import CATALOGUE, Lang, number, preset_label, severity_short, t, t_name, track_label
+from bot.ui.i18n import (
+    CATALOGUE,
+    Lang,
+    join_lines,
+    number,
+    preset_label,
+    severity_short,
+    t,
+    t_name,
+    track_label,
+)
 from bot.ui.rolls import damage_table_text
-from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, join_lines, mention, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
 
@@ -45,7 +55,6 @@ def _on(lang: Lang, value: bool) -> str:
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(SETTINGS_COLOUR))
     role = t(lang, "config_gm_role_none") if ruleset.gm_role_id is None else f"<@&{ruleset.gm_role_id}>"
     embed.add_field(name=t(lang, "config_gm_role"), value=role, inline=False)
@@ -60,7 +69,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "config_presets"), value=join_lines(presets, FIELD_VALUE, more), inline=False
+        name=t(lang, "config_presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
     embed.add_field(
         name=t(lang, "config_penalties"),
@@ -103,10 +112,9 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
         label = t(lang, f"count_{key}") if f"count_{key}" in CATALOGUE else clip(escape(str(key)), 40)
         shown = number(value) if isinstance(value, int) else clip(escape(str(value)), 40)
         lines.append(label + t(lang, "colon") + shown)
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     return discord.Embed(
         title=t(lang, "import_title"),
-        description=join_lines(lines, DESCRIPTION, more),
+        description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(SETTINGS_COLOUR),
     )
 
@@ -186,11 +194,10 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
 
 def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> discord.Embed:
     """The answer to a /config change: what changed, old → new (/config show has the whole card)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = ruleset_changes(before, after, lang) or [t(lang, "diff_nothing")]
     embed = discord.Embed(
         title=t(lang, "diff_title"),
-        description=join_lines(lines, DESCRIPTION, more),
+        description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(SETTINGS_COLOUR),
     )
     embed.set_footer(text=t(lang, "diff_footer"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
 
 import discord
 
@@ -95,27 +94,6 @@ def signed(number: int) -> str:
 
 def mention(user_id: int | None) -> str:
     return "" if user_id is None else f"<@{user_id}>"
-
-
-def join_lines(lines: Sequence[str], limit: int, more: Callable[[int], str] | None = None) -> str:
-    """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
-    left out (``more(n)``, by default "… +n")."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    tail = more or (lambda n: f"{ELLIPSIS} +{n}")
-    kept = 0
-    size = -1
-    for count, line in enumerate(lines, 1):
-        size += len(line) + 1
-        if size + 1 + len(tail(len(lines) - count)) > limit:
-            break
-        kept = count
-    last = tail(len(lines) - kept)
-    if kept == 0:
-        room = limit - len(tail(len(lines) - 1)) - 1
-        return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
-    return "\n".join([*lines[:kept], last])
 
 
 def fit_total(embed: discord.Embed, total: int = TOTAL) -> discord.Embed:

@@ -22,8 +22,8 @@ from bot.ui.events import (
     describe_event,
     kind_of,
 )
-from bot.ui.i18n import Lang, plural_form, severity_short, t
-from bot.ui.text import DESCRIPTION, clip, escape, join_lines, signed
+from bot.ui.i18n import Lang, join_lines, plural_form, severity_short, t
+from bot.ui.text import DESCRIPTION, clip, escape, signed
 
 
 def undo_embed(
@@ -57,10 +57,9 @@ def undo_embed(
     lines = [t(lang, "undo_body", id=reverted, what=what)]
     rules = ruleset or Ruleset()
     lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     embed = discord.Embed(
         title=t(lang, "undo_title"),
-        description=join_lines(lines, DESCRIPTION, more),
+        description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(HISTORY_COLOUR),
     )
     embed.set_footer(text=t(lang, "undo_again"))
