@@ -161,7 +161,7 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         tracks,
         signed(total_penalty(character, ruleset)) if tracks else None,
         found[0] if found else None,
-        any(w.becomes is None for track in Track for w in warnings(character, track)),
+        one_wound_from_out(character),
         tuple(odds_line(o, lang) for o in odds),
         any(o.death > 0 for o in odds),
     )

@@ -9,14 +9,13 @@ import discord
 
 from bot.rules.character import Character
 from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds, resistance
-from bot.rules.dice import Dice, Roll
+from bot.rules.dice import Dice
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import State, state_colour
 from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name, tn
-from bot.ui.results import RESULT_BUDGET, attributes_label
-from bot.ui.rolls import damage_table_text, dice_text
+from bot.ui.results import RESULT_BUDGET, attributes_label, out_line, result_colour
+from bot.ui.rolls import damage_table_text, dice_text, roll_terms
 from bot.ui.text import TITLE, clip, escape, fit_total, signed
 
 NOTE_SHOWN = 400
@@ -39,16 +38,6 @@ def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) 
     return t(lang, "damage_wound", severity=inflicted)
 
 
-def roll_text(roll: Roll, track: Track, lang: Lang) -> str:
-    """``luck 7 − unluck 3 = +4, Cp+Rs +2, penalty −1 → margin +5`` (no difficulty: there is none)."""
-    terms = [
-        dice_text(roll.dice, lang),
-        f"{attributes_label(track)} {signed(roll.attributes)}",
-        f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
-    ]
-    return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
-
-
 def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
     if blow.roll.success:
         effective = t(
@@ -62,16 +51,8 @@ def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
         effective = t(lang, "damage_effective_failure", damage=blow.damage)
     became = blow.result.became if blow.result is not None else None
     outcome = outcome_text(track, blow.harm, became, lang)
-    terms = roll_text(blow.roll, track, lang)
+    terms = roll_terms(blow.roll, lang, attributes_label(track), difficulty=False)
     return t(lang, "damage_blow", index=index, terms=terms, effective=effective, outcome=outcome)
-
-
-def _colour(infliction: DamageInfliction) -> discord.Colour:
-    results = infliction.results
-    if any(r.became is None for r in results):
-        return state_colour(State.OUT)
-    worst = max((r.became for r in results if r.became is not None), default=None)
-    return state_colour(State.UNHURT if worst is None else State(worst + 1))
 
 
 def damage_embed(
@@ -89,10 +70,8 @@ def damage_embed(
     lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
         lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
-    if character.dead:
-        lines.insert(0, t_name(lang, "wound_dead", character.name, 400))
-    elif character.incoherent:
-        lines.insert(0, t_name(lang, "wound_incoherent", character.name, 400))
+    if loud := out_line(character, lang):
+        lines.insert(0, loud)
     if note.strip():
         lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
     if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
@@ -101,7 +80,7 @@ def damage_embed(
     embed = discord.Embed(
         title=t_name(lang, key, character.name, TITLE),
         description="\n".join(lines),
-        colour=_colour(infliction),
+        colour=result_colour(infliction.results),
     )
     return fit_total(embed, RESULT_BUDGET)
 

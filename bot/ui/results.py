@@ -32,7 +32,7 @@ SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
 
-def _out_line(character: Character, lang: Lang) -> str | None:
+def out_line(character: Character, lang: Lang) -> str | None:
     """The loud line of a character who just died or became incoherent."""
     if character.dead:
         return t_name(lang, "wound_dead", character.name, 400)
@@ -41,7 +41,8 @@ def _out_line(character: Character, lang: Lang) -> str | None:
     return None
 
 
-def _result_colour(track: Track, results: Sequence[Inflicted]) -> discord.Colour:
+def result_colour(results: Sequence[Inflicted]) -> discord.Colour:
+    """The colour of a wound result: the worst severity a wound became, grey when one went beyond."""
     if any(r.became is None for r in results):
         return state_colour(State.OUT)
     worst = max((r.became for r in results if r.became is not None), default=None)
@@ -86,7 +87,7 @@ def wound_embed(
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
     parts = [join_lines(lang, lines, 2000)]
-    if loud := _out_line(character_after, lang):
+    if loud := out_line(character_after, lang):
         parts.insert(0, loud)
     if note.strip():
         parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
@@ -95,7 +96,7 @@ def wound_embed(
     embed = discord.Embed(
         title=t_name(lang, key, character_after.name, TITLE),
         description="\n".join(parts),
-        colour=_result_colour(track, infliction.results),
+        colour=result_colour(infliction.results),
     )
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
@@ -148,7 +149,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     severity = severity_label(lang, track, session.severity)
     head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
     tail = []
-    if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
+    if loud := out_line(session.character, lang):  # out of play first, and nothing of what comes next
         head.insert(0, loud)
     elif (left := session.eligible - len(session.steps)) > 0:
         tail.append(tn(lang, "heal_not_rolled", left))

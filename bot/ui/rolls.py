@@ -38,14 +38,13 @@ def dice_text(dice: Dice, lang: Lang) -> str:
     return f"{text} ({t(lang, 'roll_manual')})" if dice.manual else text
 
 
-def roll_terms(roll: Roll, lang: Lang, label: str) -> str:
-    """Every term of ``roll``; ``label`` names the attributes term (``Cp+Rs``, ``modifier``…)."""
-    terms = [
-        dice_text(roll.dice, lang),
-        f"{label} {signed(roll.attributes)}",
-        f"{t(lang, 'roll_difficulty')} {signed(roll.difficulty)}",
-        f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
-    ]
+def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -> str:
+    """Every term of ``roll``; ``label`` names the attributes term (``Cp+Rs``, ``modifier``…);
+    ``difficulty=False`` for a damage roll, which has none."""
+    terms = [dice_text(roll.dice, lang), f"{label} {signed(roll.attributes)}"]
+    if difficulty:
+        terms.append(f"{t(lang, 'roll_difficulty')} {signed(roll.difficulty)}")
+    terms.append(f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}")
     return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
 
 

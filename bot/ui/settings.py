@@ -56,8 +56,7 @@ def _on(lang: Lang, value: bool) -> str:
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
     embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(SETTINGS_COLOUR))
-    role = t(lang, "config_gm_role_none") if ruleset.gm_role_id is None else f"<@&{ruleset.gm_role_id}>"
-    embed.add_field(name=t(lang, "config_gm_role"), value=role, inline=False)
+    embed.add_field(name=t(lang, "config_gm_role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
             lang,
@@ -97,10 +96,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     embed.add_field(name=t(lang, "config_ask_healing"), value=ask)
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
     embed.add_field(name=t(lang, "config_secret_npcs"), value=_secret(lang, ruleset))
-    language = (
-        t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
-    )
-    embed.add_field(name=t(lang, "config_language"), value=language)
+    embed.add_field(name=t(lang, "config_language"), value=_language(lang, ruleset.language))
     embed.set_footer(text=t(lang, "config_footer"))
     return embed
 
