@@ -14,7 +14,16 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui.card import State, counts_text, secret_word, state_colour, state_of, state_text, warning_lines
+from bot.ui.card import (
+    NOTICE_COLOUR,
+    State,
+    counts_text,
+    secret_word,
+    state_colour,
+    state_of,
+    state_text,
+    warning_lines,
+)
 from bot.ui.i18n import Lang, join_lines, t, track_label
 from bot.ui.rolls import odds_line, stakes
 from bot.ui.text import (
@@ -31,7 +40,6 @@ from bot.ui.text import (
 # ---- The live party board: one line per character, secret NPCs as a word
 
 NAME_ON_BOARD = 60
-BOARD_COLOUR = 0x5865F2
 
 
 def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
@@ -86,7 +94,7 @@ def board_embed(
     embed = discord.Embed(
         title=t(lang, "board_title"),
         description=join_lines(lang, lines, DESCRIPTION) if lines else t(lang, "board_empty"),
-        colour=discord.Colour(BOARD_COLOUR) if worst is None else state_colour(worst),
+        colour=discord.Colour(NOTICE_COLOUR) if worst is None else state_colour(worst),
         timestamp=updated,
     )
     embed.set_footer(text=t(lang, "board_footer"))

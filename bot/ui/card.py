@@ -65,6 +65,8 @@ COLOURS: dict[State, int] = {
     State.CRITICAL: 0xE74C3C,
     State.OUT: 0x4F545C,
 }
+NOTICE_COLOUR = 0x5865F2
+"""Discord's blurple, for what shows no character's state: settings, lists, history, notices, previews."""
 
 
 def state_of(character: Character) -> State:

@@ -13,13 +13,13 @@ from bot.rules.dice import Dice
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
+from bot.ui.card import NOTICE_COLOUR
 from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name, tn
 from bot.ui.results import RESULT_BUDGET, attributes_label, out_line, result_colour
 from bot.ui.rolls import damage_table_text, dice_text, roll_terms
 from bot.ui.text import TITLE, clip, escape, fit_total, signed
 
 NOTE_SHOWN = 400
-PREVIEW_COLOUR = 0x5865F2
 
 
 def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:
@@ -138,7 +138,7 @@ def preview_embed(
     embed = discord.Embed(
         title=t_name(lang, "preview_title", character.name, TITLE, damage=damage),
         description="\n".join(lines),
-        colour=discord.Colour(PREVIEW_COLOUR),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
     return fit_total(embed)

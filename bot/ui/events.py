@@ -33,6 +33,7 @@ from bot.history import (
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
+from bot.ui.card import NOTICE_COLOUR
 from bot.ui.i18n import (
     CATALOGUE,
     Lang,
@@ -52,7 +53,6 @@ log = logging.getLogger(__name__)
 EVENT_LIMIT = 400
 NAME_IN_EVENT = 60
 VALUE_IN_EVENT = 120
-HISTORY_COLOUR = 0x5865F2
 EDIT_FIELDS = ("name", "corps", "resistance", "intuition", "preset")
 
 
@@ -298,6 +298,6 @@ def history_embed(
         if character_name is None
         else t_name(lang, "history_title_character", character_name, TITLE)
     )
-    embed = discord.Embed(title=title, description=description, colour=discord.Colour(HISTORY_COLOUR))
+    embed = discord.Embed(title=title, description=description, colour=discord.Colour(NOTICE_COLOUR))
     embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))
     return embed

@@ -13,7 +13,7 @@ from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
-from bot.ui.card import COLOURS, State, secret_word, state_colour, state_of, with_status
+from bot.ui.card import COLOURS, NOTICE_COLOUR, State, secret_word, state_colour, state_of, with_status
 from bot.ui.i18n import Lang, days_text, healed_word, join_lines, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
 from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, signed
@@ -27,7 +27,6 @@ NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 MAX_MENTIONS = 50
 """Discord allows 100 mentioned users; 50 mentions keep the content well within 2000 characters."""
-NOTICE_COLOUR = 0x5865F2
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
 

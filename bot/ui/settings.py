@@ -11,7 +11,7 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import State, secret_word, state_colour, state_text
+from bot.ui.card import NOTICE_COLOUR, State, secret_word, state_colour, state_text
 from bot.ui.i18n import (
     CATALOGUE,
     Lang,
@@ -27,8 +27,6 @@ from bot.ui.rolls import damage_table_text
 from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
-
-SETTINGS_COLOUR = 0x5865F2
 
 
 def _maxima(values: tuple[int, int, int]) -> str:
@@ -55,7 +53,7 @@ def _on(lang: Lang, value: bool) -> str:
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(SETTINGS_COLOUR))
+    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(NOTICE_COLOUR))
     embed.add_field(name=t(lang, "config_gm_role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
@@ -111,7 +109,7 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
     return discord.Embed(
         title=t(lang, "import_title"),
         description=join_lines(lang, lines, DESCRIPTION),
-        colour=discord.Colour(SETTINGS_COLOUR),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
 
 
@@ -194,7 +192,7 @@ def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> disco
     embed = discord.Embed(
         title=t(lang, "diff_title"),
         description=join_lines(lang, lines, DESCRIPTION),
-        colour=discord.Colour(SETTINGS_COLOUR),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "diff_footer"))
     return embed
@@ -205,7 +203,6 @@ def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> disco
 LINES_PER_PAGE = 20
 PAGE_BUDGET = 3900
 NAME_IN_LIST = 100
-LIST_COLOUR = 0x5865F2
 
 
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
@@ -239,7 +236,7 @@ def character_list_embeds(
 ) -> list[discord.Embed]:
     """Every character, one line each (name, owner, worst state, total penalty), 20 lines a page at
     most, each page within Discord's limits, with a "page 1/3" footer. Never an empty list."""
-    colour = discord.Colour(LIST_COLOUR)
+    colour = discord.Colour(NOTICE_COLOUR)
     if not characters:
         return [discord.Embed(title=t(lang, "list_title"), description=t(lang, "list_empty"), colour=colour)]
     pages = _pages([character_line(c, ruleset, lang) for c in characters])

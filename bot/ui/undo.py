@@ -12,10 +12,9 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
 from bot.rules.wounds import total_penalty
-from bot.ui.card import secret_word, state_text
+from bot.ui.card import NOTICE_COLOUR, secret_word, state_text
 from bot.ui.events import (
     EVENT_LIMIT,
-    HISTORY_COLOUR,
     NAME_IN_EVENT,
     SECRET_KINDS,
     describe,
@@ -60,7 +59,7 @@ def undo_embed(
     embed = discord.Embed(
         title=t(lang, "undo_title"),
         description=join_lines(lang, lines, DESCRIPTION),
-        colour=discord.Colour(HISTORY_COLOUR),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "undo_again"))
     return embed
