@@ -193,10 +193,8 @@ def choice_state(character: Character, ruleset: Ruleset, lang: Lang, *, reveal: 
     """The penalty (``−3``), or a word: unhurt, dead, incoherent; a secret NPC's word unless ``reveal``."""
     if ruleset.is_secret(character.owner_id, character.id) and not reveal:
         return secret_word(character, lang)
-    if character.dead:
-        return t(lang, "state_dead")
-    if character.incoherent:
-        return t(lang, "state_incoherent")
+    if character.out_of_play:
+        return state_text(character, lang)
     penalty = total_penalty(character, ruleset)
     return signed(penalty) if penalty else t(lang, "state_unhurt")
 

@@ -309,10 +309,8 @@ def secret_word(character: Character, lang: Lang) -> str:
     """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
     shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
     decides, on the track it is on."""
-    if character.dead:
-        return t(lang, "state_dead")
-    if character.incoherent:
-        return t(lang, "state_incoherent")
+    if character.out_of_play:
+        return state_text(character, lang)
     held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
     if not held:
         return t(lang, "secret_unhurt")

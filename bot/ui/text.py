@@ -82,11 +82,6 @@ def clip(text: str, limit: int) -> str:
     return cut + ELLIPSIS
 
 
-def name(text: str, limit: int = 100) -> str:
-    """A user-given name, escaped then clipped."""
-    return clip(escape(text), limit)
-
-
 def signed(number: int) -> str:
     """``+4``, ``+0``, ``−4`` (with a real minus sign, U+2212)."""
     return f"{MINUS}{-number}" if number < 0 else f"+{number}"
