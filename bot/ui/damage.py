@@ -14,12 +14,10 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.card import NOTICE_COLOUR
-from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name, tn
-from bot.ui.results import RESULT_BUDGET, attributes_label, out_line, result_colour
+from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name
+from bot.ui.results import RESULT_BUDGET, attributes_label, wound_result
 from bot.ui.rolls import damage_table_text, dice_text, roll_terms
-from bot.ui.text import TITLE, clip, escape, fit_total, signed
-
-NOTE_SHOWN = 400
+from bot.ui.text import TITLE, fit_total, signed
 
 
 def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:
@@ -70,19 +68,7 @@ def damage_embed(
     lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
         lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
-    if loud := out_line(character, lang):
-        lines.insert(0, loud)
-    if note.strip():
-        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
-        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    embed = discord.Embed(
-        title=t_name(lang, key, character.name, TITLE),
-        description="\n".join(lines),
-        colour=result_colour(infliction.results),
-    )
-    return fit_total(embed, RESULT_BUDGET)
+    return fit_total(wound_result(character, track, lines, infliction, lang, note=note), RESULT_BUDGET)
 
 
 def percent(chance: Fraction, lang: Lang) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.rules.character import Character
+from bot.rules.damage import DamageInfliction
 from bot.rules.dice import Roll
 from bot.rules.healing import HealingSession, HealStep, can_roll_healing, rest_status
 from bot.rules.odds import HealingOdds, healing_odds
@@ -31,7 +32,7 @@ SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
 
-def out_line(character: Character, lang: Lang) -> str | None:
+def _out_line(character: Character, lang: Lang) -> str | None:
     """The loud line of a character who just died or became incoherent."""
     if character.dead:
         return t_name(lang, "wound_dead", character.name, 400)
@@ -40,7 +41,7 @@ def out_line(character: Character, lang: Lang) -> str | None:
     return None
 
 
-def result_colour(results: Sequence[Inflicted]) -> discord.Colour:
+def _result_colour(results: Sequence[Inflicted]) -> discord.Colour:
     """The colour of a wound result: the worst severity a wound became, grey when one went beyond."""
     if any(r.became is None for r in results):
         return state_colour(State.OUT)
@@ -82,22 +83,35 @@ def wound_embed(
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
-    parts = [join_lines(lang, lines, 2000)]
-    if loud := out_line(character_after, lang):
-        parts.insert(0, loud)
-    if note.strip():
-        parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.rest_lost > 0 and not character_after.out_of_play:  # said only when rest was lost
-        parts.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    embed = discord.Embed(
-        title=t_name(lang, key, character_after.name, TITLE),
-        description="\n".join(parts),
-        colour=result_colour(infliction.results),
-    )
+    embed = wound_result(character_after, track, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
+
+
+def wound_result(
+    character: Character,
+    track: Track,
+    lines: list[str],
+    infliction: Infliction | DamageInfliction,
+    lang: Lang,
+    *,
+    note: str,
+) -> discord.Embed:
+    """A wound result (``/wound``, ``/mental``, with or without damage) around its ``lines``: death or
+    incoherence first, then the note and the rest lost."""
+    if loud := _out_line(character, lang):
+        lines = [loud, *lines]
+    if note.strip():
+        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
+    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
+        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
+    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    return discord.Embed(
+        title=t_name(lang, key, character.name, TITLE),
+        description="\n".join(lines),
+        colour=_result_colour(infliction.results),
+    )
 
 
 def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.Embed:
@@ -148,7 +162,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     severity = severity_label(lang, track, session.severity)
     head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
     tail = []
-    if loud := out_line(session.character, lang):  # out of play first, and nothing of what comes next
+    if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
         head.insert(0, loud)
     elif (left := session.eligible - len(session.steps)) > 0:
         tail.append(tn(lang, "heal_not_rolled", left))
