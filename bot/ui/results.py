@@ -193,25 +193,17 @@ def roll_embed(
     roll: Roll,
     lang: Lang,
     *,
-    character_name: str | None = None,
-    label: str = "modifier",
+    character_name: str,
     difficulty_typed: bool = True,
     terms: bool = True,
 ) -> discord.Embed:
-    """A general ±d10 roll: the verdict first, then every term. ``label`` names the added term:
-    ``"modifier"`` (translated) or a literal such as ``"Cp+Rs"``. The reminder of what a difficulty
+    """A general ±d10 roll: the verdict first, then every term. The reminder of what a difficulty
     means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
-    shown = t(lang, "roll_modifier") if label == "modifier" else clip(escape(label), 40)
-    title = (
-        t(lang, "roll_title_plain")
-        if character_name is None
-        else t_name(lang, "roll_title", character_name, TITLE)
-    )
     lines = [roll_verdict(roll, lang)]
     if terms:
-        lines.append(roll_terms(roll, lang, shown))
+        lines.append(roll_terms(roll, lang, t(lang, "roll_modifier")))
     embed = discord.Embed(
-        title=title,
+        title=t_name(lang, "roll_title", character_name, TITLE),
         description="\n".join(lines),
         colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
     )

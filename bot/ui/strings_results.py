@@ -267,7 +267,6 @@ RESULTS: dict[str, dict[str, str]] = {
     "roll_manual": {"en": "player's dice", "fr": "dés donnés"},
     "roll_modifier": {"en": "modifier", "fr": "modificateur"},
     "roll_title": {"en": "Roll — {name}", "fr": "Jet — {name}"},
-    "roll_title_plain": {"en": "Roll", "fr": "Jet"},
     "roll_success": {"en": "✅ **Success**, margin {margin}", "fr": "✅ **Réussite**, marge {margin}"},
     "roll_failure": {
         "en": "❌ **Failure**, failure margin {margin}",

@@ -28,16 +28,16 @@ from bot.ui.text import DESCRIPTION, clip, escape, signed
 def undo_embed(
     event: Event,
     lang: Lang,
-    restored: Sequence[Character] = (),
-    hidden: Collection[int] = (),
-    back_in_play: Mapping[int, str] = {},
-    ruleset: Ruleset | None = None,
+    restored: Sequence[Character],
+    hidden: Collection[int],
+    back_in_play: Mapping[int, str],
+    ruleset: Ruleset,
 ) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
     record says what it reverted); ``restored``: the characters as the undo left them, each with the
     state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
     read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
-    "incoherent"); ``ruleset``: for the penalty (the defaults without it).
+    "incoherent"); ``ruleset``: for the penalty.
     A few lines: the cards are behind the Card buttons."""
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
@@ -54,8 +54,7 @@ def undo_embed(
     else:
         reverted, what = event.id, describe_event(event, lang, hidden)
     lines = [t(lang, "undo_body", id=reverted, what=what)]
-    rules = ruleset or Ruleset()
-    lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
+    lines += [_came_back(c, ruleset, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
     embed = discord.Embed(
         title=t(lang, "undo_title"),
         description=join_lines(lang, lines, DESCRIPTION),
