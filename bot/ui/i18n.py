@@ -1,22 +1,24 @@
-"""Languages, the message catalogue, and the rendering of refusals (:class:`UserError`)."""
+"""Languages, the message catalogue, the rendering of refusals (:class:`UserError`), and the French of
+the slash commands for Discord's localisation fields (:class:`HarmoniesTranslator`)."""
 
 from __future__ import annotations
 
 import logging
 import re
-import string
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
 
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
+from bot.ui.strings_commands import COMMANDS
 from bot.ui.strings_refusals import ERRORS, IMPORT_PROBLEMS
 from bot.ui.strings_results import RESULTS
 from bot.ui.text import CONTENT, MINUS, clip, escape, mention
-
-if TYPE_CHECKING:
-    from discord import Locale
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ LONG_PARAMS: Final = frozenset({"errors"})
 LONG_PARAM_LIMIT = 1200
 
 
-def lang_of(locale: Locale | str | None) -> Lang:
+def lang_of(locale: discord.Locale | str | None) -> Lang:
     """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"``; anything else (or nothing) → ``"en"``."""
     if locale is None:
         return "en"
@@ -155,11 +157,6 @@ def healed_word(lang: Lang, track: Track) -> str:
 def number(value: int) -> str:
     """An integer with a real minus sign when negative (no plus sign: see ``signed`` for that)."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def placeholders(template: str) -> set[str]:
-    """The parameter names a message template uses."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 _SETTING_PARTS: Final = {
@@ -314,3 +311,36 @@ def t_name(lang: Lang, key: str, raw_name: str, limit: int, /, **params: object)
     whole text holds in ``limit`` characters (for titles, field names…)."""
     fixed = len(t(lang, key, name="", **params))
     return t(lang, key, name=clip(escape(raw_name), max(limit - fixed, 0)), **params)
+
+
+# ---- The slash commands' French (strings_commands.py): a description or a choice by the key it is
+# declared with, a command's or an option's name by that name (``name.heal.roll``, ``option.severity``).
+
+FRENCH_LOCALES = (discord.Locale.french,)
+
+
+def key_of(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> str | None:
+    """The catalogue key of ``string``: the one it was declared with, else its name's."""
+    if key := string.extras.get("key"):
+        return str(key)
+    data = context.data
+    if context.location in (Where.command_name, Where.group_name) and isinstance(
+        data, app_commands.Command | app_commands.Group
+    ):
+        return "name." + data.qualified_name.replace(" ", ".")
+    if context.location is Where.parameter_name:
+        return "option." + string.message
+    return None
+
+
+class HarmoniesTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale not in FRENCH_LOCALES or (key := key_of(string, context)) is None:
+            return None
+        entry = COMMANDS.get(key)
+        return None if entry is None else entry["fr"]
