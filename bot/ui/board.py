@@ -26,16 +26,7 @@ from bot.ui.card import (
 )
 from bot.ui.i18n import Lang, join_lines, t, track_label
 from bot.ui.rolls import odds_line, stakes
-from bot.ui.text import (
-    CHOICE_NAME,
-    DESCRIPTION,
-    MAX_MARKS,
-    clip,
-    escape,
-    held_marks,
-    mention,
-    signed,
-)
+from bot.ui.text import CHOICE_NAME, DESCRIPTION, MAX_MARKS, clip, escape, held_marks, mention, signed
 
 # ---- The live party board: one line per character, secret NPCs as a word
 

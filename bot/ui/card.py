@@ -27,17 +27,7 @@ from bot.ui.i18n import (
     track_label,
 )
 from bot.ui.rolls import odds_line, only_hurts
-from bot.ui.text import (
-    FIELD_VALUE,
-    TITLE,
-    clip,
-    escape,
-    fit_total,
-    held_marks,
-    marks,
-    mention,
-    signed,
-)
+from bot.ui.text import FIELD_VALUE, TITLE, clip, escape, fit_total, held_marks, marks, mention, signed
 
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
 
@@ -327,7 +317,7 @@ def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, la
 
 def secret_card(character: Character, lang: Lang) -> discord.Embed:
     """What players see of a secret NPC's card: its name, that it is an NPC, and one word."""
-    embed = discord.Embed(
+    return discord.Embed(
         title=card_title(character, lang),
         description="\n".join(
             [
@@ -338,7 +328,6 @@ def secret_card(character: Character, lang: Lang) -> discord.Embed:
         ),
         colour=discord.Colour(SECRET_COLOUR),
     )
-    return embed
 
 
 def secret_result(character: Character, lang: Lang, title_key: str) -> discord.Embed:
