@@ -68,7 +68,7 @@ def damage_embed(
     lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
         lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
-    return fit_total(wound_result(character, track, lines, infliction, lang, note=note), RESULT_BUDGET)
+    return fit_total(wound_result(character, lines, infliction, lang, note=note), RESULT_BUDGET)
 
 
 def percent(chance: Fraction, lang: Lang) -> str:

@@ -85,13 +85,12 @@ def wound_embed(
     track = infliction.track
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
-    embed = wound_result(character_after, track, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
+    embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
 
 def wound_result(
     character: Character,
-    track: Track,
     lines: list[str],
     infliction: Infliction | DamageInfliction,
     lang: Lang,
@@ -106,7 +105,7 @@ def wound_result(
         lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
     if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
         lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    key = "wound_title" if infliction.track is Track.PHYSICAL else "wound_title_mental"
     return discord.Embed(
         title=t_name(lang, key, character.name, TITLE),
         description="\n".join(lines),
