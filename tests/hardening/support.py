@@ -5,7 +5,7 @@ bot, dumps the SQLite file before and after, and checks the invariants of qualit
 security" table on the answer:
 
 * no unhandled exception (nothing discord.py logged, no "error id" from the bot's error funnel);
-* answered, and every message within Discord's limits (``bot.ui.limits``);
+* answered, and every message within Discord's limits (``tests.ui.limits``);
 * ``allowed_mentions`` never lets anyone be pinged but the players whose characters the interaction
   changed (and those a test names);
 * user text never shows unescaped (``@everyone``, ``@here``, ``<@&role>``, ``<@user>`` of user text);
@@ -137,7 +137,7 @@ def message_bodies(reply: harness.Reply) -> list[dict[str, Any]]:
 
 
 def limit_violations(reply: harness.Reply) -> list[str]:
-    """Every way a message of ``reply`` breaks Discord's documented limits (bot/ui/limits.py)."""
+    """Every way a message of ``reply`` breaks Discord's documented limits (tests/ui/limits.py)."""
     problems: list[str] = []
     for body in message_bodies(reply):
         embeds = [embed_of(e) for e in body.get("embeds") or []]
