@@ -38,13 +38,12 @@ def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: C
     return t(lang, "config_track_line", track=track_label(lang, track), values=terms)
 
 
-def _numbers(
-    lang: Lang,
-    ruleset: Ruleset,
-    pick: Callable[[TrackNumbers], tuple[int, int, int]],
-    shown: Callable[[int], str],
-) -> str:
-    return "\n".join(_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track)
+NUMBERS: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
+    ("config_penalties", lambda n: n.penalties, signed),
+    ("config_rest", lambda n: n.rest_days, number),
+    ("config_difficulty", lambda n: n.difficulty, signed),
+)
+"""The settings with a number per track and severity: their label, where they are, how they show."""
 
 
 def _on(lang: Lang, value: bool) -> str:
@@ -68,21 +67,9 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     embed.add_field(
         name=t(lang, "config_presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
-    embed.add_field(
-        name=t(lang, "config_penalties"),
-        value=_numbers(lang, ruleset, lambda n: n.penalties, signed),
-        inline=False,
-    )
-    embed.add_field(
-        name=t(lang, "config_rest"),
-        value=_numbers(lang, ruleset, lambda n: n.rest_days, number),
-        inline=False,
-    )
-    embed.add_field(
-        name=t(lang, "config_difficulty"),
-        value=_numbers(lang, ruleset, lambda n: n.difficulty, signed),
-        inline=False,
-    )
+    for key, pick, shown in NUMBERS:
+        lines = [_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track]
+        embed.add_field(name=t(lang, key), value="\n".join(lines), inline=False)
     damage = damage_table_text(ruleset.damage, lang) + "\n" + t(lang, "damage_table_mental")
     embed.add_field(name=t(lang, "config_damage"), value=damage, inline=False)
     dice = t(
@@ -152,12 +139,7 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
     for name in sorted(set(before.presets) | set(after.presets)):
         label = t(lang, "diff_preset_label", name=preset_label(lang, name))
         change(label, _preset_value(lang, before, name), _preset_value(lang, after, name))
-    fields: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
-        ("config_penalties", lambda n: n.penalties, signed),
-        ("config_rest", lambda n: n.rest_days, number),
-        ("config_difficulty", lambda n: n.difficulty, signed),
-    )
-    for key, pick, shown in fields:
+    for key, pick, shown in NUMBERS:
         for track in Track:
             old, new = pick(before.numbers(track)), pick(after.numbers(track))
             for severity in SEVERITIES:
