@@ -96,12 +96,17 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
-    if record.not_applied > 0:
-        outcome += tn(lang, "event_not_applied", record.not_applied)
-    if record.note.strip():
-        outcome += t(lang, "event_note", note=clip(escape(record.note), 80))
     severity = severity_label(lang, track, record.severity)
+    outcome += _batch_end(record, lang)
     return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
+
+
+def _batch_end(record: Wounded | DamageRolled, lang: Lang) -> str:
+    """What ends the line of a batch of wounds: the wounds not applied after a fatal one, the note."""
+    text = tn(lang, "event_not_applied", record.not_applied) if record.not_applied > 0 else ""
+    if record.note.strip():
+        text += t(lang, "event_note", note=clip(escape(record.note), 80))
+    return text
 
 
 def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
@@ -133,11 +138,7 @@ def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
         count=len(record.rolls),
         outcomes=", ".join(outcomes) or "?",
     )
-    if record.not_applied > 0:
-        text += tn(lang, "event_not_applied", record.not_applied)
-    if record.note.strip():
-        text += t(lang, "event_note", note=clip(escape(record.note), 80))
-    return text
+    return text + _batch_end(record, lang)
 
 
 def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
