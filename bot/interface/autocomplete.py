@@ -10,10 +10,9 @@ from discord import app_commands
 from bot.interface.permissions import actor_of
 from bot.rules import Character, Ruleset
 from bot.storage.store import Reader
-from bot.ui import limits
 from bot.ui.board import choice_label
 from bot.ui.i18n import lang_of, t
-from bot.ui.text import clip
+from bot.ui.text import CHOICE_NAME, clip
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -81,9 +80,7 @@ async def characters_even_deleted(
     )
     lang = lang_of(interaction.locale)
     marked = [
-        app_commands.Choice(
-            name=clip(t(lang, "deleted_choice", name=name), limits.CHOICE_NAME), value=str(cid)
-        )
+        app_commands.Choice(name=clip(t(lang, "deleted_choice", name=name), CHOICE_NAME), value=str(cid))
         for cid, name in gone
     ]
     return living + marked

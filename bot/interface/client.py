@@ -35,7 +35,7 @@ from bot.rules import RandomSource
 from bot.shards.locks import COMMAND_SYNC, Locks, identify_bucket
 from bot.storage import settings
 from bot.storage.store import Store
-from bot.ui.translator import HarmoniesTranslator
+from bot.ui.i18n import HarmoniesTranslator
 
 log = logging.getLogger(__name__)
 

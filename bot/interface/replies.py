@@ -16,9 +16,8 @@ from discord.utils import MISSING
 from bot.errors import UserError
 from bot.rules import Ruleset
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
-from bot.ui import limits
 from bot.ui.i18n import Lang, error_text, lang_of
-from bot.ui.text import clip
+from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +157,7 @@ async def send_public(
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
-    content = clip(text, limits.CONTENT)
+    content = clip(text, CONTENT)
     await respond(interaction, content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -14,16 +14,23 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui import limits
-from bot.ui.card import State, counts_text, secret_word, state_colour, state_of, state_text, warning_lines
-from bot.ui.i18n import Lang, t, track_label
+from bot.ui.card import (
+    NOTICE_COLOUR,
+    State,
+    counts_text,
+    secret_word,
+    state_colour,
+    state_of,
+    state_text,
+    warning_lines,
+)
+from bot.ui.i18n import Lang, join_lines, t, track_label
 from bot.ui.rolls import odds_line, stakes
-from bot.ui.text import MAX_MARKS, clip, escape, held_marks, join_lines, mention, signed
+from bot.ui.text import CHOICE_NAME, DESCRIPTION, MAX_MARKS, clip, escape, held_marks, mention, signed
 
 # ---- The live party board: one line per character, secret NPCs as a word
 
 NAME_ON_BOARD = 60
-BOARD_COLOUR = 0x5865F2
 
 
 def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
@@ -73,13 +80,12 @@ def board_embed(
     characters: Sequence[Character], ruleset: Ruleset, lang: Lang, *, updated: datetime | None = None
 ) -> discord.Embed:
     """The board of ``characters`` (the server's player characters and the NPCs added to it)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = [board_line(c, ruleset, lang) for c in characters]
     worst = worst_player_state(characters)
     embed = discord.Embed(
         title=t(lang, "board_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more) if lines else t(lang, "board_empty"),
-        colour=discord.Colour(BOARD_COLOUR) if worst is None else state_colour(worst),
+        description=join_lines(lang, lines, DESCRIPTION) if lines else t(lang, "board_empty"),
+        colour=discord.Colour(NOTICE_COLOUR) if worst is None else state_colour(worst),
         timestamp=updated,
     )
     embed.set_footer(text=t(lang, "board_footer"))
@@ -154,7 +160,7 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         tracks,
         signed(total_penalty(character, ruleset)) if tracks else None,
         found[0] if found else None,
-        any(w.becomes is None for track in Track for w in warnings(character, track)),
+        one_wound_from_out(character),
         tuple(odds_line(o, lang) for o in odds),
         any(o.death > 0 for o in odds),
     )
@@ -178,10 +184,8 @@ def choice_state(character: Character, ruleset: Ruleset, lang: Lang, *, reveal: 
     """The penalty (``−3``), or a word: unhurt, dead, incoherent; a secret NPC's word unless ``reveal``."""
     if ruleset.is_secret(character.owner_id, character.id) and not reveal:
         return secret_word(character, lang)
-    if character.dead:
-        return t(lang, "state_dead")
-    if character.incoherent:
-        return t(lang, "state_incoherent")
+    if character.out_of_play:
+        return state_text(character, lang)
     penalty = total_penalty(character, ruleset)
     return signed(penalty) if penalty else t(lang, "state_unhurt")
 
@@ -196,4 +200,4 @@ def choice_label(
     else:
         who = clip(" ".join((owner or t(lang, "choice_player")).split()), OWNER_IN_CHOICE)
     tail = f" ({who}) — {choice_state(character, ruleset, lang, reveal=reveal)}"
-    return clip(character.name, limits.CHOICE_NAME - len(tail)) + tail
+    return clip(character.name, CHOICE_NAME - len(tail)) + tail

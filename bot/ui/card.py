@@ -13,10 +13,10 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
-from bot.ui import limits
 from bot.ui.i18n import (
     Lang,
     days_text,
+    join_lines,
     preset_label,
     severity_label,
     severity_next,
@@ -27,7 +27,7 @@ from bot.ui.i18n import (
     track_label,
 )
 from bot.ui.rolls import odds_line, only_hurts
-from bot.ui.text import clip, escape, fit_total, held_marks, join_lines, marks, mention, signed
+from bot.ui.text import FIELD_VALUE, TITLE, clip, escape, fit_total, held_marks, marks, mention, signed
 
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
 
@@ -55,6 +55,8 @@ COLOURS: dict[State, int] = {
     State.CRITICAL: 0xE74C3C,
     State.OUT: 0x4F545C,
 }
+NOTICE_COLOUR = 0x5865F2
+"""Discord's blurple, for what shows no character's state: settings, lists, history, notices, previews."""
 
 
 def state_of(character: Character) -> State:
@@ -185,10 +187,10 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
 
 def card_title(character: Character, lang: Lang) -> str:
     if character.dead:
-        return t_name(lang, "card_title_dead", character.name, limits.TITLE)
+        return t_name(lang, "card_title_dead", character.name, TITLE)
     if character.incoherent:
-        return t_name(lang, "card_title_incoherent", character.name, limits.TITLE)
-    return clip(escape(character.name), limits.TITLE)
+        return t_name(lang, "card_title_incoherent", character.name, TITLE)
+    return clip(escape(character.name), TITLE)
 
 
 def card_description(character: Character, lang: Lang) -> str:
@@ -230,15 +232,14 @@ def character_card(
         embed.add_field(
             name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False
         )
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     if found := warning_lines(character, lang):
         embed.add_field(
-            name=t(lang, "card_warnings"), value=join_lines(found, limits.FIELD_VALUE, more), inline=False
+            name=t(lang, "card_warnings"), value=join_lines(lang, found, FIELD_VALUE), inline=False
         )
     rest = rest_lines(character, ruleset, lang, can_heal)
-    embed.add_field(name=t(lang, "card_rest"), value=join_lines(rest, limits.FIELD_VALUE, more), inline=False)
+    embed.add_field(name=t(lang, "card_rest"), value=join_lines(lang, rest, FIELD_VALUE), inline=False)
     if notes := note_lines(character, lang):
-        embed.add_field(name=t(lang, "card_notes"), value=join_lines(notes, NOTES_FIELD, more), inline=False)
+        embed.add_field(name=t(lang, "card_notes"), value=join_lines(lang, notes, NOTES_FIELD), inline=False)
     return fit_total(embed, CARD_BUDGET)
 
 
@@ -298,10 +299,8 @@ def secret_word(character: Character, lang: Lang) -> str:
     """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
     shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
     decides, on the track it is on."""
-    if character.dead:
-        return t(lang, "state_dead")
-    if character.incoherent:
-        return t(lang, "state_incoherent")
+    if character.out_of_play:
+        return state_text(character, lang)
     held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
     if not held:
         return t(lang, "secret_unhurt")
@@ -318,7 +317,7 @@ def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, la
 
 def secret_card(character: Character, lang: Lang) -> discord.Embed:
     """What players see of a secret NPC's card: its name, that it is an NPC, and one word."""
-    embed = discord.Embed(
+    return discord.Embed(
         title=card_title(character, lang),
         description="\n".join(
             [
@@ -329,13 +328,12 @@ def secret_card(character: Character, lang: Lang) -> discord.Embed:
         ),
         colour=discord.Colour(SECRET_COLOUR),
     )
-    return embed
 
 
 def secret_result(character: Character, lang: Lang, title_key: str) -> discord.Embed:
     """A public result about a secret NPC: what kind of change, and its state as a word."""
     return discord.Embed(
-        title=t_name(lang, title_key, character.name, limits.TITLE),
+        title=t_name(lang, title_key, character.name, TITLE),
         description=t(lang, "secret_state", word=secret_word(character, lang)),
         colour=discord.Colour(SECRET_COLOUR),
     )

@@ -9,19 +9,15 @@ import discord
 
 from bot.rules.character import Character
 from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds, resistance
-from bot.rules.dice import Dice, Roll
+from bot.rules.dice import Dice
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
-from bot.ui.card import State, state_colour
-from bot.ui.i18n import Lang, number, severity_label, t, t_name, tn
-from bot.ui.results import RESULT_BUDGET, attributes_label
-from bot.ui.rolls import damage_table_text, dice_text
-from bot.ui.text import clip, escape, fit_total, join_lines, signed
-
-NOTE_SHOWN = 400
-PREVIEW_COLOUR = 0x5865F2
+from bot.ui.card import NOTICE_COLOUR
+from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name
+from bot.ui.results import RESULT_BUDGET, attributes_label, wound_result
+from bot.ui.rolls import damage_table_text, dice_text, roll_terms
+from bot.ui.text import TITLE, fit_total, signed
 
 
 def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:
@@ -40,16 +36,6 @@ def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) 
     return t(lang, "damage_wound", severity=inflicted)
 
 
-def roll_text(roll: Roll, track: Track, lang: Lang) -> str:
-    """``luck 7 − unluck 3 = +4, Cp+Rs +2, penalty −1 → margin +5`` (no difficulty: there is none)."""
-    terms = [
-        dice_text(roll.dice, lang),
-        f"{attributes_label(track)} {signed(roll.attributes)}",
-        f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
-    ]
-    return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
-
-
 def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
     if blow.roll.success:
         effective = t(
@@ -63,16 +49,8 @@ def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
         effective = t(lang, "damage_effective_failure", damage=blow.damage)
     became = blow.result.became if blow.result is not None else None
     outcome = outcome_text(track, blow.harm, became, lang)
-    terms = roll_text(blow.roll, track, lang)
+    terms = roll_terms(blow.roll, lang, attributes_label(track), difficulty=False)
     return t(lang, "damage_blow", index=index, terms=terms, effective=effective, outcome=outcome)
-
-
-def _colour(infliction: DamageInfliction) -> discord.Colour:
-    results = infliction.results
-    if any(r.became is None for r in results):
-        return state_colour(State.OUT)
-    worst = max((r.became for r in results if r.became is not None), default=None)
-    return state_colour(State.UNHURT if worst is None else State(worst + 1))
 
 
 def damage_embed(
@@ -86,26 +64,11 @@ def damage_embed(
     what each blow became, death or incoherence called out, the blows not rolled after a fatal one."""
     track, character = infliction.track, infliction.character
     lines = [t(lang, "damage_intro", damage=infliction.damage, label=attributes_label(track))]
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     blows = [blow_line(index, blow, track, lang) for index, blow in enumerate(infliction.blows, 1)]
-    lines.append(join_lines(blows, 3000, more))
+    lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
         lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
-    if character.dead:
-        lines.insert(0, t_name(lang, "wound_dead", character.name, 400))
-    elif character.incoherent:
-        lines.insert(0, t_name(lang, "wound_incoherent", character.name, 400))
-    if note.strip():
-        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
-        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    embed = discord.Embed(
-        title=t_name(lang, key, character.name, limits.TITLE),
-        description="\n".join(lines),
-        colour=_colour(infliction),
-    )
-    return fit_total(embed, RESULT_BUDGET)
+    return fit_total(wound_result(character, lines, infliction, lang, note=note), RESULT_BUDGET)
 
 
 def percent(chance: Fraction, lang: Lang) -> str:
@@ -159,9 +122,9 @@ def preview_embed(
         lines.append(t(lang, "preview_batch", count=count))
     lines.append(t(lang, "preview_confirm"))
     embed = discord.Embed(
-        title=t_name(lang, "preview_title", character.name, limits.TITLE, damage=damage),
+        title=t_name(lang, "preview_title", character.name, TITLE, damage=damage),
         description="\n".join(lines),
-        colour=discord.Colour(PREVIEW_COLOUR),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
     return fit_total(embed)

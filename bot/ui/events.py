@@ -33,26 +33,17 @@ from bot.history import (
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
-from bot.ui import limits
-from bot.ui.i18n import (
-    CATALOGUE,
-    Lang,
-    healed_word,
-    severity_label,
-    t,
-    t_name,
-    tn,
-)
+from bot.ui.card import NOTICE_COLOUR
+from bot.ui.i18n import CATALOGUE, Lang, healed_word, join_lines, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason
 from bot.ui.settings import ruleset_changes
-from bot.ui.text import clip, escape, join_lines, mention
+from bot.ui.text import DESCRIPTION, TITLE, clip, escape, mention
 
 log = logging.getLogger(__name__)
 
 EVENT_LIMIT = 400
 NAME_IN_EVENT = 60
 VALUE_IN_EVENT = 120
-HISTORY_COLOUR = 0x5865F2
 EDIT_FIELDS = ("name", "corps", "resistance", "intuition", "preset")
 
 
@@ -105,12 +96,17 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
-    if record.not_applied > 0:
-        outcome += tn(lang, "event_not_applied", record.not_applied)
-    if record.note.strip():
-        outcome += t(lang, "event_note", note=clip(escape(record.note), 80))
     severity = severity_label(lang, track, record.severity)
+    outcome += _batch_end(record, lang)
     return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
+
+
+def _batch_end(record: Wounded | DamageRolled, lang: Lang) -> str:
+    """What ends the line of a batch of wounds: the wounds not applied after a fatal one, the note."""
+    text = tn(lang, "event_not_applied", record.not_applied) if record.not_applied > 0 else ""
+    if record.note.strip():
+        text += t(lang, "event_note", note=clip(escape(record.note), 80))
+    return text
 
 
 def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
@@ -142,11 +138,7 @@ def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
         count=len(record.rolls),
         outcomes=", ".join(outcomes) or "?",
     )
-    if record.not_applied > 0:
-        text += tn(lang, "event_not_applied", record.not_applied)
-    if record.note.strip():
-        text += t(lang, "event_note", note=clip(escape(record.note), 80))
-    return text
+    return text + _batch_end(record, lang)
 
 
 def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
@@ -291,14 +283,13 @@ def history_embed(
     hidden: Collection[int] = (),
 ) -> discord.Embed:
     """One page of history, newest first as given, with a "page 2/5" footer (secret NPCs: ``hidden``)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = [event_line(event, lang, hidden) for event in events]
-    description = join_lines(lines, limits.DESCRIPTION - 96, more) if lines else t(lang, "history_empty")
+    description = join_lines(lang, lines, DESCRIPTION - 96) if lines else t(lang, "history_empty")
     title = (
         t(lang, "history_title")
         if character_name is None
-        else t_name(lang, "history_title_character", character_name, limits.TITLE)
+        else t_name(lang, "history_title_character", character_name, TITLE)
     )
-    embed = discord.Embed(title=title, description=description, colour=discord.Colour(HISTORY_COLOUR))
+    embed = discord.Embed(title=title, description=description, colour=discord.Colour(NOTICE_COLOUR))
     embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))
     return embed

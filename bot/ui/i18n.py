@@ -1,22 +1,24 @@
-"""Languages, the message catalogue, and the rendering of refusals (:class:`UserError`)."""
+"""Languages, the message catalogue, the rendering of refusals (:class:`UserError`), and the French of
+the slash commands for Discord's localisation fields (:class:`HarmoniesTranslator`)."""
 
 from __future__ import annotations
 
 import logging
 import re
-import string
-from typing import TYPE_CHECKING, Final, Literal
+from collections.abc import Sequence
+from typing import Final, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
 
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
-from bot.ui import limits
+from bot.ui.strings_commands import COMMANDS
 from bot.ui.strings_refusals import ERRORS, IMPORT_PROBLEMS
 from bot.ui.strings_results import RESULTS
-from bot.ui.text import MINUS, clip, escape, mention
-
-if TYPE_CHECKING:
-    from discord import Locale
+from bot.ui.text import CONTENT, MINUS, clip, escape, mention
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ LONG_PARAMS: Final = frozenset({"errors"})
 LONG_PARAM_LIMIT = 1200
 
 
-def lang_of(locale: Locale | str | None) -> Lang:
+def lang_of(locale: discord.Locale | str | None) -> Lang:
     """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"``; anything else (or nothing) → ``"en"``."""
     if locale is None:
         return "en"
@@ -77,6 +79,30 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     # A parameter missing is shown as "?" (and logged) rather than failing the answer; under the tests
     # (STRICT) it raises.
     return template.format_map(_Params(key, params))
+
+
+def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
+    """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
+    left out ("… and 3 more")."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+
+    def tail(n: int) -> str:
+        return t(lang, "more_lines", count=n)
+
+    kept = 0
+    size = -1
+    for count, line in enumerate(lines, 1):
+        size += len(line) + 1
+        if size + 1 + len(tail(len(lines) - count)) > limit:
+            break
+        kept = count
+    last = tail(len(lines) - kept)
+    if kept == 0:
+        room = limit - len(tail(len(lines) - 1)) - 1
+        return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
+    return "\n".join([*lines[:kept], last])
 
 
 def plural_form(lang: Lang, count: int) -> str:
@@ -131,11 +157,6 @@ def healed_word(lang: Lang, track: Track) -> str:
 def number(value: int) -> str:
     """An integer with a real minus sign when negative (no plus sign: see ``signed`` for that)."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def placeholders(template: str) -> set[str]:
-    """The parameter names a message template uses."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 _SETTING_PARTS: Final = {
@@ -277,7 +298,7 @@ def error_text(lang: Lang, err: UserError) -> str:
         if err.key not in ERRORS:
             log.warning("No message for UserError key %r", err.key)
             return t(lang, "error_unknown", key=_key_shown(err.key))
-        return clip(t(lang, err.key, **error_params(lang, err.params)), limits.CONTENT)
+        return clip(t(lang, err.key, **error_params(lang, err.params)), CONTENT)
     except MissingParameter:
         raise
     except Exception:  # a refusal must always be answered, even with odd parameters
@@ -290,3 +311,36 @@ def t_name(lang: Lang, key: str, raw_name: str, limit: int, /, **params: object)
     whole text holds in ``limit`` characters (for titles, field names…)."""
     fixed = len(t(lang, key, name="", **params))
     return t(lang, key, name=clip(escape(raw_name), max(limit - fixed, 0)), **params)
+
+
+# ---- The slash commands' French (strings_commands.py): a description or a choice by the key it is
+# declared with, a command's or an option's name by that name (``name.heal.roll``, ``option.severity``).
+
+FRENCH_LOCALES = (discord.Locale.french,)
+
+
+def key_of(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> str | None:
+    """The catalogue key of ``string``: the one it was declared with, else its name's."""
+    if key := string.extras.get("key"):
+        return str(key)
+    data = context.data
+    if context.location in (Where.command_name, Where.group_name) and isinstance(
+        data, app_commands.Command | app_commands.Group
+    ):
+        return "name." + data.qualified_name.replace(" ", ".")
+    if context.location is Where.parameter_name:
+        return "option." + string.message
+    return None
+
+
+class HarmoniesTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale not in FRENCH_LOCALES or (key := key_of(string, context)) is None:
+            return None
+        entry = COMMANDS.get(key)
+        return None if entry is None else entry["fr"]

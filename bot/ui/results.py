@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import discord
 
 from bot.rules.character import Character
+from bot.rules.damage import DamageInfliction
 from bot.rules.dice import Roll
 from bot.rules.healing import HealingSession, HealStep, can_roll_healing, rest_status
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
-from bot.ui import limits
-from bot.ui.card import COLOURS, State, secret_word, state_colour, state_of, with_status
-from bot.ui.i18n import Lang, days_text, healed_word, severity_label, t, t_name, tn
+from bot.ui.card import COLOURS, NOTICE_COLOUR, State, secret_word, state_colour, state_of, with_status
+from bot.ui.i18n import Lang, days_text, healed_word, join_lines, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
-from bot.ui.text import clip, escape, fit_total, join_lines, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, signed
 
-RESULT_BUDGET = limits.TOTAL - 500
+RESULT_BUDGET = TOTAL - 500
 """A short result is alone in its message (its card is behind a button): it may use most of the 6000
 characters Discord allows across a message's embeds."""
 STATUS_ROOM = 600
@@ -28,13 +28,8 @@ NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 MAX_MENTIONS = 50
 """Discord allows 100 mentioned users; 50 mentions keep the content well within 2000 characters."""
-NOTICE_COLOUR = 0x5865F2
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
-
-
-def _more(lang: Lang) -> Callable[[int], str]:
-    return lambda n: t(lang, "more_lines", count=n)
 
 
 def _out_line(character: Character, lang: Lang) -> str | None:
@@ -46,7 +41,8 @@ def _out_line(character: Character, lang: Lang) -> str | None:
     return None
 
 
-def _result_colour(track: Track, results: Sequence[Inflicted]) -> discord.Colour:
+def _result_colour(results: Sequence[Inflicted]) -> discord.Colour:
+    """The colour of a wound result: the worst severity a wound became, grey when one went beyond."""
     if any(r.became is None for r in results):
         return state_colour(State.OUT)
     worst = max((r.became for r in results if r.became is not None), default=None)
@@ -87,22 +83,34 @@ def wound_embed(
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
-    parts = [join_lines(lines, 2000, _more(lang))]
-    if loud := _out_line(character_after, lang):
-        parts.insert(0, loud)
-    if note.strip():
-        parts.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
-    if infliction.rest_lost > 0 and not character_after.out_of_play:  # said only when rest was lost
-        parts.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    embed = discord.Embed(
-        title=t_name(lang, key, character_after.name, limits.TITLE),
-        description="\n".join(parts),
-        colour=_result_colour(track, infliction.results),
-    )
+    embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
+
+
+def wound_result(
+    character: Character,
+    lines: list[str],
+    infliction: Infliction | DamageInfliction,
+    lang: Lang,
+    *,
+    note: str,
+) -> discord.Embed:
+    """A wound result (``/wound``, ``/mental``, with or without damage) around its ``lines``: death or
+    incoherence first, then the note and the rest lost."""
+    if loud := _out_line(character, lang):
+        lines = [loud, *lines]
+    if note.strip():
+        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
+    if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
+        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
+    key = "wound_title" if infliction.track is Track.PHYSICAL else "wound_title_mental"
+    return discord.Embed(
+        title=t_name(lang, key, character.name, TITLE),
+        description="\n".join(lines),
+        colour=_result_colour(infliction.results),
+    )
 
 
 def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.Embed:
@@ -113,7 +121,7 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
     after_text = healed_word(lang, track) if after is None else severity_label(lang, track, after)
     lines = [t(lang, "lower_line", before=before_text, after=after_text), t(lang, "lower_note")]
     embed = discord.Embed(
-        title=t_name(lang, "lower_title", lowering.character.name, limits.TITLE),
+        title=t_name(lang, "lower_title", lowering.character.name, TITLE),
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )
@@ -161,13 +169,13 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     if not session.character.out_of_play:
         tail.append(t(lang, "heal_rest_consumed"))
     key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
-    title = t_name(lang, key, session.character.name, limits.TITLE)
-    room = min(limits.DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
+    title = t_name(lang, key, session.character.name, TITLE)
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
         len(part) + 1 for part in head + tail
     )
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(steps, room, _more(lang)), *tail]),
+        description="\n".join([*head, join_lines(lang, steps, room), *tail]),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
@@ -184,25 +192,17 @@ def roll_embed(
     roll: Roll,
     lang: Lang,
     *,
-    character_name: str | None = None,
-    label: str = "modifier",
+    character_name: str,
     difficulty_typed: bool = True,
     terms: bool = True,
 ) -> discord.Embed:
-    """A general ±d10 roll: the verdict first, then every term. ``label`` names the added term:
-    ``"modifier"`` (translated) or a literal such as ``"Cp+Rs"``. The reminder of what a difficulty
+    """A general ±d10 roll: the verdict first, then every term. The reminder of what a difficulty
     means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
-    shown = t(lang, "roll_modifier") if label == "modifier" else clip(escape(label), 40)
-    title = (
-        t(lang, "roll_title_plain")
-        if character_name is None
-        else t_name(lang, "roll_title", character_name, limits.TITLE)
-    )
     lines = [roll_verdict(roll, lang)]
     if terms:
-        lines.append(roll_terms(roll, lang, shown))
+        lines.append(roll_terms(roll, lang, t(lang, "roll_modifier")))
     embed = discord.Embed(
-        title=title,
+        title=t_name(lang, "roll_title", character_name, TITLE),
         description="\n".join(lines),
         colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
     )
@@ -262,7 +262,7 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
     odds of their first roll."""
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
-    description = join_lines(lines, 2500, _more(lang)) if characters else t(lang, "rest_none")
+    description = join_lines(lang, lines, 2500) if characters else t(lang, "rest_none")
     fields: list[tuple[str, str]] = []
     hopeless: list[tuple[str, str]] = []
     for track in Track:
@@ -273,10 +273,10 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
             line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
             (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
-            text = join_lines(ready, limits.FIELD_VALUE, _more(lang))
+            text = join_lines(lang, ready, FIELD_VALUE)
             fields.append((t(lang, f"rest_ready{suffix}"), text))
         if only_hurt:
-            text = join_lines(only_hurt, limits.FIELD_VALUE, _more(lang))
+            text = join_lines(lang, only_hurt, FIELD_VALUE)
             hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
     if not fields:
         description = t(lang, "rest_nobody_ready") + "\n" + description

@@ -13,9 +13,8 @@ from bot.rules.dice import Dice, Roll
 from bot.rules.odds import HealingOdds
 from bot.rules.ruleset import DamageTable, Maxima
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
-from bot.ui import limits
 from bot.ui.i18n import Lang, severity_label, t, t_name
-from bot.ui.text import MINUS, clip, escape, signed
+from bot.ui.text import MINUS, TITLE, clip, escape, signed
 
 # ---- A roll written out in full: ``luck 7 − unluck 3 = +4, Cp+Rs +2, … → margin +2``
 
@@ -39,14 +38,13 @@ def dice_text(dice: Dice, lang: Lang) -> str:
     return f"{text} ({t(lang, 'roll_manual')})" if dice.manual else text
 
 
-def roll_terms(roll: Roll, lang: Lang, label: str) -> str:
-    """Every term of ``roll``; ``label`` names the attributes term (``Cp+Rs``, ``modifier``…)."""
-    terms = [
-        dice_text(roll.dice, lang),
-        f"{label} {signed(roll.attributes)}",
-        f"{t(lang, 'roll_difficulty')} {signed(roll.difficulty)}",
-        f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}",
-    ]
+def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -> str:
+    """Every term of ``roll``; ``label`` names the attributes term (``Cp+Rs``, ``modifier``…);
+    ``difficulty=False`` for a damage roll, which has none."""
+    terms = [dice_text(roll.dice, lang), f"{label} {signed(roll.attributes)}"]
+    if difficulty:
+        terms.append(f"{t(lang, 'roll_difficulty')} {signed(roll.difficulty)}")
+    terms.append(f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}")
     return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
 
 
@@ -166,7 +164,7 @@ def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.E
     """The character's name and the odds of the first roll, for the question."""
     key = "odds_title" if odds.track is Track.PHYSICAL else "odds_title_mental"
     return discord.Embed(
-        title=t_name(lang, key, character.name, limits.TITLE),
+        title=t_name(lang, key, character.name, TITLE),
         description=odds_line(odds, lang),
         colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
     )

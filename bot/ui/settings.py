@@ -11,15 +11,22 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
-from bot.ui.card import State, secret_word, state_colour, state_text
-from bot.ui.i18n import CATALOGUE, Lang, number, preset_label, severity_short, t, t_name, track_label
+from bot.ui.card import NOTICE_COLOUR, State, secret_word, state_colour, state_text
+from bot.ui.i18n import (
+    CATALOGUE,
+    Lang,
+    join_lines,
+    number,
+    preset_label,
+    severity_short,
+    t,
+    t_name,
+    track_label,
+)
 from bot.ui.rolls import damage_table_text
-from bot.ui.text import clip, escape, join_lines, mention, signed
+from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
-
-SETTINGS_COLOUR = 0x5865F2
 
 
 def _maxima(values: tuple[int, int, int]) -> str:
@@ -31,13 +38,12 @@ def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: C
     return t(lang, "config_track_line", track=track_label(lang, track), values=terms)
 
 
-def _numbers(
-    lang: Lang,
-    ruleset: Ruleset,
-    pick: Callable[[TrackNumbers], tuple[int, int, int]],
-    shown: Callable[[int], str],
-) -> str:
-    return "\n".join(_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track)
+NUMBERS: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
+    ("config_penalties", lambda n: n.penalties, signed),
+    ("config_rest", lambda n: n.rest_days, number),
+    ("config_difficulty", lambda n: n.difficulty, signed),
+)
+"""The settings with a number per track and severity: their label, where they are, how they show."""
 
 
 def _on(lang: Lang, value: bool) -> str:
@@ -46,10 +52,8 @@ def _on(lang: Lang, value: bool) -> str:
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
-    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(SETTINGS_COLOUR))
-    role = t(lang, "config_gm_role_none") if ruleset.gm_role_id is None else f"<@&{ruleset.gm_role_id}>"
-    embed.add_field(name=t(lang, "config_gm_role"), value=role, inline=False)
+    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(NOTICE_COLOUR))
+    embed.add_field(name=t(lang, "config_gm_role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
             lang,
@@ -61,23 +65,11 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "config_presets"), value=join_lines(presets, limits.FIELD_VALUE, more), inline=False
+        name=t(lang, "config_presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
-    embed.add_field(
-        name=t(lang, "config_penalties"),
-        value=_numbers(lang, ruleset, lambda n: n.penalties, signed),
-        inline=False,
-    )
-    embed.add_field(
-        name=t(lang, "config_rest"),
-        value=_numbers(lang, ruleset, lambda n: n.rest_days, number),
-        inline=False,
-    )
-    embed.add_field(
-        name=t(lang, "config_difficulty"),
-        value=_numbers(lang, ruleset, lambda n: n.difficulty, signed),
-        inline=False,
-    )
+    for key, pick, shown in NUMBERS:
+        lines = [_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track]
+        embed.add_field(name=t(lang, key), value="\n".join(lines), inline=False)
     damage = damage_table_text(ruleset.damage, lang) + "\n" + t(lang, "damage_table_mental")
     embed.add_field(name=t(lang, "config_damage"), value=damage, inline=False)
     dice = t(
@@ -89,10 +81,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     embed.add_field(name=t(lang, "config_ask_healing"), value=ask)
     embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
     embed.add_field(name=t(lang, "config_secret_npcs"), value=_secret(lang, ruleset))
-    language = (
-        t(lang, "config_language_auto") if ruleset.language is None else t(lang, f"lang_{ruleset.language}")
-    )
-    embed.add_field(name=t(lang, "config_language"), value=language)
+    embed.add_field(name=t(lang, "config_language"), value=_language(lang, ruleset.language))
     embed.set_footer(text=t(lang, "config_footer"))
     return embed
 
@@ -104,11 +93,10 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
         label = t(lang, f"count_{key}") if f"count_{key}" in CATALOGUE else clip(escape(str(key)), 40)
         shown = number(value) if isinstance(value, int) else clip(escape(str(value)), 40)
         lines.append(label + t(lang, "colon") + shown)
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     return discord.Embed(
         title=t(lang, "import_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
-        colour=discord.Colour(SETTINGS_COLOUR),
+        description=join_lines(lang, lines, DESCRIPTION),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
 
 
@@ -151,12 +139,7 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
     for name in sorted(set(before.presets) | set(after.presets)):
         label = t(lang, "diff_preset_label", name=preset_label(lang, name))
         change(label, _preset_value(lang, before, name), _preset_value(lang, after, name))
-    fields: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
-        ("config_penalties", lambda n: n.penalties, signed),
-        ("config_rest", lambda n: n.rest_days, number),
-        ("config_difficulty", lambda n: n.difficulty, signed),
-    )
-    for key, pick, shown in fields:
+    for key, pick, shown in NUMBERS:
         for track in Track:
             old, new = pick(before.numbers(track)), pick(after.numbers(track))
             for severity in SEVERITIES:
@@ -187,12 +170,11 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
 
 def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> discord.Embed:
     """The answer to a /config change: what changed, old → new (/config show has the whole card)."""
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
     lines = ruleset_changes(before, after, lang) or [t(lang, "diff_nothing")]
     embed = discord.Embed(
         title=t(lang, "diff_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
-        colour=discord.Colour(SETTINGS_COLOUR),
+        description=join_lines(lang, lines, DESCRIPTION),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "diff_footer"))
     return embed
@@ -203,7 +185,6 @@ def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> disco
 LINES_PER_PAGE = 20
 PAGE_BUDGET = 3900
 NAME_IN_LIST = 100
-LIST_COLOUR = 0x5865F2
 
 
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
@@ -237,7 +218,7 @@ def character_list_embeds(
 ) -> list[discord.Embed]:
     """Every character, one line each (name, owner, worst state, total penalty), 20 lines a page at
     most, each page within Discord's limits, with a "page 1/3" footer. Never an empty list."""
-    colour = discord.Colour(LIST_COLOUR)
+    colour = discord.Colour(NOTICE_COLOUR)
     if not characters:
         return [discord.Embed(title=t(lang, "list_title"), description=t(lang, "list_empty"), colour=colour)]
     pages = _pages([character_line(c, ruleset, lang) for c in characters])
@@ -251,7 +232,7 @@ def character_list_embeds(
 
 def character_deleted_embed(character: Character, lang: Lang) -> discord.Embed:
     return discord.Embed(
-        title=t_name(lang, "deleted_title", character.name, limits.TITLE),
+        title=t_name(lang, "deleted_title", character.name, TITLE),
         description=t(lang, "deleted_body"),
         colour=state_colour(State.OUT),
     )

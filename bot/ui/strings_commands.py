@@ -4,7 +4,8 @@ names and choices, in English and French (Discord shows the French to clients in
 The cogs declare each description and choice as ``locale_str("English text", key=...)`` with a key of
 this catalogue; a command's name and an option's name are their own keys (``name.`` + the command's
 qualified name, ``option.`` + the option's name: the identifiers Discord sends back). The translator
-(:mod:`bot.ui.translator`) reads the French here; a test checks the English here is the declared one.
+(:class:`bot.ui.i18n.HarmoniesTranslator`) reads the French here; a test checks the English here is the
+declared one.
 """
 
 from __future__ import annotations

@@ -57,7 +57,6 @@ RESULTS: dict[str, dict[str, str]] = {
     "page_footer": {"en": "page {page}/{pages}", "fr": "page {page}/{pages}"},
     "button_confirm": {"en": "Confirm", "fr": "Confirmer"},
     "button_cancel": {"en": "Cancel", "fr": "Annuler"},
-    "button_delete": {"en": "Delete", "fr": "Supprimer"},
     "button_heal": {"en": "Heal", "fr": "Soigner"},
     "button_heal_mental": {"en": "Heal (mental)", "fr": "Soigner (mental)"},
     "button_first": {"en": "First", "fr": "Début"},
@@ -268,7 +267,6 @@ RESULTS: dict[str, dict[str, str]] = {
     "roll_manual": {"en": "player's dice", "fr": "dés donnés"},
     "roll_modifier": {"en": "modifier", "fr": "modificateur"},
     "roll_title": {"en": "Roll — {name}", "fr": "Jet — {name}"},
-    "roll_title_plain": {"en": "Roll", "fr": "Jet"},
     "roll_success": {"en": "✅ **Success**, margin {margin}", "fr": "✅ **Réussite**, marge {margin}"},
     "roll_failure": {
         "en": "❌ **Failure**, failure margin {margin}",
@@ -288,7 +286,6 @@ RESULTS: dict[str, dict[str, str]] = {
         "en": "Nobody can roll healing yet.",
         "fr": "Personne ne peut encore faire de jet de guérison.",
     },
-    "rest_rested": {"en": "Rested", "fr": "Au repos"},
     "rest_none": {"en": "No character rested.", "fr": "Aucun personnage ne s'est reposé."},
     "rest_line_wait": {
         "en": "{name}: {days} ({severity})",

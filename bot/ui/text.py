@@ -1,17 +1,24 @@
-"""Plain text for Discord: escaping, clipping, signed numbers, line budgets, and the wound marks
-(squares for the body, circles for the mind) that read at a glance."""
+"""Plain text for Discord: its limits, escaping, clipping, signed numbers, line budgets, and the wound
+marks (squares for the body, circles for the mind) that read at a glance."""
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
 
 import discord
 
 from bot.rules.severity import SEVERITIES, Severity, Track
-from bot.ui import limits
 
+# ---- Discord's documented limits, in Unicode code points (the OpenAPI schema's ``maxLength``), like ``len``.
+
+TITLE = 256
+DESCRIPTION = 4096
+FIELD_VALUE = 1024
+TOTAL = 6000
+"""Across all the embeds of a message."""
+CONTENT = 2000
+CHOICE_NAME = 100
 # ---- Text helpers: escaping user text, cutting at Discord's limits, signed numbers, mentions.
 
 ELLIPSIS = "…"
@@ -75,11 +82,6 @@ def clip(text: str, limit: int) -> str:
     return cut + ELLIPSIS
 
 
-def name(text: str, limit: int = 100) -> str:
-    """A user-given name, escaped then clipped."""
-    return clip(escape(text), limit)
-
-
 def signed(number: int) -> str:
     """``+4``, ``+0``, ``−4`` (with a real minus sign, U+2212)."""
     return f"{MINUS}{-number}" if number < 0 else f"+{number}"
@@ -89,28 +91,7 @@ def mention(user_id: int | None) -> str:
     return "" if user_id is None else f"<@{user_id}>"
 
 
-def join_lines(lines: Sequence[str], limit: int, more: Callable[[int], str] | None = None) -> str:
-    """Lines joined with newlines, as many as fit in ``limit``; then one line saying how many were
-    left out (``more(n)``, by default "… +n")."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    tail = more or (lambda n: f"{ELLIPSIS} +{n}")
-    kept = 0
-    size = -1
-    for count, line in enumerate(lines, 1):
-        size += len(line) + 1
-        if size + 1 + len(tail(len(lines) - count)) > limit:
-            break
-        kept = count
-    last = tail(len(lines) - kept)
-    if kept == 0:
-        room = limit - len(tail(len(lines) - 1)) - 1
-        return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
-    return "\n".join([*lines[:kept], last])
-
-
-def fit_total(embed: discord.Embed, total: int = limits.TOTAL) -> discord.Embed:
+def fit_total(embed: discord.Embed, total: int = TOTAL) -> discord.Embed:
     """A last safety net: shorten the longest texts of ``embed`` until it holds ``total`` characters."""
     for _ in range(50):
         excess = len(embed) - total

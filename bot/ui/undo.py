@@ -12,34 +12,25 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
 from bot.rules.wounds import total_penalty
-from bot.ui import limits
-from bot.ui.card import secret_word, state_text
-from bot.ui.events import (
-    EVENT_LIMIT,
-    HISTORY_COLOUR,
-    NAME_IN_EVENT,
-    SECRET_KINDS,
-    describe,
-    describe_event,
-    kind_of,
-)
-from bot.ui.i18n import Lang, plural_form, severity_short, t
-from bot.ui.text import clip, escape, join_lines, signed
+from bot.ui.card import NOTICE_COLOUR, secret_word, state_text
+from bot.ui.events import EVENT_LIMIT, NAME_IN_EVENT, SECRET_KINDS, describe, describe_event, kind_of
+from bot.ui.i18n import Lang, join_lines, plural_form, severity_short, t
+from bot.ui.text import DESCRIPTION, clip, escape, signed
 
 
 def undo_embed(
     event: Event,
     lang: Lang,
-    restored: Sequence[Character] = (),
-    hidden: Collection[int] = (),
-    back_in_play: Mapping[int, str] = {},
-    ruleset: Ruleset | None = None,
+    restored: Sequence[Character],
+    hidden: Collection[int],
+    back_in_play: Mapping[int, str],
+    ruleset: Ruleset,
 ) -> discord.Embed:
     """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
     record says what it reverted); ``restored``: the characters as the undo left them, each with the
     state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
     read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
-    "incoherent"); ``ruleset``: for the penalty (the defaults without it).
+    "incoherent"); ``ruleset``: for the penalty.
     A few lines: the cards are behind the Card buttons."""
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
@@ -56,13 +47,11 @@ def undo_embed(
     else:
         reverted, what = event.id, describe_event(event, lang, hidden)
     lines = [t(lang, "undo_body", id=reverted, what=what)]
-    rules = ruleset or Ruleset()
-    lines += [_came_back(c, rules, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
-    more = lambda n: t(lang, "more_lines", count=n)  # noqa: E731
+    lines += [_came_back(c, ruleset, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
     embed = discord.Embed(
         title=t(lang, "undo_title"),
-        description=join_lines(lines, limits.DESCRIPTION, more),
-        colour=discord.Colour(HISTORY_COLOUR),
+        description=join_lines(lang, lines, DESCRIPTION),
+        colour=discord.Colour(NOTICE_COLOUR),
     )
     embed.set_footer(text=t(lang, "undo_again"))
     return embed

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.ui.limits import message_within_limits
 from tests import fakediscord as harness
 from tests.fakediscord import check_requests
 from tests.table import ALICE, BOB, GM, GUILD, OWNER, Table, open_table, public, refused
+from tests.ui.limits import message_within_limits
 
 
 def lines_shown(reply: harness.Reply) -> int:

@@ -9,8 +9,8 @@ import pytest
 from discord import app_commands
 
 from bot.rules import Track
+from bot.ui.i18n import key_of
 from bot.ui.strings_commands import COMMANDS
-from bot.ui.translator import key_of
 from tests import fakediscord as harness
 from tests.databases import history_of
 from tests.fakediscord import check_requests

@@ -5,7 +5,7 @@ bot, dumps the SQLite file before and after, and checks the invariants of qualit
 security" table on the answer:
 
 * no unhandled exception (nothing discord.py logged, no "error id" from the bot's error funnel);
-* answered, and every message within Discord's limits (``bot.ui.limits``);
+* answered, and every message within Discord's limits (``tests.ui.limits``);
 * ``allowed_mentions`` never lets anyone be pinged but the players whose characters the interaction
   changed (and those a test names);
 * user text never shows unescaped (``@everyone``, ``@here``, ``<@&role>``, ``<@user>`` of user text);
@@ -24,12 +24,13 @@ from typing import Any
 
 import discord
 
-from bot.ui import limits
 from bot.ui.i18n import CATALOGUE, Lang, lang_of
 from bot.ui.strings_refusals import ERRORS
+from bot.ui.text import CHOICE_NAME
 from tests import fakediscord as harness
 from tests.databases import Connection, connect, sql_lines
 from tests.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
+from tests.ui import limits
 
 #: A user who is nobody at the table: the id hostile names and notes try to ping.
 STRANGER = 100000000000000099
@@ -136,7 +137,7 @@ def message_bodies(reply: harness.Reply) -> list[dict[str, Any]]:
 
 
 def limit_violations(reply: harness.Reply) -> list[str]:
-    """Every way a message of ``reply`` breaks Discord's documented limits (bot/ui/limits.py)."""
+    """Every way a message of ``reply`` breaks Discord's documented limits (tests/ui/limits.py)."""
     problems: list[str] = []
     for body in message_bodies(reply):
         embeds = [embed_of(e) for e in body.get("embeds") or []]
@@ -147,8 +148,8 @@ def limit_violations(reply: harness.Reply) -> list[str]:
                 if label is not None and len(label) > limits.BUTTON_LABEL:
                     problems.append(f"button label: {len(label)} > {limits.BUTTON_LABEL}")
     for choice in reply.choices or []:
-        if len(choice["name"]) > limits.CHOICE_NAME:
-            problems.append(f"choice name: {len(choice['name'])} > {limits.CHOICE_NAME}")
+        if len(choice["name"]) > CHOICE_NAME:
+            problems.append(f"choice name: {len(choice['name'])} > {CHOICE_NAME}")
     if reply.choices is not None and len(reply.choices) > 25:
         problems.append(f"choices: {len(reply.choices)} > 25")
     return problems

@@ -1,6 +1,6 @@
 """Discord's limits at the extremes the bot allows: the longest names and notes everywhere, 100
 characters in one server, 20 wounds per severity, healing sessions of 20 rolls, 25 presets — in both
-languages. ``Hardened`` checks every message with ``bot.ui.limits`` and the fixture validates every
+languages. ``Hardened`` checks every message with ``tests.ui.limits`` and the fixture validates every
 request against Discord's OpenAPI spec (strict)."""
 
 from __future__ import annotations

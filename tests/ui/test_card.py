@@ -16,9 +16,9 @@ from bot.ui.card import (
     warning_lines,
 )
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import embed_within_limits
 from bot.ui.text import EMPTY, MAX_MARKS, glyph, marks
 from tests.ui.builders import PING, character, embed_text, nasty
+from tests.ui.limits import embed_within_limits
 
 RULES = Ruleset()
 

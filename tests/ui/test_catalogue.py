@@ -98,3 +98,33 @@ def test_the_checks_see_the_damage_line_bug_they_were_written_for() -> None:
         t("en", "damage_blow", index=1, terms="luck 7")
     assert tn("fr", "rest_title", 2) == "Repos : 2 jours"
     assert t_name("en", "wound_title", "Aélis", 256) == "Wounds — Aélis"
+
+
+def _named_keys() -> tuple[set[str], list[re.Pattern[str]]]:
+    """Every string written in bot/ and cogs/ (a ``tn`` key with its plural forms), and the pattern of
+    every f-string or ``"prefix" + …`` that could build a key (``f"sev_{…}_short"``, ``"name." + …``)."""
+    literals: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    for path in SOURCES:
+        if path.name.startswith("strings_"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                literals.add(node.value)
+            elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+                patterns.append(re.compile(re.escape(str(node.left.value)) + ".*"))
+            elif isinstance(node, ast.JoinedStr) and (pattern := _key_pattern(node)) is not None:
+                patterns.append(pattern)
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "tn"):
+                continue
+            if (key := _key_pattern(node.args[1])) is not None:
+                patterns.append(re.compile(key.pattern + "_(one|other)"))
+    # a pattern with hardly any fixed text ("{key}_{form}") would match every key
+    fixed = [p for p in patterns if len(re.sub(r"\[a-z_\]\*|\.\*|\\|_|\(one\|other\)", "", p.pattern)) >= 3]
+    return literals, fixed
+
+
+def test_every_message_is_named_somewhere_in_the_code() -> None:
+    literals, patterns = _named_keys()
+    unused = [k for k in CATALOGUE if k not in literals and not any(p.fullmatch(k) for p in patterns)]
+    assert unused == []

@@ -12,9 +12,9 @@ from bot.rules.ruleset import DamageTable
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, percent, preview_embed
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import message_within_limits
 from bot.ui.rolls import damage_table_text
 from tests.ui.builders import PING, character, nasty
+from tests.ui.limits import message_within_limits
 
 
 def open_dice() -> Dice:

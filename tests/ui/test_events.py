@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from bot.history import Event
+from bot.rules.ruleset import Ruleset
 from bot.ui.events import describe_event, history_embed
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import embed_within_limits
 from bot.ui.undo import undo_embed
 from tests.ui.builders import PING, embed_text, nasty
+from tests.ui.limits import embed_within_limits
 
 
 def event(kind: str, details: dict[str, Any] | None = None, **extra: Any) -> Event:
@@ -178,11 +179,11 @@ def test_a_page_of_huge_events_fits() -> None:
 
 def test_undo_embed_says_what_was_reverted() -> None:
     reverted = event("rest", {"days": 3, "characters": 4}, character_name=None)
-    en = undo_embed(reverted, "en")
+    en = undo_embed(reverted, "en", (), (), {}, Ruleset())
     assert en.title == "Undone"
     assert en.description == "Reverted change #12: rest of 3 days for 4 characters"
     assert "/undo" in (en.footer.text or "")
-    fr = undo_embed(event("undo", {"kind": "wound", "details": WOUND}, undoes=8), "fr")
+    fr = undo_embed(event("undo", {"kind": "wound", "details": WOUND}, undoes=8), "fr", (), (), {}, Ruleset())
     assert (fr.description or "").startswith("Changement n°8 annulé : **Aria** : 2 × blessure légère")
     assert "/annuler" in (fr.footer.text or "")
     stored = {
@@ -192,9 +193,9 @@ def test_undo_embed_says_what_was_reverted() -> None:
         "event_id": 8,
         "event_at": "2024-05-01T10:00:00+00:00",
     }
-    as_stored = undo_embed(event("undo", stored, undoes=8), "en")
+    as_stored = undo_embed(event("undo", stored, undoes=8), "en", (), (), {}, Ruleset())
     assert as_stored.description == "Reverted change #8: **Bob**: GM healing, serious wound → light wound"
     line = describe_event(event("undo", stored, undoes=8), "fr")
     assert line == "annulation du changement n°8 — **Bob** : soin du MJ, blessure grave → blessure légère"
-    bare = undo_embed(event("undo", {}, undoes=8), "en")
+    bare = undo_embed(event("undo", {}, undoes=8), "en", (), (), {}, Ruleset())
     assert "#8" in (bare.description or "")

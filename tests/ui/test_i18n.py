@@ -20,6 +20,7 @@ from bot.ui.i18n import (
     Lang,
     MissingParameter,
     error_text,
+    join_lines,
     lang_of,
     plural_form,
     severity_label,
@@ -466,3 +467,15 @@ def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None
     assert "de Mira" in error_text(
         "fr", UserError("heal_roll_owner", of_name=Possessive("Mira"), player=Mention(1))
     )
+
+
+def test_join_lines_keeps_what_fits_and_says_how_many_are_left() -> None:
+    lines = [f"line {i}" for i in range(100)]
+    text = join_lines("en", lines, 100)
+    assert len(text) <= 100
+    assert text.startswith("line 0\nline 1")
+    kept = text.count("line ")
+    assert text.endswith(f"… and {100 - kept} more")
+    assert re.search(r"\n… et \d+ de plus$", join_lines("fr", lines, 100))
+    assert join_lines("en", ["a", "b"], 100) == "a\nb"
+    assert len(join_lines("en", ["x" * 5000], 1024)) <= 1024

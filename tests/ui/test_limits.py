@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.ui.limits import embed_within_limits, message_within_limits
+from tests.ui.limits import embed_within_limits, message_within_limits
 
 
 def test_a_plain_embed_is_fine() -> None:

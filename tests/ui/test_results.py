@@ -22,7 +22,6 @@ from bot.rules import (
 from bot.rules.healing import HealingSession, HealStep
 from bot.ui.card import character_card
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.limits import embed_within_limits, message_within_limits
 from bot.ui.results import (
     healing_embed,
     lowering_embed,
@@ -38,6 +37,7 @@ from bot.ui.settings import (
     import_embed,
 )
 from tests.ui.builders import PING, character, embed_text, nasty
+from tests.ui.limits import embed_within_limits, message_within_limits
 
 RULES = Ruleset()
 
@@ -185,10 +185,12 @@ def test_roll_embed() -> None:
     )
     assert (en.description or "").startswith("✅ **Success**, margin +10\nluck")  # the verdict first
     assert "positive difficulty makes a roll easier" in (en.footer.text or "")
-    assert roll_embed(roll, "en", difficulty_typed=False).footer.text is None
-    fr = roll_embed(Roll(Dice((1,), (9,)), 0, 0, 0), "fr", character_name=None, label="Cp+Rs")
-    assert fr.title == "Jet"
-    assert "Cp+Rs +0" in (fr.description or "") and "**Échec**, marge d'échec 8" in (fr.description or "")
+    assert roll_embed(roll, "en", character_name="Bob", difficulty_typed=False).footer.text is None
+    fr = roll_embed(Roll(Dice((1,), (9,)), 0, 0, 0), "fr", character_name="Bob")
+    assert fr.title == "Jet — Bob"
+    assert "modificateur +0" in (fr.description or "") and "**Échec**, marge d'échec 8" in (
+        fr.description or ""
+    )
     assert embed_within_limits(roll_embed(roll, "fr", character_name=nasty(10_000))) == []
 
 

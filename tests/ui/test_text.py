@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui.text import ELLIPSIS, clip, escape, fit_total, join_lines, signed
+from bot.ui.text import ELLIPSIS, clip, escape, fit_total, signed
 from tests.ui.builders import NASTY, PING, nasty
 
 
@@ -91,17 +91,6 @@ def test_signed_uses_a_real_minus_sign() -> None:
     assert signed(4) == "+4"
     assert signed(0) == "+0"
     assert signed(-4) == "\u22124"
-
-
-def test_join_lines_keeps_what_fits_and_says_how_many_are_left() -> None:
-    lines = [f"line {i}" for i in range(100)]
-    text = join_lines(lines, 100, lambda n: f"+{n} more")
-    assert len(text) <= 100
-    assert text.startswith("line 0\nline 1")
-    kept = text.count("line ")
-    assert text.endswith(f"+{100 - kept} more")
-    assert join_lines(["a", "b"], 100) == "a\nb"
-    assert len(join_lines(["x" * 5000], 1024)) <= 1024
 
 
 def test_fit_total_shortens_the_longest_texts() -> None:

@@ -1,7 +1,5 @@
-"""Discord's documented message and embed limits, and a checker other modules and tests reuse.
-
-Discord counts characters as Unicode code points (the OpenAPI schema's ``maxLength``), like ``len``.
-"""
+"""A checker of Discord's documented message and embed limits, for the tests of every renderer and of
+every answer the fake Discord records."""
 
 from __future__ import annotations
 
@@ -9,17 +7,13 @@ from collections.abc import Sequence
 
 import discord
 
-TITLE = 256
-DESCRIPTION = 4096
+from bot.ui.text import CONTENT, DESCRIPTION, FIELD_VALUE, TITLE, TOTAL
+
 FIELD_NAME = 256
-FIELD_VALUE = 1024
 FIELDS = 25
 FOOTER = 2048
 AUTHOR = 256
-TOTAL = 6000
-CONTENT = 2000
 EMBEDS_PER_MESSAGE = 10
-CHOICE_NAME = 100
 BUTTON_LABEL = 80
 COLOUR_MAX = 0xFFFFFF
 
