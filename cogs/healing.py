@@ -17,7 +17,6 @@ from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
 from bot.interface.replies import (
-    answer_error,
     caller_lang,
     public_lang,
     respond,
@@ -25,7 +24,7 @@ from bot.interface.replies import (
     think_privately,
 )
 from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
-from bot.interface.views import Ask
+from bot.interface.views import Ask, Lasting
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.ui.i18n import Lang, t, tn
@@ -285,7 +284,7 @@ async def lower_and_reply(
     )
 
 
-class HealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
+class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
     """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
 
     def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
@@ -299,11 +298,8 @@ class HealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_I
     ) -> HealButton:
         return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
 
-    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
-        try:
-            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
-        except Exception as error:
-            await answer_error(interaction, error)
+    async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
 
 
 async def setup(bot: HarmoniesBot) -> None:

@@ -12,11 +12,11 @@ from discord.ext import commands
 from bot.actions import targets
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond
+from bot.interface.results import send_card_privately
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
-from bot.rules import Track, can_roll_healing
+from bot.rules import Track
 from bot.storage.store import Reader
-from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 
 if TYPE_CHECKING:
@@ -73,12 +73,7 @@ class Menus(commands.Cog):
         ruleset, character = await store.read(
             actor.guild_id, lambda r: (r.ruleset(), targets.active_of(r, member.id))
         )
-        embed = character_card(
-            character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
-        )
-        await respond(
-            interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await send_card_privately(interaction, character, ruleset)
 
 
 async def setup(bot: HarmoniesBot) -> None:
