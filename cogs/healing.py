@@ -96,7 +96,20 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         track = (
             Track.MENTAL if interaction.command and interaction.command.name == "mental" else Track.PHYSICAL
         )
-        await lower_and_reply(interaction, track=track, severity=severity, target=target, character=character)
+        lowered = await wounds.lower(
+            self.bot.store,
+            actor_of(interaction),
+            track=track,
+            severity=parse_severity(track, severity),
+            player_id=target.id if target else None,
+            ref=character,
+        )
+        lang = public_lang(interaction, lowered.ruleset)
+        result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
+        owner = lowered.character.owner_id
+        await send_result(
+            interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+        )
 
     wound = lowering("wound", "Lower one physical wound one rank, no roll (GM)", PHYSICAL)(lower)
     mental = lowering("mental", "Lower one mental wound one rank (GM)", MENTAL)(lower)
@@ -256,32 +269,6 @@ async def ask_before_healing(
                 await sent.edit(content=t(lang, "expired"), view=view)
         return False
     return bool(view.value)
-
-
-async def lower_and_reply(
-    interaction: discord.Interaction[HarmoniesBot],
-    *,
-    track: Track,
-    severity: str,
-    target: discord.abc.User | None,
-    character: str | None,
-) -> None:
-    """/heal wound and /heal mental: a GM lowers one wound one rank."""
-    bot = interaction.client
-    lowered = await wounds.lower(
-        bot.store,
-        actor_of(interaction),
-        track=track,
-        severity=parse_severity(track, severity),
-        player_id=target.id if target else None,
-        ref=character,
-    )
-    lang = public_lang(interaction, lowered.ruleset)
-    result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
-    owner = lowered.character.owner_id
-    await send_result(
-        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
-    )
 
 
 class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
