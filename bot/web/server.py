@@ -22,8 +22,7 @@ from aiohttp import web
 from bot.storage import player_views
 from bot.storage.player_views import digest
 from bot.storage.store import Store
-from bot.ui.board import party_lines
-from bot.ui.i18n import Lang, t
+from bot.ui.i18n import t
 from bot.web.feed import Feeds, PostgresChanges
 from bot.web.limits import AddressLimits, client_address
 from bot.web.page import not_found_html, page_html
@@ -151,10 +150,8 @@ class PlayerView:
         party = await self.store.database.read(lambda sql: player_views.party(sql, key))
         if party is None:
             return not_found()
-        lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
-        lines = party_lines(party.characters, party.ruleset, lang)
         overlay = request.query.get("overlay") in ("1", "true")
-        response = web.Response(text=page_html(lines, lang, overlay=overlay), content_type="text/html")
+        response = web.Response(text=page_html(party, overlay=overlay), content_type="text/html")
         response.headers["Cache-Control"] = "no-store"
         return response
 
