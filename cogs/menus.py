@@ -30,17 +30,10 @@ class Menus(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
         in_servers = app_commands.AppCommandContext(guild=True)
-        self.menus = [
-            app_commands.ContextMenu(name=WOUND_MENU, callback=self.wound, allowed_contexts=in_servers),
-            app_commands.ContextMenu(name=CARD_MENU, callback=self.card, allowed_contexts=in_servers),
-        ]
-        for menu in self.menus:
+        for name, callback in ((WOUND_MENU, self.wound), (CARD_MENU, self.card)):
+            menu = app_commands.ContextMenu(name=name, callback=callback, allowed_contexts=in_servers)
             menu.guild_only = True
             bot.tree.add_command(menu)
-
-    async def cog_unload(self) -> None:
-        for menu in self.menus:
-            self.bot.tree.remove_command(menu.name, type=menu.type)
 
     async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)
