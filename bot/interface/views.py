@@ -1,6 +1,6 @@
-"""Views: questions kept in memory (a damage roll's confirmation, a risky healing session; and the
-answer to their buttons after a restart), list paging and the "Wound…" menu's choices (the persistent
-buttons, Heal, Card and the deletion's, live in the cogs that answer them)."""
+"""Views: their base, questions kept in memory (a damage roll's confirmation, a risky healing session;
+and the answer to their buttons after a restart), list paging and the "Wound…" menu's choices. The
+persistent buttons (Heal, Card, the deletion's) live in the cogs that answer them, on :class:`Lasting`."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ PAGER_TIMEOUT = 300.0
 
 
 class View(discord.ui.View):
-    """The bot's views: each click is in flight until it ends (:meth:`HarmoniesBot.drain
-    <bot.interface.client.HarmoniesBot.drain>` waits for it) and its errors end in the error funnel;
-    with an ``author_id``, only that user may click."""
+    """The bot's views: each click is in flight until it ends (a graceful stop waits for it:
+    ``HarmoniesBot.drain``) and its errors end in the error funnel; with an ``author_id``, only that
+    user may click."""
 
     def __init__(self, *, timeout: float, author_id: int | None = None) -> None:
         super().__init__(timeout=timeout)
