@@ -51,12 +51,6 @@ def lowering(name: str, description: str, severities: list[app_commands.Choice[s
     return declare
 
 
-DICE_HELP = locale_str(
-    "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
-    key="heal.roll.dice",
-)
-
-
 @app_commands.guild_only()
 class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds", key="heal")):
     def __init__(self, bot: HarmoniesBot) -> None:
@@ -68,7 +62,10 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
     )
     @app_commands.describe(
         character=locale_str("Which character (default: your active one)", key="own-character"),
-        dice=DICE_HELP,
+        dice=locale_str(
+            "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
+            key="heal.roll.dice",
+        ),
         track=locale_str(
             "Physical wounds (default), or mental ones when the server allows healing rolls for them",
             key="heal.roll.track",
