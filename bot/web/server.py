@@ -20,7 +20,7 @@ from importlib import resources
 from aiohttp import web
 
 from bot.storage import player_views
-from bot.storage.player_views import digest
+from bot.storage.player_views import Party, digest
 from bot.storage.store import Store
 from bot.ui.i18n import t
 from bot.web.feed import Feeds, PostgresChanges
@@ -140,14 +140,15 @@ class PlayerView:
         response.headers["Cache-Control"] = "public, max-age=300"
         return response
 
-    def _digest_of(self, request: web.Request) -> str:
+    async def _party(self, request: web.Request) -> tuple[str, Party | None]:
+        """The digest of the link's token, and its party (``None``: no such link)."""
         token = request.match_info["token"]
         # A malformed token is looked up too (as a digest no link has): every 404 costs the same.
-        return digest(token if TOKEN_SHAPE.fullmatch(token) else "")
+        key = digest(token if TOKEN_SHAPE.fullmatch(token) else "")
+        return key, await self.store.database.read(lambda sql: player_views.party(sql, key))
 
     async def _page(self, request: web.Request) -> web.Response:
-        key = self._digest_of(request)
-        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
+        _, party = await self._party(request)
         if party is None:
             return not_found()
         overlay = request.query.get("overlay") in ("1", "true")
@@ -156,8 +157,7 @@ class PlayerView:
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        key = self._digest_of(request)
-        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
+        key, party = await self._party(request)
         if party is None:
             return not_found()
         address = address_of(request)
