@@ -45,24 +45,6 @@ def describe_shard_ids(ids: Iterable[int]) -> str:
     return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def check_base_url(text: str) -> str:
-    """``WEB_BASE_URL``: empty (no player view), or ``http(s)://host[:port][/path]``, without a query,
-    a fragment or a password; returned without its trailing slash."""
-    value = text.strip()
-    if not value:
-        return ""
-    url = urlsplit(value)
-    if url.scheme not in ("http", "https") or not url.hostname:
-        raise ValueError(f"WEB_BASE_URL must look like https://harmonies.example.org (got {value!r})")
-    if url.query or url.fragment or url.username or url.password:
-        raise ValueError("WEB_BASE_URL takes no query, fragment, user or password")
-    try:
-        url.port  # noqa: B018 (a port that is not a number raises here)
-    except ValueError:
-        raise ValueError(f"WEB_BASE_URL has a bad port (got {value!r})") from None
-    return value.rstrip("/")
-
-
 class DatabaseSettings(BaseSettings):
     """What the maintenance commands (``python -m bot backup``) need: no token."""
 
@@ -112,8 +94,22 @@ class Settings(DatabaseSettings):
 
     @field_validator("web_base_url")
     @classmethod
-    def _web_address(cls, value: str) -> str:
-        return check_base_url(value)
+    def _web_address(cls, text: str) -> str:
+        """Empty (no player view), or ``http(s)://host[:port][/path]``, without a query, a fragment or a
+        password; kept without its trailing slash."""
+        value = text.strip()
+        if not value:
+            return ""
+        url = urlsplit(value)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ValueError(f"WEB_BASE_URL must look like https://harmonies.example.org (got {value!r})")
+        if url.query or url.fragment or url.username or url.password:
+            raise ValueError("WEB_BASE_URL takes no query, fragment, user or password")
+        try:
+            url.port  # noqa: B018 (a port that is not a number raises here)
+        except ValueError:
+            raise ValueError(f"WEB_BASE_URL has a bad port (got {value!r})") from None
+        return value.rstrip("/")
 
     @field_validator("web_port")
     @classmethod

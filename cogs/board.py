@@ -12,6 +12,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import player_view, targets
+from bot.actions.actor import Actor
 from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
@@ -63,22 +64,23 @@ class PartyBoard(commands.Cog):
             raise UserError("board_one_at_a_time")
         if link:
             await give_link(interaction, revoke=revoke)
-        elif add is not None:
-            await show_on_board(interaction, add, shown=True)
+            return
+        actor = actor_of(interaction)
+        actor.require_gm(await self.bot.store.read(actor.guild_id, Reader.ruleset))
+        channel_id = interaction.channel_id
+        assert channel_id is not None, "a guild interaction comes from a channel"
+        if add is not None:
+            await show_on_board(interaction, actor, channel_id, add, shown=True)
         elif drop is not None:
-            await show_on_board(interaction, drop, shown=False)
+            await show_on_board(interaction, actor, channel_id, drop, shown=False)
         else:
-            await post_board(interaction)
+            await post_board(interaction, actor, channel_id)
 
 
-async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
+async def post_board(interaction: discord.Interaction[HarmoniesBot], actor: Actor, channel_id: int) -> None:
     """/board: post the live board in this channel; a board already there is moved (the old message
     deleted, a new one posted at the bottom)."""
     bot = interaction.client
-    actor = actor_of(interaction)
-    actor.require_gm(await bot.store.read(actor.guild_id, Reader.ruleset))
-    channel_id = interaction.channel_id
-    assert channel_id is not None, "a guild interaction comes from a channel"
     old = await bot.boards.board(actor.guild_id, channel_id)
     board = Board(actor.guild_id, channel_id, 0, old.npc_ids if old else ())
     sent = await respond(
@@ -94,13 +96,11 @@ async def post_board(interaction: discord.Interaction[HarmoniesBot]) -> None:
             await bot.get_partial_messageable(channel_id).get_partial_message(old.message_id).delete()
 
 
-async def show_on_board(interaction: discord.Interaction[HarmoniesBot], ref: str, *, shown: bool) -> None:
-    """/board add: or remove: an NPC on this channel's board (player characters are always on it)."""
+async def show_on_board(
+    interaction: discord.Interaction[HarmoniesBot], actor: Actor, channel_id: int, ref: str, *, shown: bool
+) -> None:
+    """/board add: or drop: an NPC on this channel's board (player characters are always on it)."""
     bot = interaction.client
-    actor = actor_of(interaction)
-    actor.require_gm(await bot.store.read(actor.guild_id, Reader.ruleset))
-    channel_id = interaction.channel_id
-    assert channel_id is not None, "a guild interaction comes from a channel"
     board = await bot.boards.board(actor.guild_id, channel_id)
     if board is None:
         raise UserError("board_none")

@@ -14,21 +14,13 @@ from bot.actions import characters, targets
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
-from bot.interface.replies import (
-    answer_error,
-    caller_lang,
-    public_lang,
-    respond,
-    send_private,
-    send_public,
-    update,
-)
-from bot.interface.results import CARD_ID, card_button, send_card
-from bot.interface.views import Pager
-from bot.rules import Character, Ruleset, can_roll_healing
+from bot.interface.replies import caller_lang, public_lang, respond, send_private, send_public, update
+from bot.interface.results import CARD_ID, card_button, send_card, send_card_privately
+from bot.interface.views import Lasting, Pager
+from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
-from bot.ui.card import character_card, secret_card
+from bot.ui.card import character_card
 from bot.ui.i18n import Lang, t, t_name
 from bot.ui.settings import character_deleted_embed, character_list_embeds
 
@@ -186,23 +178,9 @@ class Characters(
         )
 
 
-async def show_card_privately(interaction: discord.Interaction[HarmoniesBot], character_id: int) -> None:
-    """The "Card" button: the full card, to the one who clicked, in their language."""
-    bot = interaction.client
-    actor = actor_of(interaction)
-    ruleset, character = await bot.store.read(
-        actor.guild_id, lambda r: (r.ruleset(), r.character(character_id))
-    )
-    lang = caller_lang(interaction)
-    if ruleset.is_secret(character.owner_id, character.id) and not actor.is_gm(ruleset):
-        embed = secret_card(character, lang)
-    else:
-        embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
-    await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-
-
-class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_ID):
-    """On every short result: shows the full card, privately, to whoever clicks. Survives restarts."""
+class CardButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_ID):
+    """On every short result: shows the full card, privately, to whoever clicks, in their language.
+    Survives restarts."""
 
     def __init__(self, character_id: int, lang: Lang = "en") -> None:
         super().__init__(card_button(character_id, lang))
@@ -214,28 +192,16 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_I
     ) -> CardButton:
         return cls(int(match["cid"]))
 
-    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
-        try:
-            await show_card_privately(interaction, self.character_id)
-        except Exception as error:
-            await answer_error(interaction, error)
-
-
-async def delete_and_reply(
-    interaction: discord.Interaction[HarmoniesBot], character_id: int, *, answered: discord.ui.View
-) -> None:
-    """The deletion, once confirmed: the private question loses its buttons (``answered``), the
-    deletion is announced in the channel (pinging the player when it was not their own doing)."""
-    bot = interaction.client
-    actor = actor_of(interaction)
-    deleted = await characters.delete(bot.store, actor, character_id)
-    await update(interaction, view=answered)
-    lang = public_lang(interaction, await bot.store.read(actor.guild_id, Reader.ruleset))
-    mention = None if actor.owns(deleted) else deleted.owner_id
-    await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
+    async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        actor = actor_of(interaction)
+        ruleset, character = await interaction.client.store.read(
+            actor.guild_id, lambda r: (r.ruleset(), r.character(self.character_id))
+        )
+        await send_card_privately(interaction, character, ruleset)
 
 
 class DeleteChoice(
+    Lasting,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"delete:(?P<cid>\d{1,19}):(?P<author>\d{1,20}):(?P<answer>[yn])",
 ):
@@ -263,19 +229,24 @@ class DeleteChoice(
     ) -> DeleteChoice:
         return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
 
-    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
+    async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         lang = caller_lang(interaction)  # the language of whoever clicked
-        try:
-            if interaction.user.id != self.author_id:
-                await send_private(interaction, t(lang, "not_your_button"))
-                return
-            answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
-            if self.confirm:
-                await delete_and_reply(interaction, self.character_id, answered=answered)
-            else:
-                await update(interaction, content=t(lang, "cancelled"), view=answered)
-        except Exception as error:
-            await answer_error(interaction, error)
+        if interaction.user.id != self.author_id:
+            await send_private(interaction, t(lang, "not_your_button"))
+            return
+        answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
+        if not self.confirm:
+            await update(interaction, content=t(lang, "cancelled"), view=answered)
+            return
+        # The private question loses its buttons; the deletion is announced in the channel (pinging
+        # the player when it was not their own doing).
+        bot = interaction.client
+        actor = actor_of(interaction)
+        deleted = await characters.delete(bot.store, actor, self.character_id)
+        await update(interaction, view=answered)
+        lang = public_lang(interaction, await bot.store.read(actor.guild_id, Reader.ruleset))
+        mention = None if actor.owns(deleted) else deleted.owner_id
+        await send_public(interaction, embeds=[character_deleted_embed(deleted, lang)], mention=mention)
 
 
 def delete_question(

@@ -17,7 +17,6 @@ from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
 from bot.interface.replies import (
-    answer_error,
     caller_lang,
     public_lang,
     respond,
@@ -25,7 +24,7 @@ from bot.interface.replies import (
     think_privately,
 )
 from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
-from bot.interface.views import Ask
+from bot.interface.views import Ask, Lasting
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.ui.i18n import Lang, t, tn
@@ -52,12 +51,6 @@ def lowering(name: str, description: str, severities: list[app_commands.Choice[s
     return declare
 
 
-DICE_HELP = locale_str(
-    "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
-    key="heal.roll.dice",
-)
-
-
 @app_commands.guild_only()
 class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds", key="heal")):
     def __init__(self, bot: HarmoniesBot) -> None:
@@ -69,7 +62,10 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
     )
     @app_commands.describe(
         character=locale_str("Which character (default: your active one)", key="own-character"),
-        dice=DICE_HELP,
+        dice=locale_str(
+            "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
+            key="heal.roll.dice",
+        ),
         track=locale_str(
             "Physical wounds (default), or mental ones when the server allows healing rolls for them",
             key="heal.roll.track",
@@ -97,7 +93,20 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         track = (
             Track.MENTAL if interaction.command and interaction.command.name == "mental" else Track.PHYSICAL
         )
-        await lower_and_reply(interaction, track=track, severity=severity, target=target, character=character)
+        lowered = await wounds.lower(
+            self.bot.store,
+            actor_of(interaction),
+            track=track,
+            severity=parse_severity(track, severity),
+            player_id=target.id if target else None,
+            ref=character,
+        )
+        lang = public_lang(interaction, lowered.ruleset)
+        result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
+        owner = lowered.character.owner_id
+        await send_result(
+            interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+        )
 
     wound = lowering("wound", "Lower one physical wound one rank, no roll (GM)", PHYSICAL)(lower)
     mental = lowering("mental", "Lower one mental wound one rank (GM)", MENTAL)(lower)
@@ -259,33 +268,7 @@ async def ask_before_healing(
     return bool(view.value)
 
 
-async def lower_and_reply(
-    interaction: discord.Interaction[HarmoniesBot],
-    *,
-    track: Track,
-    severity: str,
-    target: discord.abc.User | None,
-    character: str | None,
-) -> None:
-    """/heal wound and /heal mental: a GM lowers one wound one rank."""
-    bot = interaction.client
-    lowered = await wounds.lower(
-        bot.store,
-        actor_of(interaction),
-        track=track,
-        severity=parse_severity(track, severity),
-        player_id=target.id if target else None,
-        ref=character,
-    )
-    lang = public_lang(interaction, lowered.ruleset)
-    result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
-    owner = lowered.character.owner_id
-    await send_result(
-        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
-    )
-
-
-class HealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
+class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
     """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
 
     def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
@@ -299,11 +282,8 @@ class HealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_I
     ) -> HealButton:
         return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
 
-    async def callback(self, interaction: discord.Interaction[HarmoniesBot]) -> None:  # type: ignore[override]
-        try:
-            await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
-        except Exception as error:
-            await answer_error(interaction, error)
+    async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+        await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
 
 
 async def setup(bot: HarmoniesBot) -> None:

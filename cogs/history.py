@@ -13,7 +13,7 @@ from bot.actions import admin, undoing
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
-from bot.interface.results import card_button, card_buttons, secret_ids
+from bot.interface.results import buttons_view, card_button, secret_ids
 from bot.interface.views import PageTurner
 from bot.ui.events import history_embed
 from bot.ui.results import MAX_MENTIONS
@@ -86,7 +86,10 @@ class History(commands.Cog):
             for button, one in zip(buttons, restored, strict=False):
                 button.label = f"{button.label} — {one.name}"[:80]
         await send_public(
-            interaction, embeds=[embed], view=card_buttons(*buttons), mentions=owners[:MAX_MENTIONS]
+            interaction,
+            embeds=[embed],
+            view=buttons_view(*buttons) if buttons else None,
+            mentions=owners[:MAX_MENTIONS],
         )
 
 

@@ -12,11 +12,11 @@ from discord.ext import commands
 from bot.actions import targets
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond
+from bot.interface.results import send_card_privately
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
-from bot.rules import Track, can_roll_healing
+from bot.rules import Track
 from bot.storage.store import Reader
-from bot.ui.card import character_card
 from bot.ui.i18n import t_name
 
 if TYPE_CHECKING:
@@ -30,17 +30,10 @@ class Menus(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
         in_servers = app_commands.AppCommandContext(guild=True)
-        self.menus = [
-            app_commands.ContextMenu(name=WOUND_MENU, callback=self.wound, allowed_contexts=in_servers),
-            app_commands.ContextMenu(name=CARD_MENU, callback=self.card, allowed_contexts=in_servers),
-        ]
-        for menu in self.menus:
+        for name, callback in ((WOUND_MENU, self.wound), (CARD_MENU, self.card)):
+            menu = app_commands.ContextMenu(name=name, callback=callback, allowed_contexts=in_servers)
             menu.guild_only = True
             bot.tree.add_command(menu)
-
-    async def cog_unload(self) -> None:
-        for menu in self.menus:
-            self.bot.tree.remove_command(menu.name, type=menu.type)
 
     async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)
@@ -73,12 +66,7 @@ class Menus(commands.Cog):
         ruleset, character = await store.read(
             actor.guild_id, lambda r: (r.ruleset(), targets.active_of(r, member.id))
         )
-        embed = character_card(
-            character, ruleset, caller_lang(interaction), can_heal=can_roll_healing(character, ruleset)
-        )
-        await respond(
-            interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await send_card_privately(interaction, character, ruleset)
 
 
 async def setup(bot: HarmoniesBot) -> None:

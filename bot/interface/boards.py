@@ -96,7 +96,7 @@ class BoardKeeper:
         return (await self._known(guild_id)).get(channel_id)
 
     async def settled(self) -> None:
-        """Wait until no edit is pending (tests; a clean shutdown)."""
+        """Wait until no edit is pending (tests)."""
         while True:
             busy = [t for t in self._loading.values() if not t.done()]
             busy += [p.task for p in self._paces.values() if p.task is not None and not p.task.done()]

@@ -40,18 +40,6 @@ from bot.ui.i18n import HarmoniesTranslator
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "synced_commands_sha256"
-HANDLER_TASKS = (
-    "CommandTree-invoker",
-    "discord-ui-view-dispatch-",
-    "discord-ui-dynamic-item-",
-    "discord-ui-modal-dispatch-",
-)
-"""How discord.py names the task handling one interaction (a command, a button, a form)."""
-
-
-def interactions_in_flight() -> set[asyncio.Task[Any]]:
-    """The tasks handling an interaction now (this event loop's)."""
-    return {t for t in asyncio.all_tasks() if t.get_name().startswith(HANDLER_TASKS) and not t.done()}
 
 
 def extensions() -> list[str]:
@@ -108,6 +96,16 @@ class HarmoniesBot(commands.AutoShardedBot):
         self._boards_started = False
         self.run_id = secrets.token_hex(4)
         """This run of the bot: buttons that live only in memory name it (see ``views.Confirm``)."""
+        self.in_flight: set[asyncio.Task[Any]] = set()
+        """The tasks handling an interaction now (see :meth:`handling`)."""
+
+    def handling(self) -> None:
+        """The current task handles an interaction (a command, an autocomplete, a click): :meth:`drain`
+        waits for it. Called as the tree or a view first sees it, before anything is awaited."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.in_flight.add(task)
+        task.add_done_callback(self.in_flight.discard)
 
     async def setup_hook(self) -> None:
         recommended, url, limits = await self.http.get_bot_gateway()
@@ -178,7 +176,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         each answered after its commit. Returns how many were still running then."""
         for shard in self.shards.values():
             await shard.disconnect()
-        running = interactions_in_flight()
+        await asyncio.sleep(0)  # every interaction received so far reaches :meth:`handling`
+        running = set(self.in_flight)
         log.info("Left the gateway; finishing %d interactions in flight", len(running))
         if running:
             _, running = await asyncio.wait(running, timeout=within)

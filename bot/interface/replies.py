@@ -40,9 +40,8 @@ def public_lang(interaction: discord.Interaction, ruleset: Ruleset) -> Lang:
     return lang_of(interaction.guild_locale)
 
 
-def mentions_for(user_id: int | None, *others: int) -> discord.AllowedMentions:
+def mentions_for(*users: int) -> discord.AllowedMentions:
     """Nothing may ping but the players a message is about."""
-    users = [u for u in (user_id, *others) if u is not None]
     if not users:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(
@@ -51,10 +50,7 @@ def mentions_for(user_id: int | None, *others: int) -> discord.AllowedMentions:
 
 
 def _answering(interaction: discord.Interaction) -> asyncio.Lock:
-    lock = interaction.extras.get(_LOCK)
-    if lock is None:
-        lock = interaction.extras[_LOCK] = asyncio.Lock()
-    assert isinstance(lock, asyncio.Lock)
+    lock: asyncio.Lock = interaction.extras.setdefault(_LOCK, asyncio.Lock())
     return lock
 
 
@@ -148,7 +144,7 @@ async def send_public(
     """Post a result in the channel; ``mention`` (or ``mentions``) pings those players, nobody else."""
     users = ([mention] if mention is not None else []) + [m for m in mentions if m != mention]
     content = " ".join(f"<@{user}>" for user in users) or MISSING
-    allowed = mentions_for(None, *users)
+    allowed = mentions_for(*users)
     files = [file] if file is not None else []
     await respond(
         interaction, content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
@@ -159,11 +155,6 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
     content = clip(text, CONTENT)
     await respond(interaction, content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-
-
-def sqlstate(error: BaseException) -> str:
-    """PostgreSQL's code for ``error`` (SQLite's errors have none: its name then)."""
-    return getattr(error, "sqlstate", None) or type(error).__name__
 
 
 def root_of(error: BaseException) -> BaseException:
@@ -196,7 +187,8 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
             return UserError("storage_unavailable")
         case root if (fault := file_fault(root)) is not None:
             # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
-            log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, sqlstate(root), root)
+            state = getattr(root, "sqlstate", None) or type(root).__name__  # SQLite's errors have none
+            log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, state, root)
             return UserError(f"storage_{fault}")
         case root:
             error_id = secrets.token_hex(4)

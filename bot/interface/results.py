@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, send_public
+from bot.interface.replies import caller_lang, public_lang, respond, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.store import Reader, Store
@@ -57,16 +57,16 @@ def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
-    """The 'roll healing' button, offered on a card when a healing session is available."""
+    """Under a card: the Heal buttons when a healing session is available."""
     heal = _heal_buttons(character, ruleset, lang)
-    return _buttons(*heal) if heal else None
+    return buttons_view(*heal) if heal else None
 
 
 def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
     """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
     if character.id is None:
         return None
-    return _buttons(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
+    return buttons_view(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
 
 
 def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
@@ -80,12 +80,7 @@ def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[di
     ]
 
 
-def card_buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View | None:
-    """Card buttons alone (under an undo's answer); ``None`` without any."""
-    return _buttons(*buttons) if buttons else None
-
-
-def _buttons(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
     """A view of buttons that the healing and characters cogs answer by their custom_id (registered
     once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message
     sent."""
@@ -136,10 +131,8 @@ async def send_gm_only(
     )
 
 
-def card(character: Character, ruleset: Ruleset, lang: Lang) -> tuple[discord.Embed, discord.ui.View | None]:
-    """A character's card and, when a healing session is available, its Heal button."""
-    embed = character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
-    return embed, card_view(character, ruleset, lang)
+def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
 
 
 async def send_card(
@@ -149,10 +142,23 @@ async def send_card(
     *,
     mention: bool = False,
 ) -> None:
+    """A character's card in the channel, with its Heal button when a healing session is available."""
     lang = public_lang(interaction, ruleset)
-    embed, view = card(character, ruleset, lang)
+    embed, view = full_card(character, ruleset, lang), card_view(character, ruleset, lang)
     if ruleset.is_secret(character.owner_id, character.id):
         await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
         await send_gm_only(interaction, embed, ruleset)
         return
     await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
+
+
+async def send_card_privately(
+    interaction: discord.Interaction[HarmoniesBot], character: Character, ruleset: Ruleset
+) -> None:
+    """The full card to the caller alone, in their language (a secret NPC's as a word, but to a GM)."""
+    lang = caller_lang(interaction)
+    if ruleset.is_secret(character.owner_id, character.id) and not actor_of(interaction).is_gm(ruleset):
+        embed = secret_card(character, lang)
+    else:
+        embed = full_card(character, ruleset, lang)
+    await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())

@@ -98,7 +98,19 @@ async def run_on_database(settings: Settings) -> None:
     try:
         locks = locks_for(settings.database_url)
         bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
-        async with bot, serving_health(settings, bot), serving_player_view(settings, store):
+        health = (
+            Health(bot, settings.health_host, settings.health_port)
+            if settings.health_port is not None
+            else None
+        )
+        view = (
+            PlayerView(store, settings.web_host, settings.web_port) if settings.web_port is not None else None
+        )
+        async with (
+            bot,
+            serving(health, "health checks"),
+            serving(view, "the player view"),
+        ):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -131,37 +143,19 @@ async def run_on_database(settings: Settings) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving_health(settings: Settings, bot: HarmoniesBot) -> AsyncIterator[None]:
-    """The health checks while inside, when ``HEALTH_PORT`` is set."""
-    if settings.health_port is None:
+async def serving(server: Health | PlayerView | None, what: str) -> AsyncIterator[None]:
+    """``server`` (the health checks, the player view) listening while inside, when its port is set."""
+    if server is None:
         yield
         return
-    health = Health(bot, settings.health_host, settings.health_port)
     try:
-        await health.start()
+        await server.start()
     except OSError as error:
-        where = f"{settings.health_host}:{settings.health_port}"
-        raise SystemExit(f"error: cannot serve health checks on {where}: {error.strerror or error}") from None
+        await server.close()
+        raise SystemExit(
+            f"error: cannot serve {what} on {server.host}:{server.port}: {error.strerror or error}"
+        ) from None
     try:
         yield
     finally:
-        await health.close()
-
-
-@contextlib.asynccontextmanager
-async def serving_player_view(settings: Settings, store: Store) -> AsyncIterator[None]:
-    """The player view (docs/player-view.md) while inside, when ``WEB_PORT`` is set."""
-    if settings.web_port is None:
-        yield
-        return
-    view = PlayerView(store, settings.web_host, settings.web_port)
-    try:
-        await view.start()
-    except OSError as error:
-        await view.close()
-        where, why = f"{settings.web_host}:{settings.web_port}", error.strerror or error
-        raise SystemExit(f"error: cannot serve the player view on {where}: {why}") from None
-    try:
-        yield
-    finally:
-        await view.close()
+        await server.close()

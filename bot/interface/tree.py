@@ -45,7 +45,9 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
         is read (the command's name, an option, a resolved user's id, here or in interaction_check)
         ends in the error funnel as a refusal, instead of ending the task with no answer at all.
         (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
-        counted, with its outcome and its time (:mod:`bot.interface.metrics`)."""
+        counted, with its outcome and its time (:mod:`bot.interface.metrics`), and in flight until it
+        ends (:meth:`~bot.interface.client.HarmoniesBot.drain`)."""
+        interaction.client.handling()
         began = time.perf_counter()
         try:
             await super()._call(interaction)

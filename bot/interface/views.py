@@ -1,6 +1,6 @@
-"""Views: questions kept in memory (a damage roll's confirmation, a risky healing session; and the
-answer to their buttons after a restart), list paging and the "Wound…" menu's choices (the persistent
-buttons, Heal, Card and the deletion's, live in the cogs that answer them)."""
+"""Views: their base, questions kept in memory (a damage roll's confirmation, a risky healing session;
+and the answer to their buttons after a restart), list paging and the "Wound…" menu's choices. The
+persistent buttons (Heal, Card, the deletion's) live in the cogs that answer them, on :class:`Lasting`."""
 
 from __future__ import annotations
 
@@ -24,7 +24,51 @@ opened it can edit its message for 15 minutes."""
 PAGER_TIMEOUT = 300.0
 
 
-class _Question(discord.ui.View):
+class View(discord.ui.View):
+    """The bot's views: each click is in flight until it ends (a graceful stop waits for it:
+    ``HarmoniesBot.drain``) and its errors end in the error funnel; with an ``author_id``, only that
+    user may click."""
+
+    def __init__(self, *, timeout: float, author_id: int | None = None) -> None:
+        super().__init__(timeout=timeout)
+        self.author_id = author_id
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        interaction.client.handling()
+        if self.author_id is not None and interaction.user.id != self.author_id:
+            # A refusal: in the language of whoever clicked, not of the author.
+            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            return False
+        return True
+
+    def disable(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button | discord.ui.Select):
+                item.disabled = True
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await answer_error(interaction, error)
+
+
+class Lasting:
+    """What the bot's DynamicItems (buttons that survive restarts) share with its views: each click is
+    in flight until it ends, and its errors end in the error funnel. ``clicked`` does the work."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        interaction.client.handling()
+        return True
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.clicked(interaction)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+class _Question(View):
     """A question kept in memory with a go-on button (``go``) and ``cancel``, answered only by
     ``author_id``. Its buttons name the run of the bot that asked (``run``, the bot's
     :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
@@ -34,29 +78,13 @@ class _Question(discord.ui.View):
     cancel: discord.ui.Button[Any]
 
     def __init__(self, author_id: int, lang: Lang, *, go: str, run: str) -> None:
-        super().__init__(timeout=CONFIRM_TIMEOUT)
-        self.author_id = author_id
+        super().__init__(timeout=CONFIRM_TIMEOUT, author_id=author_id)
         self.lang = lang
         self.go.label = t(lang, go)
         self.cancel.label = t(lang, "button_cancel")
         question = secrets.token_hex(4)
         self.go.custom_id = f"ask:{run}:{question}:y"
         self.cancel.custom_id = f"ask:{run}:{question}:n"
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id != self.author_id:
-            # A refusal: in the language of whoever clicked, not of the author.
-            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
-            return False
-        return True
-
-    def disable(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
-        await answer_error(interaction, error)
 
 
 class Confirm(_Question):
@@ -124,7 +152,9 @@ class Ask(_Question):
 
 
 class ExpiredQuestion(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]"
+    Lasting,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]",
 ):
     """Any click on a :class:`Confirm` or :class:`Ask` button. When it was asked by an earlier run of
     the bot (before a restart), nothing in memory waits for it any more: say so privately. (In the
@@ -140,14 +170,14 @@ class ExpiredQuestion(
     ) -> ExpiredQuestion:
         return cls(match.string, match["run"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         if self.run == interaction.client.run_id:
             return
         with contextlib.suppress(discord.HTTPException):
             await send_private(interaction, t(caller_lang(interaction), "question_expired"))
 
 
-class Pager(discord.ui.View):
+class Pager(View):
     """Previous / next over pre-rendered embeds."""
 
     def __init__(self, pages: list[discord.Embed]) -> None:
@@ -173,7 +203,7 @@ class Pager(discord.ui.View):
         await update(interaction, embed=self.pages[self.index], view=self)
 
 
-class PageTurner(discord.ui.View):
+class PageTurner(View):
     """First / previous / next over pages read afresh at each click (``render(page)``, 1-based); only
     ``author_id`` may turn them."""
 
@@ -185,11 +215,10 @@ class PageTurner(discord.ui.View):
         render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
         lang: Lang = "en",
     ) -> None:
-        super().__init__(timeout=PAGER_TIMEOUT)
+        super().__init__(timeout=PAGER_TIMEOUT, author_id=author_id)
         self.first.label = t(lang, "button_first")
         self.previous.label = t(lang, "button_previous")
         self.next.label = t(lang, "button_next")
-        self.author_id = author_id
         self.page, self.pages = page, pages
         self.render = render
         self._sync()
@@ -197,12 +226,6 @@ class PageTurner(discord.ui.View):
     def _sync(self) -> None:
         self.first.disabled = self.previous.disabled = self.page <= 1
         self.next.disabled = self.page >= self.pages
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id != self.author_id:
-            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
-            return False
-        return True
 
     async def _turn(self, interaction: discord.Interaction[Any], page: int) -> None:
         embed, self.pages = await self.render(max(1, min(page, self.pages)))
@@ -222,11 +245,8 @@ class PageTurner(discord.ui.View):
     async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         await self._turn(interaction, self.page + 1)
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
-        await answer_error(interaction, error)
 
-
-class WoundChooser(discord.ui.View):
+class WoundChooser(View):
     """The "Wound…" menu: its GM picks a severity and a count, then inflicts (the result is public).
     It stays live for the next blow: after each one its message says what was inflicted; when it
     times out, its controls are disabled and it says so (``menu`` edits the menu's message)."""
@@ -237,8 +257,7 @@ class WoundChooser(discord.ui.View):
         lang: Lang,
         on_wound: Callable[[discord.Interaction[Any], Track, str, int], Awaitable[None]],
     ) -> None:
-        super().__init__(timeout=MENU_TIMEOUT)
-        self.author_id = author_id
+        super().__init__(timeout=MENU_TIMEOUT, author_id=author_id)
         self.lang = lang
         self.on_wound = on_wound
         self.menu: discord.Interaction[Any] | None = None
@@ -270,12 +289,6 @@ class WoundChooser(discord.ui.View):
         self.add_item(self.how_many)
         self.inflict.label = t(lang, "menu_inflict")
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id != self.author_id:
-            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
-            return False
-        return True
-
     async def _severity(self, interaction: discord.Interaction[Any]) -> None:
         track, _, name = self.severity.values[0].partition(":")
         self.choice = (Track(track), name)
@@ -293,9 +306,7 @@ class WoundChooser(discord.ui.View):
         await self._say(t(self.lang, "menu_inflicted", count=self.count, severity=chosen))
 
     async def on_timeout(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button | discord.ui.Select):
-                item.disabled = True
+        self.disable()
         await self._say(t(self.lang, "menu_closed"))
 
     async def _say(self, line: str) -> None:
@@ -305,6 +316,3 @@ class WoundChooser(discord.ui.View):
         with contextlib.suppress(discord.HTTPException):
             first = (await self.menu.original_response()).content.split("\n")[0]
             await self.menu.edit_original_response(content=f"{first}\n{line}", view=self)
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
-        await answer_error(interaction, error)

@@ -106,7 +106,7 @@ async def wound_and_reply(
         if preview:
             await preview_damage(interaction, blows)
         else:
-            await damage_and_reply(interaction, blows)
+            await _post(interaction, *await _roll_damage(interaction, blows), track)
         return
     if dice is not None or preview:
         raise UserError("damage_option_alone")
@@ -124,11 +124,19 @@ async def wound_and_reply(
     )
     lang = public_lang(interaction, wounded.ruleset)
     result = wound_embed(wounded.infliction, wounded.character, wounded.ruleset, lang, note=note or "")
+    await _post(interaction, wounded.character, wounded.ruleset, result, track)
+
+
+async def _post(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: Character,
+    ruleset: Ruleset,
+    result: discord.Embed,
+    track: Track,
+) -> None:
+    """The short result in the channel, pinging the player."""
     key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    character_after = wounded.character
-    await send_result(
-        interaction, character_after, wounded.ruleset, result, title_key=key, mention=character_after.owner_id
-    )
+    await send_result(interaction, character, ruleset, result, title_key=key, mention=character.owner_id)
 
 
 @dataclass(frozen=True)
@@ -142,22 +150,6 @@ class Blows:
     count: int
     note: str
     dice: str | None
-
-
-async def damage_and_reply(interaction: discord.Interaction[HarmoniesBot], blows: Blows) -> None:
-    """Roll every blow, inflict what the table gives, then post the rolls in a short result."""
-    await _post_damage(interaction, *await _roll_damage(interaction, blows), blows.track)
-
-
-async def _post_damage(
-    interaction: discord.Interaction[HarmoniesBot],
-    character: Character,
-    ruleset: Ruleset,
-    result: discord.Embed,
-    track: Track,
-) -> None:
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
-    await send_result(interaction, character, ruleset, result, title_key=key, mention=character.owner_id)
 
 
 async def _roll_damage(
@@ -222,7 +214,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], blows: 
             await update(click, view=view)
             raise
         await update(click, view=view)
-        await _post_damage(click, *rolled, blows.track)
+        await _post(click, *rolled, blows.track)
 
     view = Confirm(actor.user_id, asking, confirmed, run=bot.run_id)
     view.message = await respond(

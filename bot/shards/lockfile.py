@@ -21,17 +21,13 @@ class AlreadyRunning(StorageError):
     """Another process holds the lock of the database."""
 
 
-def lock_path(database: Path) -> Path:
-    return database.with_name(database.name + ".lock")
-
-
 @contextlib.contextmanager
 def only_process(database: Path) -> Iterator[Path]:
     """Hold the lock of ``database`` while inside; :class:`StorageError` when another process holds it.
-    Yields the lock file's path."""
+    Yields the lock file's path (``harmonies.db.lock`` beside ``harmonies.db``)."""
     if database.is_dir():
         raise StorageError(f"{database} is a folder")
-    path = lock_path(database)
+    path = database.with_name(database.name + ".lock")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)

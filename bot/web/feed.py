@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING
 
 from bot.storage import player_views
 from bot.storage.player_views import CHANGES_CHANNEL
-from bot.ui.board import party_lines
-from bot.ui.i18n import Lang
 from bot.web.page import party_html
 
 if TYPE_CHECKING:
@@ -100,10 +98,7 @@ class Feeds:
     async def render(self, digest: str) -> str | None:
         party = await self.store.database.read(lambda sql: player_views.party(sql, digest))
         self.renders += 1
-        if party is None:
-            return None
-        lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
-        return party_html(party_lines(party.characters, party.ruleset, lang), lang)
+        return None if party is None else party_html(party)
 
     def changed(self, guild_id: int) -> None:
         """A change of the server was committed (a store listener: never blocks)."""

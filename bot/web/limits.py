@@ -74,9 +74,8 @@ class AddressLimits:
         return True
 
     def close_stream(self, address: str) -> None:
-        bucket = self._buckets.get(address)
-        if bucket is not None and bucket.streams > 0:
-            bucket.streams -= 1
+        """After an :meth:`open_stream` that allowed it (an address holding a stream is never forgotten)."""
+        self._buckets[address].streams -= 1
 
 
 def client_address(peer: str | None, forwarded_for: str | None) -> str:

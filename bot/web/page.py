@@ -5,11 +5,11 @@ text (the Content-Security-Policy allows no inline script or style)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from html import escape
 
 from bot.rules.severity import SEVERITIES, Track
-from bot.ui.board import PartyLine, TrackLine
+from bot.storage.player_views import Party
+from bot.ui.board import PartyLine, TrackLine, party_lines
 from bot.ui.i18n import Lang, t
 
 RELOAD_WITHOUT_SCRIPT_S = 5
@@ -54,17 +54,25 @@ def _line(line: PartyLine, lang: Lang) -> str:
     return f'<li class="{" ".join(classes)}">{"".join(parts)}</li>'
 
 
-def party_html(lines: Sequence[PartyLine], lang: Lang) -> str:
+def language_of(party: Party) -> Lang:
+    """The server's language setting, else its locale's."""
+    return party.ruleset.language or ("fr" if party.language == "fr" else "en")
+
+
+def party_html(party: Party) -> str:
     """The party alone: the title and one item per character (one line of HTML)."""
+    lang = language_of(party)
+    lines = party_lines(party.characters, party.ruleset, lang)
     title = f"<h1>{escape(t(lang, 'view_title'))}</h1>"
     if not lines:
         return f'{title}<p class="empty">{escape(t(lang, "view_empty"))}</p>'
     return f'{title}<ul class="party">{"".join(_line(line, lang) for line in lines)}</ul>'
 
 
-def page_html(lines: Sequence[PartyLine], lang: Lang, *, overlay: bool) -> str:
+def page_html(party: Party, *, overlay: bool) -> str:
     """The whole page. Its style sheet and script are relative (``static/…``): behind a reverse proxy
     that serves the bot under a path, they follow the page."""
+    lang = language_of(party)
     title = escape(t(lang, "view_title"))
     body_class = "overlay" if overlay else "screen"
     return (
@@ -80,7 +88,7 @@ def page_html(lines: Sequence[PartyLine], lang: Lang, *, overlay: bool) -> str:
         '<script src="static/view.js" defer></script>\n'
         "</head>\n"
         f'<body class="{body_class}">\n'
-        f'<main id="party" aria-live="polite">{party_html(lines, lang)}</main>\n'
+        f'<main id="party" aria-live="polite">{party_html(party)}</main>\n'
         f'<footer><span id="status" data-live="{escape(t(lang, "view_live"))}" '
         f'data-reconnecting="{escape(t(lang, "view_reconnecting"))}"></span></footer>\n'
         "</body>\n</html>\n"

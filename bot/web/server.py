@@ -20,10 +20,9 @@ from importlib import resources
 from aiohttp import web
 
 from bot.storage import player_views
-from bot.storage.player_views import digest
+from bot.storage.player_views import Party, digest
 from bot.storage.store import Store
-from bot.ui.board import party_lines
-from bot.ui.i18n import Lang, t
+from bot.ui.i18n import t
 from bot.web.feed import Feeds, PostgresChanges
 from bot.web.limits import AddressLimits, client_address
 from bot.web.page import not_found_html, page_html
@@ -141,26 +140,24 @@ class PlayerView:
         response.headers["Cache-Control"] = "public, max-age=300"
         return response
 
-    def _digest_of(self, request: web.Request) -> str:
+    async def _party(self, request: web.Request) -> tuple[str, Party | None]:
+        """The digest of the link's token, and its party (``None``: no such link)."""
         token = request.match_info["token"]
         # A malformed token is looked up too (as a digest no link has): every 404 costs the same.
-        return digest(token if TOKEN_SHAPE.fullmatch(token) else "")
+        key = digest(token if TOKEN_SHAPE.fullmatch(token) else "")
+        return key, await self.store.database.read(lambda sql: player_views.party(sql, key))
 
     async def _page(self, request: web.Request) -> web.Response:
-        key = self._digest_of(request)
-        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
+        _, party = await self._party(request)
         if party is None:
             return not_found()
-        lang: Lang = party.ruleset.language or ("fr" if party.language == "fr" else "en")
-        lines = party_lines(party.characters, party.ruleset, lang)
         overlay = request.query.get("overlay") in ("1", "true")
-        response = web.Response(text=page_html(lines, lang, overlay=overlay), content_type="text/html")
+        response = web.Response(text=page_html(party, overlay=overlay), content_type="text/html")
         response.headers["Cache-Control"] = "no-store"
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        key = self._digest_of(request)
-        party = await self.store.database.read(lambda sql: player_views.party(sql, key))
+        key, party = await self._party(request)
         if party is None:
             return not_found()
         address = address_of(request)

@@ -237,3 +237,19 @@ async def test_rest_says_plainly_a_session_that_can_only_hurt_and_pings_no_one_f
     assert "impossible" in fields[hopeless]
     # Only the player who can heal is called to the table.
     assert message.content == f"<@{BOB}>" and message.allowed_mentions == {"users": [BOB], "parse": []}
+
+
+async def test_a_stop_waits_for_the_commands_and_the_clicks_in_flight(table: Table) -> None:
+    """What :meth:`HarmoniesBot.drain` waits for: every interaction the tree, a view or a lasting
+    button is handling (here a /heal roll, then a Heal click, each waiting for its question's answer)."""
+    await aelis(table)
+    card = await table.run("character show", user=ALICE)
+    heal = next(b for row in card.components for b in row["components"] if b["custom_id"].startswith("heal:"))
+    for action in (table.run("heal roll", user=ALICE), table.click(heal["custom_id"], card, user=ALICE)):
+        task, question = await table.asked(action)
+        assert await table.bot.drain(0.01) == 1  # still waiting for its answer
+        buttons = [b for row in question["components"] for b in row["components"]]
+        (cancel,) = [b for b in buttons if b["custom_id"].endswith(":n")]
+        await table.click(cancel["custom_id"], question, user=ALICE)
+        await task
+        assert await table.bot.drain(0.01) == 0

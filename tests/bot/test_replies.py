@@ -24,4 +24,4 @@ def test_allowed_mentions_only_ever_the_one_player() -> None:
     mentions = mentions_for(42).to_dict()
     assert mentions["users"] == [42]
     assert "everyone" not in mentions["parse"] and "roles" not in mentions["parse"]
-    assert mentions_for(None).to_dict()["parse"] == []
+    assert mentions_for().to_dict()["parse"] == []

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.shards.lockfile import AlreadyRunning, lock_path, only_process
+from bot.shards.lockfile import AlreadyRunning, only_process
 from bot.storage.errors import StorageError
 
 
 def test_a_second_holder_is_refused_and_told_to_use_postgresql(tmp_path: Path) -> None:
     database = tmp_path / "data" / "harmonies.db"
     with only_process(database) as path:
-        assert path == lock_path(database) == tmp_path / "data" / "harmonies.db.lock"
+        assert path == tmp_path / "data" / "harmonies.db.lock"
         assert path.read_text() == f"{os.getpid()}\n"
         with pytest.raises(AlreadyRunning) as refused, only_process(database):
             pass
