@@ -137,3 +137,15 @@ def test_the_checker_sees_a_circle_hidden_in_a_function(tmp_path: Path) -> None:
     guarded = tmp_path / "guarded.py"
     guarded.write_text("if TYPE_CHECKING:\n    from bot.interface.client import HarmoniesBot\n")
     assert imported(guarded) == set()
+
+
+def test_no_module_is_over_350_lines() -> None:
+    """Small modules named for what they hold; the catalogue's tables of text (one per audience) are
+    the exception, kept whole."""
+    catalogue = {"bot.ui.strings_refusals", "bot.ui.strings_results", "bot.ui.strings_commands"}
+    long = {
+        name: lines
+        for name, path in MODULES.items()
+        if name not in catalogue and (lines := len(path.read_text(encoding="utf-8").splitlines())) > 350
+    }
+    assert long == {}
