@@ -15,7 +15,7 @@ from bot.interface.replies import caller_lang, respond
 from bot.interface.results import send_card_privately
 from bot.interface.views import WoundChooser
 from bot.interface.wounding import wound_and_reply
-from bot.rules import Track
+from bot.rules import Character, Track
 from bot.storage.store import Reader
 from bot.ui.i18n import t_name
 
@@ -38,8 +38,12 @@ class Menus(commands.Cog):
     async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
         actor = actor_of(interaction)
         store = self.bot.store
-        actor.require_gm(await store.read(actor.guild_id, Reader.ruleset))
-        character = await store.read(actor.guild_id, lambda r: targets.active_of(r, member.id))
+
+        def look(reader: Reader) -> Character:
+            actor.require_gm(reader.ruleset())  # first: a player is told so, not whether anyone plays
+            return targets.active_of(reader, member.id)
+
+        character = await store.read(actor.guild_id, look)
         lang = caller_lang(interaction)
 
         async def inflict(
