@@ -292,11 +292,22 @@ class WoundChooser(View):
     async def _severity(self, interaction: discord.Interaction[Any]) -> None:
         track, _, name = self.severity.values[0].partition(":")
         self.choice = (Track(track), name)
+        self._show_choice()
         await interaction.response.defer()
 
     async def _count(self, interaction: discord.Interaction[Any]) -> None:
         self.count = int(self.how_many.values[0])
+        self._show_choice()
         await interaction.response.defer()
+
+    def _show_choice(self) -> None:
+        """Mark the current choice as the selects' defaults: every redraw of the menu (after a blow,
+        when it closes) shows what the next press inflicts, not the first defaults."""
+        track, name = self.choice
+        for option in self.severity.options:
+            option.default = option.value == f"{track.value}:{name}"
+        for option in self.how_many.options:
+            option.default = option.value == str(self.count)
 
     @discord.ui.button(style=discord.ButtonStyle.danger, emoji="🩸", row=2)
     async def inflict(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:

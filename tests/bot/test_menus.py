@@ -133,3 +133,35 @@ async def test_a_wound_menu_left_alone_closes_and_says_so(
         "Ce menu est fermé : refaites un clic droit sur le membre pour le coup suivant."
     )
     assert all(c.get("disabled") for row in shown["components"] for c in row["components"])
+
+
+def _shown_choice(table: Table, menu: harness.Reply) -> list[str]:
+    """The options the menu's message shows as chosen, as the GM's client draws them."""
+    assert menu.message is not None
+    rows = table.fake.messages[int(menu.message["id"])]["components"]
+    return [
+        option["value"]
+        for row in rows
+        for select in row["components"]
+        if select.get("type") == SELECT
+        for option in select["options"]
+        if option.get("default")
+    ]
+
+
+async def test_the_wound_menu_inflicts_what_it_shows_blow_after_blow(table: Table) -> None:
+    """Issue 37.1: redrawn after a blow, the menu showed "light · 1 wound" while it kept the last
+    choice, and a second press inflicted a critical wound that nobody saw chosen."""
+    await table.create("Aria", ALICE)
+    menu = await right_click(table, WOUND_MENU, ALICE, user=GM)
+    await choose(table, menu, "wound-menu:severity", "physical:serious")
+    (button,) = [c for row in menu.components for c in row["components"] if c.get("type") == 2]
+    for blow in (1, 2):
+        await table.click(button["custom_id"], menu, user=GM)
+        assert _shown_choice(table, menu) == ["physical:serious", "1"]  # what the next press inflicts
+        assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, blow, 0)
+    await choose(table, menu, "wound-menu:count", "2")
+    await choose(table, menu, "wound-menu:severity", "physical:light")
+    await table.click(button["custom_id"], menu, user=GM)
+    assert _shown_choice(table, menu) == ["physical:light", "2"]
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (2, 2, 0)
