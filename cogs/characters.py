@@ -11,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import characters, targets
+from bot.actions.characters import Create
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
@@ -67,17 +68,9 @@ class Characters(
         intuition: Attribute = 0,
         preset: app_commands.Range[str, 1, 32] = "humanoid",
     ) -> None:
-        created = await characters.create(
-            self.bot.store,
-            actor_of(interaction),
-            name=name,
-            player_id=player.id if player else None,
-            corps=corps,
-            resistance=resistance,
-            intuition=intuition,
-            preset=preset,
-        )
-        await send_card(interaction, created.character, created.ruleset, mention=player is not None)
+        asked = Create(name, player.id if player else None, corps, resistance, intuition, preset)
+        created, ruleset = await characters.create(self.bot.store, actor_of(interaction), asked)
+        await send_card(interaction, created, ruleset, mention=player is not None)
 
     @app_commands.command(
         name="show", description=locale_str("Show a character's card", key="character.show")
@@ -110,7 +103,11 @@ class Characters(
         actor = actor_of(interaction)
         ruleset, everyone = await self.bot.store.read(actor.guild_id, lambda r: (r.ruleset(), r.characters()))
         pages = character_list_embeds(everyone, ruleset, public_lang(interaction, ruleset))
-        view = Pager(pages) if len(pages) > 1 else None
+
+        async def render(number: int) -> tuple[discord.Embed, int]:
+            return pages[number - 1], len(pages)
+
+        view = Pager(render, 1, len(pages)) if len(pages) > 1 else None
         await send_public(interaction, embeds=pages[:1], view=view)
 
     @app_commands.command(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -42,21 +42,6 @@ Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 
 
-def per_severity_command(name: str, description: str) -> Any:
-    """The decorators of /config penalties and /config difficulty (one callback serves both)."""
-
-    def declare(callback: Any) -> app_commands.Command[Any, ..., None]:
-        described = locale_str(description, key=f"config.{name}")
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=name, description=described, callback=callback
-        )
-        app_commands.describe(**PER_SEVERITY)(command)
-        app_commands.choices(track=TRACKS)(command)
-        return command
-
-    return declare
-
-
 def given(*values: object) -> None:
     """A settings command run with none of its values says so (not "that is already the setting")."""
     if all(value is None for value in values):
@@ -75,9 +60,9 @@ class Config(
     async def _change(
         self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        done = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
-        lang = public_lang(interaction, done.after)
-        await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
+        before, after = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
+        lang = public_lang(interaction, after)
+        await send_public(interaction, embeds=[settings_changed_embed(before, after, lang)])
 
     @app_commands.command(
         name="show", description=locale_str("Show this server's settings", key="config.show")
@@ -98,7 +83,13 @@ class Config(
             raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
-    async def per_severity(
+    @app_commands.command(
+        name="penalties",
+        description=locale_str("Penalty per wound of each severity (0 or negative)", key="config.penalties"),
+    )
+    @app_commands.describe(**PER_SEVERITY)
+    @app_commands.choices(track=TRACKS)
+    async def penalties(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         track: str,
@@ -106,17 +97,7 @@ class Config(
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
-        """/config penalties and /config difficulty: one callback, the setting named by the command."""
-        given(light, serious, critical)
-        setting = (
-            "difficulty" if interaction.command and interaction.command.name == "difficulty" else "penalties"
-        )
-        change = admin.per_severity(Track(track), setting, (light, serious, critical))
-        await self._change(interaction, setting, change)
-
-    penalties = per_severity_command("penalties", "Penalty per wound of each severity (0 or negative)")(
-        per_severity
-    )
+        await self._per_severity(interaction, "penalties", Track(track), (light, serious, critical))
 
     @app_commands.command(
         name="rest",
@@ -146,9 +127,34 @@ class Config(
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
 
-    difficulty = per_severity_command("difficulty", "Healing difficulty per severity (positive is easier)")(
-        per_severity
+    @app_commands.command(
+        name="difficulty",
+        description=locale_str(
+            "Healing difficulty per severity (positive is easier)", key="config.difficulty"
+        ),
     )
+    @app_commands.describe(**PER_SEVERITY)
+    @app_commands.choices(track=TRACKS)
+    async def difficulty(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        track: str,
+        light: Low | None = None,
+        serious: Low | None = None,
+        critical: Low | None = None,
+    ) -> None:
+        await self._per_severity(interaction, "difficulty", Track(track), (light, serious, critical))
+
+    async def _per_severity(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        setting: str,
+        track: Track,
+        values: tuple[int | None, int | None, int | None],
+    ) -> None:
+        """/config penalties and /config difficulty: one value per severity of ``track``."""
+        given(*values)
+        await self._change(interaction, setting, admin.per_severity(track, setting, values))
 
     @app_commands.command(
         name="preset",

@@ -14,7 +14,7 @@ from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
 from bot.interface.results import buttons_view, card_button, secret_ids
-from bot.interface.views import PageTurner
+from bot.interface.views import Pager
 from bot.ui.events import history_embed
 from bot.ui.results import MAX_MENTIONS
 from bot.ui.undo import undo_embed
@@ -60,7 +60,9 @@ class History(commands.Cog):
             )
             return shown, fresh.pages
 
-        view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
+        view = (
+            Pager(render, page, found.pages, author_id=actor.user_id, lang=lang) if found.pages > 1 else None
+        )
         await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description=locale_str("Revert the latest change (GM)", key="undo"))

@@ -10,12 +10,13 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import targets
+from bot.actions.wounds import Inflict
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond
 from bot.interface.results import send_card_privately
 from bot.interface.views import WoundChooser
-from bot.interface.wounding import wound_and_reply
-from bot.rules import Character, Track
+from bot.interface.wounding import inflict
+from bot.rules import Character, Track, parse_severity
 from bot.storage.store import Reader
 from bot.ui.i18n import t_name
 
@@ -46,15 +47,12 @@ class Menus(commands.Cog):
         character = await store.read(actor.guild_id, look)
         lang = caller_lang(interaction)
 
-        async def inflict(
-            click: discord.Interaction[HarmoniesBot], track: Track, severity: str, n: int
-        ) -> None:
-            ref = str(character.id)
-            await wound_and_reply(
-                click, track=track, severity=severity, target=None, character=ref, count=n, note=None
+        async def blow(click: discord.Interaction[HarmoniesBot], track: Track, severity: str, n: int) -> None:
+            await inflict(
+                click, Inflict(track, parse_severity(track, severity), ref=str(character.id), count=n)
             )
 
-        chooser = WoundChooser(actor.user_id, lang, inflict)
+        chooser = WoundChooser(actor.user_id, lang, blow)
         await respond(
             interaction,
             t_name(lang, "menu_wound_who", character.name, 1000),

@@ -98,7 +98,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         store.database.on_group = self.metrics.group_units.observe
         self._boards_started = False
         self.run_id = secrets.token_hex(4)
-        """This run of the bot: buttons that live only in memory name it (see ``views.Confirm``)."""
+        """This run of the bot: buttons that live only in memory name it (see ``views.Question``)."""
         self.in_flight: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction now (see :meth:`handling`)."""
 
