@@ -1,5 +1,4 @@
-"""/mental: a GM inflicts mental wounds (what it shares with /wound and the Wound… menu:
-bot/interface/wounding.py)."""
+"""/mental: a GM inflicts mental wounds, through the flow of /wound (cogs/combat.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +12,13 @@ from discord.ext import commands
 from bot.actions.wounds import Inflict
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, WOUNDING
-from bot.interface.wounding import inflict
 from bot.rules import Track, parse_severity
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
+
+# Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
+from .combat import inflict
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -15,10 +15,12 @@ from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond
 from bot.interface.results import send_card_privately
 from bot.interface.views import WoundChooser
-from bot.interface.wounding import inflict
 from bot.rules import Character, Track, parse_severity
 from bot.storage.store import Reader
 from bot.ui.i18n import t_name
+
+# Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
+from .combat import inflict
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

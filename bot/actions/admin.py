@@ -33,8 +33,9 @@ class HistoryPage:
 
 
 def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
-    """The character ``ref`` names, living or else deleted (its history stays readable, and undo can
-    bring it back): its id and name. Refuses like any character option when there is neither."""
+    """The character ``ref`` names, not deleted (dead or not), or else a deleted one (its history stays
+    readable, and undo can bring it back): its id and name. Refuses like any character option when
+    there is neither."""
     try:
         found = by_ref(reader, ref)
     except UserError:
