@@ -68,7 +68,14 @@ class Characters(
         intuition: Attribute = 0,
         preset: app_commands.Range[str, 1, 32] = "humanoid",
     ) -> None:
-        asked = Create(name, player.id if player else None, corps, resistance, intuition, preset)
+        asked = Create(
+            name=name,
+            player_id=player.id if player else None,
+            corps=corps,
+            resistance=resistance,
+            intuition=intuition,
+            preset=preset,
+        )
         created, ruleset = await characters.create(self.bot.store, actor_of(interaction), asked)
         await send_card(interaction, created, ruleset, mention=player is not None)
 

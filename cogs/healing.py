@@ -72,7 +72,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         dice: app_commands.Range[str, 1, 200] | None = None,
         track: str = Track.PHYSICAL.value,
     ) -> None:
-        await heal_and_reply(interaction, Heal(Track(track), ref=character, dice=dice))
+        await heal_and_reply(interaction, Heal(track=Track(track), ref=character, dice=dice))
 
     @app_commands.command(
         name="wound",
@@ -88,8 +88,12 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        player_id = target.id if target else None
-        asked = Lower(Track.PHYSICAL, parse_severity(Track.PHYSICAL, severity), player_id, character)
+        asked = Lower(
+            track=Track.PHYSICAL,
+            severity=parse_severity(Track.PHYSICAL, severity),
+            player_id=target.id if target else None,
+            ref=character,
+        )
         await lower_and_reply(interaction, asked)
 
     @app_commands.command(
@@ -105,8 +109,12 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        player_id = target.id if target else None
-        asked = Lower(Track.MENTAL, parse_severity(Track.MENTAL, severity), player_id, character)
+        asked = Lower(
+            track=Track.MENTAL,
+            severity=parse_severity(Track.MENTAL, severity),
+            player_id=target.id if target else None,
+            ref=character,
+        )
         await lower_and_reply(interaction, asked)
 
 
@@ -141,10 +149,8 @@ class Resting(commands.Cog):
     ) -> None:
         # A server-wide rest may take a while: think privately, so that a refusal stays private.
         await think_privately(interaction)
-        player_id = target.id if target else None
-        rested, ruleset = await healing.rest(
-            self.bot.store, actor_of(interaction), Rest(days, player_id, character)
-        )
+        asked = Rest(days=days, player_id=target.id if target else None, ref=character)
+        rested, ruleset = await healing.rest(self.bot.store, actor_of(interaction), asked)
         lang = public_lang(interaction, ruleset)
         # Rest for one player's character mentions that player; any rest mentions the players whose
         # characters can now heal (and nobody else).
@@ -177,7 +183,7 @@ class Resting(commands.Cog):
         character: str | None = None,
         dice: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        asked = PlainRoll(character, modifier, difficulty or 0, dice)
+        asked = PlainRoll(ref=character, modifier=modifier, difficulty=difficulty or 0, dice=dice)
         rolled = await healing.roll(self.bot.store, actor_of(interaction), self.bot.rng, asked)
         lang = public_lang(interaction, rolled.ruleset)
         who, typed = rolled.character, difficulty is not None
@@ -269,7 +275,7 @@ class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
 
     async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        await heal_and_reply(interaction, Heal(self.track, character_id=self.character_id))
+        await heal_and_reply(interaction, Heal(track=self.track, character_id=self.character_id))
 
 
 async def setup(bot: HarmoniesBot) -> None:

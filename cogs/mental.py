@@ -46,9 +46,16 @@ class Mental(commands.Cog):
         preview: bool = False,
     ) -> None:
         track = Track.MENTAL
-        chosen = parse_severity(track, severity) if severity is not None else None
-        player_id = target.id if target else None
-        asked = Inflict(track, chosen, damage, player_id, character, count, note or "", dice)
+        asked = Inflict(
+            track=track,
+            severity=parse_severity(track, severity) if severity is not None else None,
+            damage=damage,
+            player_id=target.id if target else None,
+            ref=character,
+            count=count,
+            note=note or "",
+            dice=dice,
+        )
         await inflict(interaction, asked, preview=preview)
 
 

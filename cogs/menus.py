@@ -50,9 +50,8 @@ class Menus(commands.Cog):
         lang = caller_lang(interaction)
 
         async def blow(click: discord.Interaction[HarmoniesBot], track: Track, severity: str, n: int) -> None:
-            await inflict(
-                click, Inflict(track, parse_severity(track, severity), ref=str(character.id), count=n)
-            )
+            chosen = parse_severity(track, severity)
+            await inflict(click, Inflict(track=track, severity=chosen, ref=str(character.id), count=n))
 
         chooser = WoundChooser(actor.user_id, lang, blow)
         await respond(

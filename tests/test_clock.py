@@ -20,8 +20,10 @@ async def test_every_time_written_comes_from_the_pinned_clock(tmp_path: Path) ->
     path = tmp_path / "bot.db"
     store = await Store.open(f"sqlite:///{path}", clock=lambda: PINNED)
     try:
-        aria, _ = await characters.create(store, GM, characters.Create("Aria", corps=1, resistance=1))
-        await wounds.wound(store, GM, wounds.Inflict(Track.PHYSICAL, Severity.LOW, ref="Aria", count=2))
+        aria, _ = await characters.create(store, GM, characters.Create(name="Aria", corps=1, resistance=1))
+        await wounds.wound(
+            store, GM, wounds.Inflict(track=Track.PHYSICAL, severity=Severity.LOW, ref="Aria", count=2)
+        )
         await admin.configure(store, GM, "dice", admin.values(open_rolls=True))
         assert aria.id is not None
         await characters.delete(store, GM, aria.id)

@@ -16,7 +16,7 @@ from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Create:
     """/character create: a character named ``name``, played by ``player_id`` (none: an NPC, or the
     caller's own when a player creates it)."""

@@ -31,7 +31,7 @@ from bot.storage.store import Store, Transaction
 MODIFIER_LIMIT = 100
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Heal:
     """/heal roll and the Heal button: one healing session of ``track`` for the character named
     (``ref``) or given by id (``character_id``, the button), else the caller's active one; ``dice``:
@@ -43,7 +43,7 @@ class Heal:
     dice: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rest:
     """/rest: in-game days of rest for one character (a player's active one, or one named), or for
     every character in play when neither is given."""
@@ -53,7 +53,7 @@ class Rest:
     ref: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlainRoll:
     """/roll: a ±d10 roll of the character named (else the caller's active one); ``dice``: the
     roller's own."""

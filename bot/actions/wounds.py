@@ -28,7 +28,7 @@ from bot.rules.damage import DamageInfliction, HarmOdds, check_damage, damage_od
 from bot.storage.store import Reader, Store, Transaction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Inflict:
     """What a GM asks of /wound or /mental (or of the Wound… menu): wounds of a ``severity``, or a
     ``damage`` level the target rolls against for each blow (rules.md §8, with ``dice`` the target's
@@ -44,7 +44,7 @@ class Inflict:
     dice: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Lower:
     """/heal wound and /heal mental: a GM lowers one wound of ``severity`` one rank, without a roll."""
 
