@@ -15,7 +15,7 @@ from bot.actions import wounds
 from bot.actions.wounds import Inflict
 from bot.errors import UserError
 from bot.interface import autocomplete
-from bot.interface.options import PHYSICAL, WOUNDING
+from bot.interface.options import PHYSICAL, WHO
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, respond, update
 from bot.interface.results import send_result
@@ -31,6 +31,23 @@ from bot.ui.results import wound_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
+
+WOUNDING = {
+    "severity": locale_str("How bad each wound is (or give damage instead)", key="wounding.severity"),
+    "damage": locale_str(
+        "Damage level instead of a severity: the target rolls to resist it", key="wounding.damage"
+    ),
+    "target": WHO["target"],
+    "character": locale_str("Any character (NPCs too)", key="wounding.character"),
+    "count": locale_str("How many wounds (each one escalates on its own)", key="wounding.count"),
+    "note": locale_str("What happened (shown in history)", key="wounding.note"),
+    "dice": locale_str(
+        "With damage: the target's own dice as luck-unluck pairs, one per wound (the bot rolls the rest)",
+        key="wounding.dice",
+    ),
+    "preview": locale_str("With damage: see the odds privately first, then confirm", key="wounding.preview"),
+}
+"""The options of /wound and /mental."""
 
 
 class Combat(commands.Cog):

@@ -14,7 +14,7 @@ from bot import export_file
 from bot.actions import admin, targets
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
-from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
+from bot.interface.options import TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public, think_privately
 from bot.rules import Track
@@ -38,6 +38,27 @@ ASK_BEFORE_HEALING = [
     app_commands.Choice(name=locale_str("any worsening", key="choice.worsening"), value="worsening"),
     app_commands.Choice(name=locale_str("never", key="choice.never"), value="never"),
 ]
+DAMAGE_TABLE = {
+    "light": locale_str(
+        "Least effective damage for a light wound (mental: shock)", key="config.damage.light"
+    ),
+    "serious": locale_str(
+        "Least effective damage for a serious wound (mental: trauma)", key="config.damage.serious"
+    ),
+    "critical": locale_str(
+        "Least effective damage for a critical wound (mental: psychosis)", key="config.damage.critical"
+    ),
+    "fatal": locale_str("Least effective damage that kills (mental: incoherent)", key="config.damage.fatal"),
+}
+"""/config damage: the thresholds of the damage table (rules.md §8)."""
+
+PER_SEVERITY = {
+    "track": locale_str("Physical or mental", key="per-severity.track"),
+    "light": locale_str("Light wound (mental: shock)", key="per-severity.light"),
+    "serious": locale_str("Serious wound (mental: trauma)", key="per-severity.serious"),
+    "critical": locale_str("Critical wound (mental: psychosis)", key="per-severity.critical"),
+}
+
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 

@@ -11,14 +11,14 @@ from discord.ext import commands
 
 from bot.actions.wounds import Inflict
 from bot.interface import autocomplete
-from bot.interface.options import MENTAL, WOUNDING
+from bot.interface.options import MENTAL
 from bot.rules import Track, parse_severity
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 
 # Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
-from .combat import inflict
+from .combat import WOUNDING, inflict
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
