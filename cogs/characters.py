@@ -11,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import characters, targets
+from bot.actions.characters import Create
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
@@ -67,9 +68,7 @@ class Characters(
         intuition: Attribute = 0,
         preset: app_commands.Range[str, 1, 32] = "humanoid",
     ) -> None:
-        created = await characters.create(
-            self.bot.store,
-            actor_of(interaction),
+        asked = Create(
             name=name,
             player_id=player.id if player else None,
             corps=corps,
@@ -77,7 +76,8 @@ class Characters(
             intuition=intuition,
             preset=preset,
         )
-        await send_card(interaction, created.character, created.ruleset, mention=player is not None)
+        created, ruleset = await characters.create(self.bot.store, actor_of(interaction), asked)
+        await send_card(interaction, created, ruleset, mention=player is not None)
 
     @app_commands.command(
         name="show", description=locale_str("Show a character's card", key="character.show")
@@ -110,7 +110,11 @@ class Characters(
         actor = actor_of(interaction)
         ruleset, everyone = await self.bot.store.read(actor.guild_id, lambda r: (r.ruleset(), r.characters()))
         pages = character_list_embeds(everyone, ruleset, public_lang(interaction, ruleset))
-        view = Pager(pages) if len(pages) > 1 else None
+
+        async def render(number: int) -> tuple[discord.Embed, int]:
+            return pages[number - 1], len(pages)
+
+        view = Pager(render, 1, len(pages)) if len(pages) > 1 else None
         await send_public(interaction, embeds=pages[:1], view=view)
 
     @app_commands.command(

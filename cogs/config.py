@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,7 +14,7 @@ from bot import export_file
 from bot.actions import admin, targets
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
-from bot.interface.options import DAMAGE_TABLE, PER_SEVERITY, TRACKS
+from bot.interface.options import TRACKS
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public, think_privately
 from bot.rules import Track
@@ -38,23 +38,29 @@ ASK_BEFORE_HEALING = [
     app_commands.Choice(name=locale_str("any worsening", key="choice.worsening"), value="worsening"),
     app_commands.Choice(name=locale_str("never", key="choice.never"), value="never"),
 ]
+DAMAGE_TABLE = {
+    "light": locale_str(
+        "Least effective damage for a light wound (mental: shock)", key="config.damage.light"
+    ),
+    "serious": locale_str(
+        "Least effective damage for a serious wound (mental: trauma)", key="config.damage.serious"
+    ),
+    "critical": locale_str(
+        "Least effective damage for a critical wound (mental: psychosis)", key="config.damage.critical"
+    ),
+    "fatal": locale_str("Least effective damage that kills (mental: incoherent)", key="config.damage.fatal"),
+}
+"""/config damage: the thresholds of the damage table (rules.md §8)."""
+
+PER_SEVERITY = {
+    "track": locale_str("Physical or mental", key="per-severity.track"),
+    "light": locale_str("Light wound (mental: shock)", key="per-severity.light"),
+    "serious": locale_str("Serious wound (mental: trauma)", key="per-severity.serious"),
+    "critical": locale_str("Critical wound (mental: psychosis)", key="per-severity.critical"),
+}
+
 Low = app_commands.Range[int, -50, 50]
 Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
-
-
-def per_severity_command(name: str, description: str) -> Any:
-    """The decorators of /config penalties and /config difficulty (one callback serves both)."""
-
-    def declare(callback: Any) -> app_commands.Command[Any, ..., None]:
-        described = locale_str(description, key=f"config.{name}")
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=name, description=described, callback=callback
-        )
-        app_commands.describe(**PER_SEVERITY)(command)
-        app_commands.choices(track=TRACKS)(command)
-        return command
-
-    return declare
 
 
 def given(*values: object) -> None:
@@ -75,9 +81,9 @@ class Config(
     async def _change(
         self, interaction: discord.Interaction[HarmoniesBot], setting: str, change: admin.Change
     ) -> None:
-        done = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
-        lang = public_lang(interaction, done.after)
-        await send_public(interaction, embeds=[settings_changed_embed(done.before, done.after, lang)])
+        before, after = await admin.configure(self.bot.store, actor_of(interaction), setting, change)
+        lang = public_lang(interaction, after)
+        await send_public(interaction, embeds=[settings_changed_embed(before, after, lang)])
 
     @app_commands.command(
         name="show", description=locale_str("Show this server's settings", key="config.show")
@@ -98,7 +104,13 @@ class Config(
             raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
-    async def per_severity(
+    @app_commands.command(
+        name="penalties",
+        description=locale_str("Penalty per wound of each severity (0 or negative)", key="config.penalties"),
+    )
+    @app_commands.describe(**PER_SEVERITY)
+    @app_commands.choices(track=TRACKS)
+    async def penalties(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         track: str,
@@ -106,17 +118,7 @@ class Config(
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
-        """/config penalties and /config difficulty: one callback, the setting named by the command."""
-        given(light, serious, critical)
-        setting = (
-            "difficulty" if interaction.command and interaction.command.name == "difficulty" else "penalties"
-        )
-        change = admin.per_severity(Track(track), setting, (light, serious, critical))
-        await self._change(interaction, setting, change)
-
-    penalties = per_severity_command("penalties", "Penalty per wound of each severity (0 or negative)")(
-        per_severity
-    )
+        await self._per_severity(interaction, "penalties", Track(track), (light, serious, critical))
 
     @app_commands.command(
         name="rest",
@@ -146,9 +148,34 @@ class Config(
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
 
-    difficulty = per_severity_command("difficulty", "Healing difficulty per severity (positive is easier)")(
-        per_severity
+    @app_commands.command(
+        name="difficulty",
+        description=locale_str(
+            "Healing difficulty per severity (positive is easier)", key="config.difficulty"
+        ),
     )
+    @app_commands.describe(**PER_SEVERITY)
+    @app_commands.choices(track=TRACKS)
+    async def difficulty(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        track: str,
+        light: Low | None = None,
+        serious: Low | None = None,
+        critical: Low | None = None,
+    ) -> None:
+        await self._per_severity(interaction, "difficulty", Track(track), (light, serious, critical))
+
+    async def _per_severity(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        setting: str,
+        track: Track,
+        values: tuple[int | None, int | None, int | None],
+    ) -> None:
+        """/config penalties and /config difficulty: one value per severity of ``track``."""
+        given(*values)
+        await self._change(interaction, setting, admin.per_severity(track, setting, values))
 
     @app_commands.command(
         name="preset",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,6 +13,9 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import healing, wounds
+from bot.actions.healing import Heal, PlainRoll, Rest
+from bot.actions.outcome import Outcome
+from bot.actions.wounds import Lower
 from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
@@ -24,9 +28,10 @@ from bot.interface.replies import (
     think_privately,
 )
 from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
-from bot.interface.views import Ask, Lasting
+from bot.interface.views import Lasting, Question
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
+from bot.rules.odds import HealingOdds
 from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
 from bot.ui.rolls import odds_embed, odds_question
@@ -35,20 +40,7 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 
-def lowering(name: str, description: str, severities: list[app_commands.Choice[str]]) -> Any:
-    """The decorators of /heal wound and /heal mental (one callback serves both)."""
-
-    def declare(callback: Any) -> app_commands.Command[Any, ..., None]:
-        described = locale_str(description, key=f"heal.{name}")
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=name, description=described, callback=callback
-        )
-        app_commands.describe(severity=locale_str("Which severity", key="which-severity"), **WHO)(command)
-        app_commands.choices(severity=severities)(command)
-        app_commands.autocomplete(character=autocomplete.characters)(command)
-        return command
-
-    return declare
+WHICH_SEVERITY = locale_str("Which severity", key="which-severity")
 
 
 @app_commands.guild_only()
@@ -80,36 +72,61 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         dice: app_commands.Range[str, 1, 200] | None = None,
         track: str = Track.PHYSICAL.value,
     ) -> None:
-        await heal_and_reply(interaction, ref=character, dice=dice, track=Track(track))
+        await heal_and_reply(interaction, Heal(track=Track(track), ref=character, dice=dice))
 
-    async def lower(
+    @app_commands.command(
+        name="wound",
+        description=locale_str("Lower one physical wound one rank, no roll (GM)", key="heal.wound"),
+    )
+    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
+    @app_commands.choices(severity=PHYSICAL)
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def wound(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         severity: str,
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        """/heal wound and /heal mental: one callback, the track read from the command's name."""
-        track = (
-            Track.MENTAL if interaction.command and interaction.command.name == "mental" else Track.PHYSICAL
-        )
-        lowered = await wounds.lower(
-            self.bot.store,
-            actor_of(interaction),
-            track=track,
-            severity=parse_severity(track, severity),
+        asked = Lower(
+            track=Track.PHYSICAL,
+            severity=parse_severity(Track.PHYSICAL, severity),
             player_id=target.id if target else None,
             ref=character,
         )
-        lang = public_lang(interaction, lowered.ruleset)
-        result = lowering_embed(lowered.lowering, lowered.ruleset, lang)
-        owner = lowered.character.owner_id
-        await send_result(
-            interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
-        )
+        await lower_and_reply(interaction, asked)
 
-    wound = lowering("wound", "Lower one physical wound one rank, no roll (GM)", PHYSICAL)(lower)
-    mental = lowering("mental", "Lower one mental wound one rank (GM)", MENTAL)(lower)
+    @app_commands.command(
+        name="mental", description=locale_str("Lower one mental wound one rank (GM)", key="heal.mental")
+    )
+    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
+    @app_commands.choices(severity=MENTAL)
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def mental(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        severity: str,
+        target: discord.User | None = None,
+        character: str | None = None,
+    ) -> None:
+        asked = Lower(
+            track=Track.MENTAL,
+            severity=parse_severity(Track.MENTAL, severity),
+            player_id=target.id if target else None,
+            ref=character,
+        )
+        await lower_and_reply(interaction, asked)
+
+
+async def lower_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: Lower) -> None:
+    """/heal wound and /heal mental: lower the wound, post the short result pinging the player."""
+    lowered = await wounds.lower(interaction.client.store, actor_of(interaction), asked)
+    lang = public_lang(interaction, lowered.ruleset)
+    result = lowering_embed(lowered.result, lowered.ruleset, lang)
+    owner = lowered.character.owner_id
+    await send_result(
+        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+    )
 
 
 class Resting(commands.Cog):
@@ -132,21 +149,16 @@ class Resting(commands.Cog):
     ) -> None:
         # A server-wide rest may take a while: think privately, so that a refusal stays private.
         await think_privately(interaction)
-        rested = await healing.rest(
-            self.bot.store,
-            actor_of(interaction),
-            days=days,
-            player_id=target.id if target else None,
-            ref=character,
-        )
-        lang = public_lang(interaction, rested.ruleset)
+        asked = Rest(days=days, player_id=target.id if target else None, ref=character)
+        rested, ruleset = await healing.rest(self.bot.store, actor_of(interaction), asked)
+        lang = public_lang(interaction, ruleset)
         # Rest for one player's character mentions that player; any rest mentions the players whose
         # characters can now heal (and nobody else).
-        mentions = rest_mentions(rested.characters, rested.ruleset)
-        if (target or character) and rested.characters and (owner := rested.characters[0].owner_id):
+        mentions = rest_mentions(rested, ruleset)
+        if (target or character) and rested and (owner := rested[0].owner_id):
             mentions = [owner, *[m for m in mentions if m != owner]]
         await interaction.delete_original_response()
-        embed = rest_embed(rested.characters, rested.ruleset, rested.days, lang)
+        embed = rest_embed(rested, ruleset, days, lang)
         await send_public(interaction, embeds=[embed], mentions=mentions)
 
     @app_commands.command(
@@ -171,61 +183,36 @@ class Resting(commands.Cog):
         character: str | None = None,
         dice: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        rolled = await healing.roll(
-            self.bot.store,
-            actor_of(interaction),
-            self.bot.rng,
-            ref=character,
-            modifier=modifier,
-            difficulty=difficulty or 0,
-            dice=dice,
-        )
+        asked = PlainRoll(ref=character, modifier=modifier, difficulty=difficulty or 0, dice=dice)
+        rolled = await healing.roll(self.bot.store, actor_of(interaction), self.bot.rng, asked)
         lang = public_lang(interaction, rolled.ruleset)
         who, typed = rolled.character, difficulty is not None
-        embed = roll_embed(rolled.roll, lang, character_name=who.name, difficulty_typed=typed)
+        embed = roll_embed(rolled.result, lang, character_name=who.name, difficulty_typed=typed)
         if not rolled.ruleset.is_secret(who.owner_id, who.id):
             await send_public(interaction, embeds=[embed])
             return
         # A secret NPC's penalty shows in the terms: the channel reads the verdict only.
-        verdict = roll_embed(rolled.roll, lang, character_name=who.name, terms=False)
+        verdict = roll_embed(rolled.result, lang, character_name=who.name, terms=False)
         await send_public(interaction, embeds=[verdict])
         await send_gm_only(interaction, embed, rolled.ruleset)
 
 
-async def heal_and_reply(
-    interaction: discord.Interaction[HarmoniesBot],
-    *,
-    ref: str | None = None,
-    character_id: int | None = None,
-    dice: str | None = None,
-    track: Track = Track.PHYSICAL,
-) -> None:
+async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: Heal) -> None:
     """/heal roll and the Heal button: one healing session. When the bot rolls and the first roll may
     kill or make incoherent, the roller confirms privately first (the server may ask before any
     worsening, or never: ``Ruleset.ask_before_healing``)."""
     bot = interaction.client
     actor = actor_of(interaction)
     confirmed = None
-    if not dice:
-        prospect = await healing.heal_prospect(
-            bot.store, actor, ref=ref, character_id=character_id, track=track
-        )
-        odds = prospect.odds
+    if not asked.dice:
+        prospect = await healing.heal_prospect(bot.store, actor, asked)
+        odds = prospect.result
         if prospect.ruleset.asks_before(deadly=odds.death > 0, worsening=odds.risky):
             if not await ask_before_healing(interaction, prospect):
                 return
-            confirmed, character_id, ref = prospect.odds, prospect.character.id, None
+            confirmed, asked = odds, replace(asked, character_id=prospect.character.id, ref=None)
     try:
-        healed = await healing.heal_roll(
-            bot.store,
-            actor,
-            bot.rng,
-            ref=ref,
-            character_id=character_id,
-            dice=dice,
-            track=track,
-            confirmed=confirmed,
-        )
+        healed = await healing.heal_roll(bot.store, actor, bot.rng, asked, confirmed=confirmed)
     except UserError:
         if confirmed is not None:  # the question said "Rolling…": it must not stay so (why: a follow-up)
             with contextlib.suppress(discord.HTTPException):
@@ -233,28 +220,33 @@ async def heal_and_reply(
                 await interaction.edit_original_response(content=said)
         raise
     lang = public_lang(interaction, healed.ruleset)
-    result = healing_embed(healed.session, healed.ruleset, lang)
+    result = healing_embed(healed.result, healed.ruleset, lang)
     if healed.unused_dice:
         # The player typed more dice than the session needed: say so rather than drop them silently.
         result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
-    key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
+    key = "heal_title" if asked.track is Track.PHYSICAL else "heal_title_mental"
     await send_result(interaction, healed.character, healed.ruleset, result, title_key=key)
 
 
 async def ask_before_healing(
-    interaction: discord.Interaction[HarmoniesBot], prospect: healing.Prospect
+    interaction: discord.Interaction[HarmoniesBot], prospect: Outcome[HealingOdds]
 ) -> bool:
-    """Ask the roller, privately, whether to go on with a risky session: the odds, then Roll / Cancel.
+    """Ask the roller, privately, whether to go on with a risky session: the odds, then Cancel / Roll.
     True when they said go on; False after a cancel or when nobody answered in time (then the question
     says so, and nothing changed). The result is then posted as a follow-up of ``interaction``."""
     lang = caller_lang(interaction)
-    view = Ask(
-        interaction.user.id, lang, go="button_heal_go", going="heal_going", run=interaction.client.run_id
+    view = Question(
+        interaction.user.id,
+        lang,
+        go="button_heal_go",
+        going="heal_going",
+        run=interaction.client.run_id,
+        cancel_first=True,
     )
     sent = await respond(
         interaction,
-        odds_question(prospect.character, prospect.odds, lang),
-        embed=odds_embed(prospect.character, prospect.odds, lang),
+        odds_question(prospect.character, prospect.result, lang),
+        embed=odds_embed(prospect.character, prospect.result, lang),
         view=view,
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
@@ -283,7 +275,7 @@ class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(int(match["cid"]), Track.PHYSICAL if match["track"] == "p" else Track.MENTAL)
 
     async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        await heal_and_reply(interaction, character_id=self.character_id, track=self.track)
+        await heal_and_reply(interaction, Heal(track=self.track, character_id=self.character_id))
 
 
 async def setup(bot: HarmoniesBot) -> None:

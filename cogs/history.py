@@ -13,8 +13,10 @@ from bot.actions import admin, undoing
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import public_lang, send_public
-from bot.interface.results import buttons_view, card_button, secret_ids
-from bot.interface.views import PageTurner
+from bot.interface.results import buttons_view, card_button
+from bot.interface.views import Pager
+from bot.rules import Ruleset
+from bot.storage.store import Reader, Store
 from bot.ui.events import history_embed
 from bot.ui.results import MAX_MENTIONS
 from bot.ui.undo import undo_embed
@@ -60,7 +62,9 @@ class History(commands.Cog):
             )
             return shown, fresh.pages
 
-        view = PageTurner(actor.user_id, page, found.pages, render, lang) if found.pages > 1 else None
+        view = (
+            Pager(render, page, found.pages, author_id=actor.user_id, lang=lang) if found.pages > 1 else None
+        )
         await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(name="undo", description=locale_str("Revert the latest change (GM)", key="undo"))
@@ -91,6 +95,14 @@ class History(commands.Cog):
             view=buttons_view(*buttons) if buttons else None,
             mentions=owners[:MAX_MENTIONS],
         )
+
+
+async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset[int]:
+    """The characters of the server whose state players see only as a word."""
+    if not ruleset.secret_npcs:
+        return frozenset(ruleset.secret_characters)
+    # Deleted NPCs too: their history stays readable, and stays secret.
+    return frozenset(await store.read(guild_id, Reader.npc_ids)) | ruleset.secret_characters
 
 
 async def setup(bot: HarmoniesBot) -> None:

@@ -20,19 +20,9 @@ async def test_every_time_written_comes_from_the_pinned_clock(tmp_path: Path) ->
     path = tmp_path / "bot.db"
     store = await Store.open(f"sqlite:///{path}", clock=lambda: PINNED)
     try:
-        created = await characters.create(
-            store, GM, name="Aria", player_id=None, corps=1, resistance=1, intuition=0, preset="humanoid"
-        )
-        aria = created.character
+        aria, _ = await characters.create(store, GM, characters.Create(name="Aria", corps=1, resistance=1))
         await wounds.wound(
-            store,
-            GM,
-            track=Track.PHYSICAL,
-            severity=Severity.LOW,
-            player_id=None,
-            ref="Aria",
-            count=2,
-            note="",
+            store, GM, wounds.Inflict(track=Track.PHYSICAL, severity=Severity.LOW, ref="Aria", count=2)
         )
         await admin.configure(store, GM, "dice", admin.values(open_rolls=True))
         assert aria.id is not None

@@ -33,8 +33,9 @@ class HistoryPage:
 
 
 def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
-    """The character ``ref`` names, living or else deleted (its history stays readable, and undo can
-    bring it back): its id and name. Refuses like any character option when there is neither."""
+    """The character ``ref`` names, not deleted (dead or not), or else a deleted one (its history stays
+    readable, and undo can bring it back): its id and name. Refuses like any character option when
+    there is neither."""
     try:
         found = by_ref(reader, ref)
     except UserError:
@@ -156,17 +157,11 @@ def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -
     return change
 
 
-@dataclass(frozen=True)
-class SettingsChange:
-    before: Ruleset
-    after: Ruleset
-
-
-async def configure(store: Store, actor: Actor, setting: str, change: Change) -> SettingsChange:
+async def configure(store: Store, actor: Actor, setting: str, change: Change) -> tuple[Ruleset, Ruleset]:
     """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
-    settings before and after, so that history can say old → new)."""
+    settings before and after, so that history can say old → new). The ruleset before and after."""
 
-    def work(tx: Transaction) -> SettingsChange:
+    def work(tx: Transaction) -> tuple[Ruleset, Ruleset]:
         current = tx.ruleset()
         actor.require_gm(current)
         changes = change(current)
@@ -181,7 +176,7 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         tx.save_ruleset(updated)
         before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
         record(tx, actor, Configured(setting, _jsonable(changes), before, after))
-        return SettingsChange(current, updated)
+        return current, updated
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 

@@ -16,26 +16,24 @@ from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
 
-@dataclass(frozen=True)
-class Created:
-    character: Character
-    ruleset: Ruleset
+@dataclass(frozen=True, kw_only=True)
+class Create:
+    """/character create: a character named ``name``, played by ``player_id`` (none: an NPC, or the
+    caller's own when a player creates it)."""
+
+    name: str
+    player_id: int | None = None
+    corps: int = 0
+    resistance: int = 0
+    intuition: int = 0
+    preset: str = "humanoid"
 
 
-async def create(
-    store: Store,
-    actor: Actor,
-    *,
-    name: str,
-    player_id: int | None,
-    corps: int,
-    resistance: int,
-    intuition: int,
-    preset: str,
-) -> Created:
+async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, Ruleset]:
     """A GM creates for anyone (no player: an NPC); a player creates for themself when allowed."""
+    player_id = asked.player_id
 
-    def work(tx: Transaction) -> Created:
+    def work(tx: Transaction) -> tuple[Character, Ruleset]:
         ruleset = tx.ruleset()
         if actor.is_gm(ruleset):
             owner = player_id
@@ -46,12 +44,12 @@ async def create(
                 raise UserError("players_cannot_create")
             owner = actor.user_id
         fresh = new_character(
-            name,
+            asked.name,
             ruleset=ruleset,
-            preset=preset,
-            corps=corps,
-            resistance=resistance,
-            intuition=intuition,
+            preset=asked.preset,
+            corps=asked.corps,
+            resistance=asked.resistance,
+            intuition=asked.intuition,
             owner_id=owner,
             guild_id=actor.guild_id,
             created_at=tx.now,
@@ -60,7 +58,7 @@ async def create(
         if owner is not None and tx.active_character(owner) is None:
             tx.set_active(owner, _id(saved))
         record(tx, actor, history.Created(owner), character=saved)
-        return Created(saved, ruleset)
+        return saved, ruleset
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
+from bot.actions.outcome import Outcome
 from bot.actions.record import record
 from bot.errors import UserError
 from bot.rules import (
@@ -30,63 +31,69 @@ from bot.storage.store import Store, Transaction
 MODIFIER_LIMIT = 100
 
 
-@dataclass(frozen=True)
-class Prospect:
-    """A healing session about to start: the character, the server's rules, the first roll's odds."""
+@dataclass(frozen=True, kw_only=True)
+class Heal:
+    """/heal roll and the Heal button: one healing session of ``track`` for the character named
+    (``ref``) or given by id (``character_id``, the button), else the caller's active one; ``dice``:
+    the roller's own."""
 
-    character: Character
-    ruleset: Ruleset
-    odds: HealingOdds
-
-
-def _healer_target(
-    tx: targets.CharacterSource, actor: Actor, ref: str | None, character_id: int | None
-) -> Character:
-    if character_id is not None:
-        return tx.character(character_id)
-    return targets.own_or_named(tx, caller_id=actor.user_id, ref=ref)
+    track: Track = Track.PHYSICAL
+    ref: str | None = None
+    character_id: int | None = None
+    dice: str | None = None
 
 
-async def heal_prospect(
-    store: Store, actor: Actor, *, ref: str | None, character_id: int | None = None, track: Track
-) -> Prospect:
-    """What a healing session would risk, read before asking the roller (nothing is changed). Refuses
-    as the session itself would (permission, rest not over, nothing to heal…)."""
+@dataclass(frozen=True, kw_only=True)
+class Rest:
+    """/rest: in-game days of rest for one character (a player's active one, or one named), or for
+    every character in play when neither is given."""
+
+    days: int
+    player_id: int | None = None
+    ref: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlainRoll:
+    """/roll: a ±d10 roll of the character named (else the caller's active one); ``dice``: the
+    roller's own."""
+
+    ref: str | None = None
+    modifier: int = 0
+    difficulty: int = 0
+    dice: str | None = None
+
+
+def _healer_target(tx: targets.CharacterSource, actor: Actor, asked: Heal) -> Character:
+    if asked.character_id is not None:
+        return tx.character(asked.character_id)
+    return targets.own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
+
+
+async def heal_prospect(store: Store, actor: Actor, asked: Heal) -> Outcome[HealingOdds]:
+    """What a healing session would risk (the first roll's odds), read before asking the roller
+    (nothing is changed). Refuses as the session itself would (permission, rest not over, nothing to
+    heal…)."""
     ruleset, character = await store.read(
-        actor.guild_id, lambda reader: (reader.ruleset(), _healer_target(reader, actor, ref, character_id))
+        actor.guild_id, lambda reader: (reader.ruleset(), _healer_target(reader, actor, asked))
     )
     actor.require_owner_or_gm_for_npc(character, ruleset)
-    session_severity(character, ruleset, track)
-    odds = healing_odds(character, ruleset, track)
+    session_severity(character, ruleset, asked.track)
+    odds = healing_odds(character, ruleset, asked.track)
     assert odds is not None  # a session may start, so it has odds
-    return Prospect(character, ruleset, odds)
-
-
-@dataclass(frozen=True)
-class Healed:
-    session: HealingSession
-    character: Character
-    ruleset: Ruleset
-    unused_dice: int
+    return Outcome(odds, character, ruleset)
 
 
 async def heal_roll(
-    store: Store,
-    actor: Actor,
-    rng: RandomSource,
-    *,
-    ref: str | None,
-    character_id: int | None = None,
-    dice: str | None,
-    track: Track = Track.PHYSICAL,
-    confirmed: HealingOdds | None = None,
-) -> Healed:
+    store: Store, actor: Actor, rng: RandomSource, asked: Heal, *, confirmed: HealingOdds | None = None
+) -> Outcome[HealingSession]:
     """The owner (or a GM, for an NPC) runs one healing session. ``confirmed``: the odds the roller
     accepted; when the character or the rules changed since, nothing is rolled."""
+    track, dice = asked.track, asked.dice
 
-    def work(tx: Transaction) -> Healed:
+    def work(tx: Transaction) -> Outcome[HealingSession]:
         ruleset = tx.ruleset()
-        character = _healer_target(tx, actor, ref, character_id)
+        character = _healer_target(tx, actor, asked)
         actor.require_owner_or_gm_for_npc(character, ruleset)
         if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
             raise UserError("heal_odds_changed", name=character.name)
@@ -102,22 +109,17 @@ async def heal_roll(
         )
         maxima = saved.maxima(track)  # why a worsened wound went further up, for history
         record(tx, actor, history.HealRolled(track, session.severity, steps, maxima), character=saved)
-        return Healed(session, saved, ruleset, feed.unused_manual)
+        return Outcome(session, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
-@dataclass(frozen=True)
-class Rested:
-    days: int
-    characters: list[Character]
-    ruleset: Ruleset
+async def rest(store: Store, actor: Actor, asked: Rest) -> tuple[list[Character], Ruleset]:
+    """The GM grants in-game rest to one character, or to every character in play (neither dead nor
+    incoherent) of the server: the characters rested."""
+    player_id, ref = asked.player_id, asked.ref
 
-
-async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, ref: str | None) -> Rested:
-    """The GM grants in-game rest to one character, or to every living character of the server."""
-
-    def work(tx: Transaction) -> Rested:
+    def work(tx: Transaction) -> tuple[list[Character], Ruleset]:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
         if player_id is None and ref is None:
@@ -126,37 +128,25 @@ async def rest(store: Store, actor: Actor, *, days: int, player_id: int | None, 
             chosen = [targets.target(tx, player_id=player_id, ref=ref)]
         if not chosen:
             raise UserError("rest_nobody")
-        rested = [tx.save_character(grant_rest(c, days)) for c in chosen]
+        rested = [tx.save_character(grant_rest(c, asked.days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
-        record(tx, actor, history.Rested(days, len(rested)), character=single)
-        return Rested(days, rested, ruleset)
+        record(tx, actor, history.Rested(asked.days, len(rested)), character=single)
+        return rested, ruleset
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
-@dataclass(frozen=True)
-class Rolled:
-    roll: Roll
-    character: Character
-    ruleset: Ruleset
-
-
-async def roll(
-    store: Store,
-    actor: Actor,
-    rng: RandomSource,
-    *,
-    ref: str | None,
-    modifier: int,
-    difficulty: int,
-    dice: str | None,
-) -> Rolled:
+async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) -> Outcome[Roll]:
     """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
+    modifier, difficulty, dice = asked.modifier, asked.difficulty, asked.dice
     if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
         raise UserError("modifier_range", max=MODIFIER_LIMIT)
     ruleset, character = await store.read(
         actor.guild_id,
-        lambda reader: (reader.ruleset(), targets.own_or_named(reader, caller_id=actor.user_id, ref=ref)),
+        lambda reader: (
+            reader.ruleset(),
+            targets.own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
+        ),
     )
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
@@ -165,4 +155,4 @@ async def roll(
         raise UserError("dice_invalid", text=dice)
     feed = DiceFeed(rng, ruleset.open_rolls, manual)
     result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
-    return Rolled(result, character, ruleset)
+    return Outcome(result, character, ruleset)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot import history
 from bot.actions import targets
 from bot.actions.actor import Actor
+from bot.actions.outcome import Outcome
 from bot.actions.record import record
 from bot.errors import UserError
 from bot.rules import (
@@ -27,67 +28,61 @@ from bot.rules.damage import DamageInfliction, HarmOdds, check_damage, damage_od
 from bot.storage.store import Reader, Store, Transaction
 
 
-@dataclass(frozen=True)
-class Wounded:
-    infliction: Infliction
-    character: Character
-    ruleset: Ruleset
+@dataclass(frozen=True, kw_only=True)
+class Inflict:
+    """What a GM asks of /wound or /mental (or of the Wound… menu): wounds of a ``severity``, or a
+    ``damage`` level the target rolls against for each blow (rules.md §8, with ``dice`` the target's
+    own); on a player's active character (``player_id``) and/or a named one (``ref``)."""
+
+    track: Track
+    severity: Severity | None = None
+    damage: int | None = None
+    player_id: int | None = None
+    ref: str | None = None
+    count: int = 1
+    note: str = ""
+    dice: str | None = None
 
 
-async def wound(
-    store: Store,
-    actor: Actor,
-    *,
-    track: Track,
-    severity: Severity,
-    player_id: int | None,
-    ref: str | None,
-    count: int,
-    note: str,
-) -> Wounded:
+@dataclass(frozen=True, kw_only=True)
+class Lower:
+    """/heal wound and /heal mental: a GM lowers one wound of ``severity`` one rank, without a roll."""
 
-    def work(tx: Transaction) -> Wounded:
+    track: Track
+    severity: Severity
+    player_id: int | None = None
+    ref: str | None = None
+
+
+async def wound(store: Store, actor: Actor, asked: Inflict) -> Outcome[Infliction]:
+    """Wounds of the severity asked, each escalating on its own."""
+    assert asked.severity is not None
+    severity, track, count, note = asked.severity, asked.track, asked.count, asked.note
+
+    def work(tx: Transaction) -> Outcome[Infliction]:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
         outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = tx.save_character(outcome.character)
         became = tuple(r.became for r in outcome.results)
         maxima = saved.maxima(track)  # why a wound escalated, for history
         inflicted = history.Wounded(track, severity, count, note, became, outcome.not_applied, maxima)
         record(tx, actor, inflicted, character=saved)
-        return Wounded(outcome, saved, ruleset)
+        return Outcome(outcome, saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
-@dataclass(frozen=True)
-class Damaged:
-    infliction: DamageInfliction
-    character: Character
-    ruleset: Ruleset
-    unused_dice: int
-
-
-async def damage(
-    store: Store,
-    actor: Actor,
-    rng: RandomSource,
-    *,
-    track: Track,
-    level: int,
-    dice: str | None,
-    player_id: int | None,
-    ref: str | None,
-    count: int,
-    note: str,
-) -> Damaged:
+async def damage(store: Store, actor: Actor, rng: RandomSource, asked: Inflict) -> Outcome[DamageInfliction]:
     """A GM states a damage level; the target rolls against each blow (rules.md §8)."""
+    assert asked.damage is not None
+    track, level, count, note, dice = asked.track, asked.damage, asked.count, asked.note, asked.dice
 
-    def work(tx: Transaction) -> Damaged:
+    def work(tx: Transaction) -> Outcome[DamageInfliction]:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = targets.target(tx, player_id=player_id, ref=ref)
+        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
         feed = DiceFeed(rng, ruleset.open_rolls, parse_dice(dice, ruleset.open_rolls) if dice else [])
         outcome = inflict_damage(
             character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=tx.now
@@ -100,63 +95,43 @@ async def damage(
         became = tuple(r.became for r in outcome.results)
         rolled = history.DamageRolled(track, level, count, note, blows, became, outcome.not_applied)
         record(tx, actor, rolled, character=saved)
-        return Damaged(outcome, saved, ruleset, feed.unused_manual)
+        return Outcome(outcome, saved, ruleset, feed.unused_manual)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
 
-@dataclass(frozen=True)
-class DamagePreview:
-    character: Character
-    ruleset: Ruleset
-    odds: list[HarmOdds]
-    dice: Dice | None
-    """The first of the GM's typed dice (which decide the first roll), if any."""
-
-
 async def preview_damage(
-    store: Store,
-    actor: Actor,
-    *,
-    track: Track,
-    level: int,
-    dice: str | None,
-    player_id: int | None,
-    ref: str | None,
-) -> DamagePreview:
-    """The odds of each outcome of the next blow, for the GM to see before confirming. Reads only."""
+    store: Store, actor: Actor, asked: Inflict
+) -> Outcome[tuple[list[HarmOdds], Dice | None]]:
+    """The odds of each outcome of the next blow, for the GM to see before confirming, and the first
+    of the GM's typed dice (which decide the first roll), if any. Reads only."""
+    assert asked.damage is not None
+    level = asked.damage
 
     def look(reader: Reader) -> tuple[Ruleset, Character]:
         ruleset = reader.ruleset()
         actor.require_gm(ruleset)
         check_damage(level)
-        return ruleset, targets.target(reader, player_id=player_id, ref=ref)
+        return ruleset, targets.target(reader, player_id=asked.player_id, ref=asked.ref)
 
     ruleset, character = await store.read(actor.guild_id, look)
-    first = parse_dice(dice, ruleset.open_rolls)[0] if dice else None
-    return DamagePreview(character, ruleset, damage_odds(character, ruleset, track, level, first), first)
+    first = parse_dice(asked.dice, ruleset.open_rolls)[0] if asked.dice else None
+    odds = damage_odds(character, ruleset, asked.track, level, first)
+    return Outcome((odds, first), character, ruleset)
 
 
-@dataclass(frozen=True)
-class Lowered:
-    lowering: Lowering
-    character: Character
-    ruleset: Ruleset
+async def lower(store: Store, actor: Actor, asked: Lower) -> Outcome[Lowering]:
+    track = asked.track
 
-
-async def lower(
-    store: Store, actor: Actor, *, track: Track, severity: Severity, player_id: int | None, ref: str | None
-) -> Lowered:
-
-    def work(tx: Transaction) -> Lowered:
+    def work(tx: Transaction) -> Outcome[Lowering]:
         ruleset = tx.ruleset()
         if not actor.is_gm(ruleset):  # a player looking for healing: point to the roll
             raise UserError("not_gm_lower" if track is Track.PHYSICAL else "not_gm_lower_mental")
-        character = targets.target(tx, player_id=player_id, ref=ref)
-        lowering = gm_lower(character, track, severity)
+        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
+        lowering = gm_lower(character, track, asked.severity)
         saved = tx.save_character(lowering.character)
-        lowered = history.Lowered(track, severity, lowering.after.current)
+        lowered = history.Lowered(track, asked.severity, lowering.after.current)
         record(tx, actor, lowered, character=saved)
-        return Lowered(lowering, saved, ruleset)
+        return Outcome(lowering, saved, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)

@@ -71,10 +71,10 @@ async def characters_even_deleted(
     interaction: discord.Interaction[HarmoniesBot], current: str
 ) -> list[app_commands.Choice[str]]:
     """Any character of this server, then deleted ones, marked so (for /history and /undo)."""
-    living = await _choices(interaction, current, None)
-    if interaction.guild_id is None or len(living) >= CHOICE_LIMIT:
-        return living
-    limit = CHOICE_LIMIT - len(living)
+    kept = await _choices(interaction, current, None)  # not deleted (the dead included)
+    if interaction.guild_id is None or len(kept) >= CHOICE_LIMIT:
+        return kept
+    limit = CHOICE_LIMIT - len(kept)
     gone = await interaction.client.store.read(
         interaction.guild_id, lambda r: r.deleted_characters(current[:100], limit=limit)
     )
@@ -83,4 +83,4 @@ async def characters_even_deleted(
         app_commands.Choice(name=clip(t(lang, "deleted_choice", name=name), CHOICE_NAME), value=str(cid))
         for cid, name in gone
     ]
-    return living + marked
+    return kept + marked

@@ -11,18 +11,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 from discord.http import MultipartParameters
 
 from bot.storage.boards import Board, all_boards
-from bot.storage.store import Reader
+from bot.storage.store import Reader, Store
 from bot.ui.board import board_embed
 from bot.ui.i18n import Lang, lang_of
-
-if TYPE_CHECKING:
-    from bot.interface.client import HarmoniesBot
 
 log = logging.getLogger(__name__)
 
@@ -40,15 +36,20 @@ class _Pace:
 
 
 class BoardKeeper:
+    """The boards of ``store``, edited through ``client`` (the bot: its HTTP session and its servers'
+    locales)."""
+
     def __init__(
         self,
-        bot: HarmoniesBot,
+        store: Store,
+        client: discord.Client,
         *,
         interval: float = EDIT_INTERVAL,
         now: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.bot = bot
+        self.store = store
+        self.client = client
         self.interval = interval
         self.now = now
         self.sleep = sleep
@@ -76,7 +77,7 @@ class BoardKeeper:
 
     async def start(self) -> None:
         """At start-up: every stored board is edited once (changes made while the bot was away)."""
-        for board in await self.bot.store.database.read(all_boards):
+        for board in await self.store.database.read(all_boards):
             self._boards.setdefault(board.guild_id, {})[board.channel_id] = board
         self._all_known = True
         for guild_id in list(self._boards):
@@ -116,7 +117,7 @@ class BoardKeeper:
 
     async def _known(self, guild_id: int) -> dict[int, Board]:
         if guild_id not in self._boards:
-            found = [] if self._all_known else await self.bot.store.read(guild_id, Reader.boards)
+            found = [] if self._all_known else await self.store.read(guild_id, Reader.boards)
             self._boards.setdefault(guild_id, {b.channel_id: b for b in found})
         return self._boards[guild_id]
 
@@ -155,7 +156,7 @@ class BoardKeeper:
 
     async def render(self, board: Board) -> discord.Embed:
         """The board as it is now: the server's player characters, and the NPCs added to it."""
-        ruleset, everyone = await self.bot.store.read(board.guild_id, lambda r: (r.ruleset(), r.characters()))
+        ruleset, everyone = await self.store.read(board.guild_id, lambda r: (r.ruleset(), r.characters()))
         npcs = set(board.npc_ids)
         shown = [c for c in everyone if c.owner_id is not None or c.id in npcs]
         lang = self._lang(board.guild_id, ruleset.language)
@@ -167,7 +168,7 @@ class BoardKeeper:
         body = {"embeds": [embed.to_dict()], "allowed_mentions": {"parse": []}}
         params = MultipartParameters(payload=body, multipart=None, files=None)
         try:
-            await self.bot.http.edit_message(board.channel_id, board.message_id, params=params)
+            await self.client.http.edit_message(board.channel_id, board.message_id, params=params)
             self.edits += 1
         except (discord.NotFound, discord.Forbidden) as error:
             # The message or the channel is gone, or the bot may no longer see or edit it: for good.
@@ -185,12 +186,12 @@ class BoardKeeper:
         known = self._boards.get(board.guild_id, {})
         if (current := known.get(board.channel_id)) is not None and current.message_id == board.message_id:
             del known[board.channel_id]
-        await self.bot.store.run(
+        await self.store.run(
             board.guild_id, lambda tx: tx.delete_board(board.channel_id, board.message_id), quiet=True
         )
 
     def _lang(self, guild_id: int, language: Lang | None) -> Lang:
         if language is not None:
             return language
-        guild = self.bot.get_guild(guild_id)
+        guild = self.client.get_guild(guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)

@@ -88,14 +88,17 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.rng: RandomSource = rng if rng is not None else random.SystemRandom()
         self.sync_commands = sync_commands
         self.freeze_gc = freeze_gc
-        self.boards = BoardKeeper(self)
-        self.metrics = Metrics()
-        self.metrics.watch(self)
+        self.boards = BoardKeeper(store, self)
+        self.metrics = Metrics(store, self, self.boards)
         self.names = NameBook()
+        # What the store tells the bot's parts: each commit (the boards), each unit's time and each
+        # SQLite group (the metrics). Undone in close().
         store.listeners.append(self.boards.changed)
+        store.on_unit = self.metrics.unit_done
+        store.database.on_group = self.metrics.group_units.observe
         self._boards_started = False
         self.run_id = secrets.token_hex(4)
-        """This run of the bot: buttons that live only in memory name it (see ``views.Confirm``)."""
+        """This run of the bot: buttons that live only in memory name it (see ``views.Question``)."""
         self.in_flight: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction now (see :meth:`handling`)."""
 
@@ -189,6 +192,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         await self.boards.close()
         if self.boards.changed in self.store.listeners:
             self.store.listeners.remove(self.boards.changed)
+        self.store.on_unit = self.store.database.on_group = None
         try:
             await super().close()
         finally:

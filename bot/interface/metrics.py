@@ -2,7 +2,8 @@
 
 One :class:`Metrics` per bot, on a registry of its own. Labels stay few: a command's name, an outcome,
 a shard's number; never a server's or a user's id. What storage and the boards count is read from them
-through plain callbacks and attributes (storage imports nothing from here).
+through plain callbacks and attributes (storage imports nothing from here): the bot tells its store to
+call :meth:`Metrics.unit_done` and ``group_units.observe``.
 
 * ``harmonies_commands_total{command, outcome}``: application commands handled; ``outcome`` is
   ``answered``, ``refused`` (a user error: bad input, no permission), ``failed`` (an internal error,
@@ -22,15 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import discord
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from bot.interface.client import HarmoniesBot
+from bot.interface.boards import BoardKeeper
+from bot.storage.store import Store
 
 COMMAND_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.5, 3.0, 5.0, 10.0)
 """Seconds; 3 s is Discord's limit for a first answer (a deferred command may take longer)."""
@@ -53,9 +53,11 @@ def outcome_of(error: str | None) -> str:
 
 
 class Metrics:
-    """The metrics of one bot; :meth:`watch` connects it to the bot's store and state."""
+    """The metrics of one bot: what it is told (commands, units of work, SQLite groups), and what is
+    read at each scrape from the parts it is given (the store's database, the client's shards, the
+    boards)."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.commands = Counter(
             "harmonies_commands",
@@ -84,12 +86,7 @@ class Metrics:
             registry=self.registry,
         )
         ProcessCollector(registry=self.registry)
-
-    def watch(self, bot: HarmoniesBot) -> None:
-        """Count the units of ``bot``'s store, its SQLite groups, and read its state at each scrape."""
-        bot.store.on_unit = self.unit_done
-        bot.store.database.on_group = self.group_units.observe
-        self.registry.register(_StateCollector(bot))
+        self.registry.register(_StateCollector(store, client, boards))
 
     def unit_done(self, seconds: float, committed: bool) -> None:
         self.units.labels("committed" if committed else "rolled_back").observe(seconds)
@@ -108,11 +105,13 @@ class Metrics:
 class _StateCollector(Collector):
     """What is read from the bot at each scrape: the database's load, the gateway, the boards."""
 
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
+        self.store = store
+        self.client = client
+        self.boards = boards
 
     def collect(self) -> Iterator[Metric]:
-        in_use, waiting = self.bot.store.database.usage()
+        in_use, waiting = self.store.database.usage()
         yield GaugeMetricFamily(
             "harmonies_database_units_in_use",
             "PostgreSQL: pooled connections lent out; SQLite: units being written",
@@ -128,10 +127,10 @@ class _StateCollector(Collector):
             "Each shard's last gateway heartbeat round trip",
             labels=["shard"],
         )
-        for shard_id, seconds in self.bot.latencies if not self.bot.is_closed() else ():
+        for shard_id, seconds in self.client.latencies if not self.client.is_closed() else ():
             if math.isfinite(seconds):  # nothing measured yet
                 latency.add_metric([str(shard_id)], seconds)
         yield latency
         yield CounterMetricFamily(
-            "harmonies_board_edits", "Live party board edits sent", value=self.bot.boards.edits
+            "harmonies_board_edits", "Live party board edits sent", value=self.boards.edits
         )

@@ -12,7 +12,6 @@ from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, respond, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
-from bot.storage.store import Reader, Store
 from bot.ui.card import character_card, secret_card, secret_result
 from bot.ui.i18n import Lang, t
 from bot.ui.rolls import only_hurts, stakes
@@ -89,14 +88,6 @@ def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
         view.add_item(button)
     view.stop()
     return view
-
-
-async def secret_ids(store: Store, guild_id: int, ruleset: Ruleset) -> frozenset[int]:
-    """The characters of the server whose state players see only as a word."""
-    if not ruleset.secret_npcs:
-        return frozenset(ruleset.secret_characters)
-    # Deleted NPCs too: their history stays readable, and stays secret.
-    return frozenset(await store.read(guild_id, Reader.npc_ids)) | ruleset.secret_characters
 
 
 async def send_result(

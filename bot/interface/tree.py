@@ -8,28 +8,37 @@ import logging
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import discord
 from discord import AppCommandOptionType as OptionType
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.interface.metrics import Metrics
+from bot.interface.names import NameBook
 from bot.interface.replies import answer_error
-
-if TYPE_CHECKING:
-    from bot.interface.client import HarmoniesBot
 
 log = logging.getLogger(__name__)
 _NUMBERS = (OptionType.integer, OptionType.number)
 
 
-class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
+class Served(Protocol):
+    """What the tree needs of the bot it serves (:class:`~bot.interface.client.HarmoniesBot`)."""
+
+    names: NameBook
+    metrics: Metrics
+
+    def handling(self) -> None: ...
+
+
+class HarmoniesTree(app_commands.CommandTree[Any]):
     """Every error of every command ends here: user errors are answered privately in the caller's
     language; anything else is logged with a short id that the user is shown."""
 
-    async def interaction_check(self, interaction: discord.Interaction[HarmoniesBot], /) -> bool:
-        interaction.client.names.seen(interaction)  # for autocomplete choices ("Aélis (Léa)")
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        bot: Served = interaction.client
+        bot.names.seen(interaction)  # for autocomplete choices ("Aélis (Léa)")
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
             if isinstance(command, app_commands.Command):
@@ -40,14 +49,15 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
                     return False
         return True
 
-    async def _call(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
         """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
         is read (the command's name, an option, a resolved user's id, here or in interaction_check)
         ends in the error funnel as a refusal, instead of ending the task with no answer at all.
         (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
         counted, with its outcome and its time (:mod:`bot.interface.metrics`), and in flight until it
         ends (:meth:`~bot.interface.client.HarmoniesBot.drain`)."""
-        interaction.client.handling()
+        bot: Served = interaction.client
+        bot.handling()
         began = time.perf_counter()
         try:
             await super()._call(interaction)
@@ -63,10 +73,10 @@ class HarmoniesTree(app_commands.CommandTree["HarmoniesBot"]):
             await answer_error(interaction, UserError("payload_invalid"))
         finally:
             if interaction.type is discord.InteractionType.application_command:
-                interaction.client.metrics.command_done(interaction, time.perf_counter() - began)
+                bot.metrics.command_done(interaction, time.perf_counter() - began)
 
     async def on_error(
-        self, interaction: discord.Interaction[HarmoniesBot], error: app_commands.AppCommandError, /
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
     ) -> None:
         await answer_error(interaction, error)
 

@@ -1,6 +1,7 @@
-"""Views: their base, questions kept in memory (a damage roll's confirmation, a risky healing session;
-and the answer to their buttons after a restart), list paging and the "Wound…" menu's choices. The
-persistent buttons (Heal, Card, the deletion's) live in the cogs that answer them, on :class:`Lasting`."""
+"""What the cogs' views share: their base, the question kept in memory (a damage roll's confirmation, a
+risky healing session; and the answer to its buttons after a restart) and the pager. A view one cog
+uses lives in that cog (the "Wound…" menu's choices in cogs/menus.py), and so do the persistent
+buttons (Heal, Card, the deletion's), on :class:`Lasting`."""
 
 from __future__ import annotations
 
@@ -13,14 +14,9 @@ from typing import Any
 import discord
 
 from bot.interface.replies import answer_error, caller_lang, send_private, update
-from bot.rules import SEVERITIES, Severity, Track, parse_severity, severity_name
-from bot.rules.wounds import MAX_COUNT
-from bot.ui.i18n import Lang, severity_label, t, tn
+from bot.ui.i18n import Lang, t
 
 CONFIRM_TIMEOUT = 60.0
-MENU_TIMEOUT = 600.0
-"""The "Wound…" menu waits for the next blow this long (a fight's exchange); the interaction that
-opened it can edit its message for 15 minutes."""
 PAGER_TIMEOUT = 300.0
 
 
@@ -68,52 +64,71 @@ class Lasting:
         raise NotImplementedError
 
 
-class _Question(View):
-    """A question kept in memory with a go-on button (``go``) and ``cancel``, answered only by
-    ``author_id``. Its buttons name the run of the bot that asked (``run``, the bot's
+class Question(View):
+    """A question kept in memory, answered only by ``author_id``: a red go-on button (labelled by the
+    key ``go``) and Cancel, both disabled once it is answered. Either ``on_go`` runs with the click that
+    went on (the damage roll's confirmation), or the caller awaits the answer (discord.py
+    ``examples/views/confirm.py``): ``await view.wait()``, then ``value`` is True (go on), False
+    (cancel) or None (no answer in time), and the answer's click is acknowledged by editing the
+    question with ``going`` (a risky healing session). ``cancel_first``: the safe choice is the one
+    under the thumb. Its buttons name the run of the bot that asked (``run``, the bot's
     :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
     answer (:class:`ExpiredQuestion`) instead of none."""
-
-    go: discord.ui.Button[Any]
-    cancel: discord.ui.Button[Any]
-
-    def __init__(self, author_id: int, lang: Lang, *, go: str, run: str) -> None:
-        super().__init__(timeout=CONFIRM_TIMEOUT, author_id=author_id)
-        self.lang = lang
-        self.go.label = t(lang, go)
-        self.cancel.label = t(lang, "button_cancel")
-        question = secrets.token_hex(4)
-        self.go.custom_id = f"ask:{run}:{question}:y"
-        self.cancel.custom_id = f"ask:{run}:{question}:n"
-
-
-class Confirm(_Question):
-    """Asks the caller (and only the caller) to confirm, then runs ``on_confirm`` with the click;
-    buttons disabled after use or timeout."""
 
     def __init__(
         self,
         author_id: int,
         lang: Lang,
-        on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]],
         *,
+        go: str,
         run: str,
+        on_go: Callable[[discord.Interaction[Any]], Awaitable[None]] | None = None,
+        going: str = "",
+        cancel_first: bool = False,
     ) -> None:
-        super().__init__(author_id, lang, go="button_confirm", run=run)
-        self.on_confirm = on_confirm
+        super().__init__(timeout=CONFIRM_TIMEOUT, author_id=author_id)
+        self.lang = lang
+        self.on_go = on_go
+        self.going = going
+        self.value: bool | None = None
         self.message: discord.Message | None = None
+        """The question's message, when its buttons are to be disabled there once it times out."""
+        question = secrets.token_hex(4)
+        self.go: discord.ui.Button[Question] = discord.ui.Button(
+            style=discord.ButtonStyle.danger, label=t(lang, go), custom_id=f"ask:{run}:{question}:y"
+        )
+        self.cancel: discord.ui.Button[Question] = discord.ui.Button(
+            style=discord.ButtonStyle.secondary,
+            label=t(lang, "button_cancel"),
+            custom_id=f"ask:{run}:{question}:n",
+        )
+        self.go.callback = self._go  # type: ignore[method-assign]
+        self.cancel.callback = self._cancel  # type: ignore[method-assign]
+        for button in (self.cancel, self.go) if cancel_first else (self.go, self.cancel):
+            self.add_item(button)
 
-    @discord.ui.button(style=discord.ButtonStyle.danger, label="Confirm")
-    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def _answered(self, interaction: discord.Interaction[Any], value: bool) -> bool:
+        """Note the answer; False when the question was already answered (a second click that raced
+        the first one: acknowledged, nothing more)."""
+        if self.is_finished():
+            await interaction.response.defer()
+            return False
+        self.value = value
         self.disable()
         self.stop()
-        await self.on_confirm(interaction)
+        return True
 
-    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
-    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.disable()
-        self.stop()
-        await update(interaction, content=t(self.lang, "cancelled"), view=self)
+    async def _go(self, interaction: discord.Interaction[Any]) -> None:
+        if not await self._answered(interaction, True):
+            return
+        if self.on_go is not None:
+            await self.on_go(interaction)
+        else:
+            await update(interaction, content=t(self.lang, self.going), view=self)
+
+    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
+        if await self._answered(interaction, False):
+            await update(interaction, content=t(self.lang, "cancelled"), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()
@@ -122,41 +137,12 @@ class Confirm(_Question):
                 await self.message.edit(view=self)
 
 
-class Ask(_Question):
-    """An awaited question with two answers (discord.py ``examples/views/confirm.py``): ``await
-    view.wait()``, then ``value`` is True (go on), False (cancel) or None (no answer in time). The
-    answer's click is acknowledged by editing the question with ``going`` (or "cancelled")."""
-
-    def __init__(self, author_id: int, lang: Lang, *, go: str, going: str, run: str) -> None:
-        super().__init__(author_id, lang, go=go, run=run)
-        self.going = going
-        self.value: bool | None = None
-
-    async def _answer(self, interaction: discord.Interaction[Any], value: bool, text: str) -> None:
-        if self.is_finished():  # a second click that raced the first one
-            await interaction.response.defer()
-            return
-        self.value = value
-        self.disable()
-        self.stop()
-        await update(interaction, content=text, view=self)
-
-    # Cancel first: the safe choice is the one under the thumb; going on is the red one after it.
-    @discord.ui.button(style=discord.ButtonStyle.secondary, label="Cancel")
-    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        await self._answer(interaction, False, t(self.lang, "cancelled"))
-
-    @discord.ui.button(style=discord.ButtonStyle.danger, label="Go on")
-    async def go(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        await self._answer(interaction, True, t(self.lang, self.going))
-
-
 class ExpiredQuestion(
     Lasting,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]",
 ):
-    """Any click on a :class:`Confirm` or :class:`Ask` button. When it was asked by an earlier run of
+    """Any click on a :class:`Question`'s button. When it was asked by an earlier run of
     the bot (before a restart), nothing in memory waits for it any more: say so privately. (In the
     run that asked, the live view answers, and this does nothing.)"""
 
@@ -178,54 +164,46 @@ class ExpiredQuestion(
 
 
 class Pager(View):
-    """Previous / next over pre-rendered embeds."""
-
-    def __init__(self, pages: list[discord.Embed]) -> None:
-        super().__init__(timeout=PAGER_TIMEOUT)
-        self.pages = pages
-        self.index = 0
-        self._sync()
-
-    def _sync(self) -> None:
-        self.previous.disabled = self.index == 0
-        self.next.disabled = self.index >= len(self.pages) - 1
-
-    @discord.ui.button(emoji="◀️", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.index = max(0, self.index - 1)
-        self._sync()
-        await update(interaction, embed=self.pages[self.index], view=self)
-
-    @discord.ui.button(emoji="▶️", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.index = min(len(self.pages) - 1, self.index + 1)
-        self._sync()
-        await update(interaction, embed=self.pages[self.index], view=self)
-
-
-class PageTurner(View):
-    """First / previous / next over pages read afresh at each click (``render(page)``, 1-based); only
-    ``author_id`` may turn them."""
+    """Turns pages (1-based), each rendered at its click by ``render(page)``, which also says how many
+    pages there are now (a log may grow meanwhile). With ``lang`` (/history): First, Previous and
+    Next, for ``author_id`` only; without (/character list): ◀️ and ▶️, for anyone."""
 
     def __init__(
         self,
-        author_id: int,
+        render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
         page: int,
         pages: int,
-        render: Callable[[int], Awaitable[tuple[discord.Embed, int]]],
-        lang: Lang = "en",
+        *,
+        author_id: int | None = None,
+        lang: Lang | None = None,
     ) -> None:
         super().__init__(timeout=PAGER_TIMEOUT, author_id=author_id)
-        self.first.label = t(lang, "button_first")
-        self.previous.label = t(lang, "button_previous")
-        self.next.label = t(lang, "button_next")
-        self.page, self.pages = page, pages
         self.render = render
+        self.page, self.pages = page, pages
+        secondary = discord.ButtonStyle.secondary
+        self.first: discord.ui.Button[Pager] | None = None
+        if lang is None:
+            self.previous: discord.ui.Button[Pager] = discord.ui.Button(emoji="◀️", style=secondary)
+            self.next: discord.ui.Button[Pager] = discord.ui.Button(emoji="▶️", style=secondary)
+        else:
+            self.first = discord.ui.Button(label=t(lang, "button_first"), style=secondary)
+            self.previous = discord.ui.Button(label=t(lang, "button_previous"), style=secondary)
+            self.next = discord.ui.Button(label=t(lang, "button_next"), style=secondary)
+        for button, turn in (
+            (self.first, self._first),
+            (self.previous, self._previous),
+            (self.next, self._next),
+        ):
+            if button is not None:
+                button.callback = turn  # type: ignore[method-assign]
+                self.add_item(button)
         self._sync()
 
     def _sync(self) -> None:
-        self.first.disabled = self.previous.disabled = self.page <= 1
+        self.previous.disabled = self.page <= 1
         self.next.disabled = self.page >= self.pages
+        if self.first is not None:
+            self.first.disabled = self.previous.disabled
 
     async def _turn(self, interaction: discord.Interaction[Any], page: int) -> None:
         embed, self.pages = await self.render(max(1, min(page, self.pages)))
@@ -233,97 +211,11 @@ class PageTurner(View):
         self._sync()
         await update(interaction, embed=embed, view=self)
 
-    @discord.ui.button(label="First", style=discord.ButtonStyle.secondary)
-    async def first(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def _first(self, interaction: discord.Interaction[Any]) -> None:
         await self._turn(interaction, 1)
 
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def _previous(self, interaction: discord.Interaction[Any]) -> None:
         await self._turn(interaction, self.page - 1)
 
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def _next(self, interaction: discord.Interaction[Any]) -> None:
         await self._turn(interaction, self.page + 1)
-
-
-class WoundChooser(View):
-    """The "Wound…" menu: its GM picks a severity and a count, then inflicts (the result is public).
-    It stays live for the next blow: after each one its message says what was inflicted; when it
-    times out, its controls are disabled and it says so (``menu`` edits the menu's message)."""
-
-    def __init__(
-        self,
-        author_id: int,
-        lang: Lang,
-        on_wound: Callable[[discord.Interaction[Any], Track, str, int], Awaitable[None]],
-    ) -> None:
-        super().__init__(timeout=MENU_TIMEOUT, author_id=author_id)
-        self.lang = lang
-        self.on_wound = on_wound
-        self.menu: discord.Interaction[Any] | None = None
-        """The right-click that opened the menu: its message is edited after each blow."""
-        self.choice: tuple[Track, str] = (Track.PHYSICAL, "light")
-        self.count = 1
-        severities = [
-            discord.SelectOption(
-                label=severity_label(lang, track, severity).capitalize(),
-                value=f"{track.value}:{severity_name(track, severity)}",
-                default=(track, severity) == (Track.PHYSICAL, Severity.LOW),
-            )
-            for track in Track
-            for severity in SEVERITIES
-        ]
-        counts = [
-            discord.SelectOption(label=tn(lang, "menu_count", n), value=str(n), default=n == 1)
-            for n in range(1, MAX_COUNT + 1)
-        ]
-        self.severity: discord.ui.Select[WoundChooser] = discord.ui.Select(
-            placeholder=t(lang, "menu_severity"), options=severities, custom_id="wound-menu:severity", row=0
-        )
-        self.how_many: discord.ui.Select[WoundChooser] = discord.ui.Select(
-            options=counts, custom_id="wound-menu:count", row=1
-        )
-        self.severity.callback = self._severity  # type: ignore[method-assign]
-        self.how_many.callback = self._count  # type: ignore[method-assign]
-        self.add_item(self.severity)
-        self.add_item(self.how_many)
-        self.inflict.label = t(lang, "menu_inflict")
-
-    async def _severity(self, interaction: discord.Interaction[Any]) -> None:
-        track, _, name = self.severity.values[0].partition(":")
-        self.choice = (Track(track), name)
-        self._show_choice()
-        await interaction.response.defer()
-
-    async def _count(self, interaction: discord.Interaction[Any]) -> None:
-        self.count = int(self.how_many.values[0])
-        self._show_choice()
-        await interaction.response.defer()
-
-    def _show_choice(self) -> None:
-        """Mark the current choice as the selects' defaults: every redraw of the menu (after a blow,
-        when it closes) shows what the next press inflicts, not the first defaults."""
-        track, name = self.choice
-        for option in self.severity.options:
-            option.default = option.value == f"{track.value}:{name}"
-        for option in self.how_many.options:
-            option.default = option.value == str(self.count)
-
-    @discord.ui.button(style=discord.ButtonStyle.danger, emoji="🩸", row=2)
-    async def inflict(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        track, severity = self.choice
-        await self.on_wound(interaction, track, severity, self.count)  # a refusal: answered by on_error
-        chosen = severity_label(self.lang, track, parse_severity(track, severity))
-        await self._say(t(self.lang, "menu_inflicted", count=self.count, severity=chosen))
-
-    async def on_timeout(self) -> None:
-        self.disable()
-        await self._say(t(self.lang, "menu_closed"))
-
-    async def _say(self, line: str) -> None:
-        """Edit the menu's message: its first line (who is wounded), then ``line``."""
-        if self.menu is None:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            first = (await self.menu.original_response()).content.split("\n")[0]
-            await self.menu.edit_original_response(content=f"{first}\n{line}", view=self)

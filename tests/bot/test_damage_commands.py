@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.interface.views import Confirm
+from bot.interface.views import Question
 from bot.rules import Track
 from bot.rules.ruleset import DamageTable
 from bot.ui.text import MINUS
@@ -23,13 +23,13 @@ async def snapshot(table: Table) -> tuple[Any, ...]:
     return await characters_of(table.store, GUILD), await ruleset_of(table.store, GUILD), events
 
 
-def waiting_confirmations(table: Table) -> list[Confirm]:
+def waiting_confirmations(table: Table) -> list[Question]:
     """The confirmation views discord.py still routes clicks to (from its view store)."""
     store = table.bot._connection._view_store
     views: dict[int, Any] = {id(v): v for v in store._synced_message_views.values()}
     for items in store._views.values():
         views.update({id(item.view): item.view for item in items.values() if item.view is not None})
-    return [view for view in views.values() if isinstance(view, Confirm)]
+    return [view for view in views.values() if isinstance(view, Question)]
 
 
 def buttons(message: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from typing import Any
 
 import pytest
 
-from bot.interface import views
 from bot.rules import Track
 from tests import fakediscord as harness
 from tests.table import ALICE, BOB, GM, GM_ROLE, GUILD, Table, public, refused
@@ -110,7 +110,8 @@ async def test_the_wound_menu_answers_every_click_and_says_what_it_inflicted(
 async def test_a_wound_menu_left_alone_closes_and_says_so(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(views, "MENU_TIMEOUT", 0.01)
+    menus = importlib.import_module("bot.cogs.menus")  # cogs/ is bot.cogs once installed (not to mypy)
+    monkeypatch.setattr(menus, "MENU_TIMEOUT", 0.01)
     await table.create("Aria", ALICE)
     menu = await right_click(table, WOUND_MENU, ALICE, user=GM, locale="fr")
     store = table.bot._connection._view_store
@@ -118,7 +119,7 @@ async def test_a_wound_menu_left_alone_closes_and_says_so(
         id(item.view): item.view
         for items in store._views.values()
         for item in items.values()
-        if isinstance(item.view, views.WoundChooser)
+        if isinstance(item.view, menus.WoundChooser)
     }
     (chooser,) = found.values()
     assert await chooser.wait()  # timed out

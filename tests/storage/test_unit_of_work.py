@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import replace
 
 from bot.actions.actor import Actor
-from bot.actions.healing import heal_roll
+from bot.actions.healing import Heal, heal_roll
 from bot.rules import Severity, Track, Wound, grant_rest
 from bot.storage import Store, Transaction
 from tests.databases import character_of
@@ -61,11 +61,9 @@ async def test_the_dice_of_a_heal_roll_are_drawn_once(store: Store) -> None:
     dice = CountingDice()
     actor = Actor(user_id=ALICE, guild_id=GUILD)
     others = [store.run(GUILD, lambda tx: tx.characters()) for _ in range(20)]  # units all around
-    healing = asyncio.ensure_future(
-        heal_roll(store, actor, dice, ref=None, character_id=character_id, dice=None)
-    )
+    healing = asyncio.ensure_future(heal_roll(store, actor, dice, Heal(character_id=character_id)))
     await asyncio.gather(healing, *others)
     healed = healing.result()
-    rolls = len(healed.session.steps)
+    rolls = len(healed.result.steps)
     assert rolls >= 1
     assert dice.calls == 2 * rolls  # one luck and one unluck d10 per roll, never again
