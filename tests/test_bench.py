@@ -97,3 +97,19 @@ def test_the_bench_runs_on_a_tiny_data_set(tmp_path: Path) -> None:
     )
     # Every command of the throughput runs answered: capacity, sustained, PostgreSQL capacity.
     assert re.findall(r"(\d+) of [\d,]+ not answered", report) == ["0", "0", "0"]
+
+
+def test_the_trace_lists_the_project_modules_one_wound_crosses(tmp_path: Path) -> None:
+    report = run_bench(tmp_path, "trace")
+    found = re.search(r"Project modules crossed: (\d+) \((\d+) in bot/rules, (\d+) outside\)", report)
+    assert found is not None, report
+    total, rules, outside = map(int, found.groups())
+    assert total == rules + outside and rules > 0 and outside > 0
+    listed = re.findall(r"^  (bot[\w.]*) +\d+$", report, re.M)
+    assert len(listed) == total and sum(m.startswith("bot.rules.") for m in listed) == rules
+    assert "bot.rules.wounds" in listed and any(m.startswith("bot.storage") for m in listed)
+    # Every thread is traced: the database's thread too, whose statements mark the first SQL.
+    threads = re.search(r"in \d+ tasks and (\d+) threads", report)
+    assert threads is not None and int(threads[1]) >= 2
+    assert re.search(r"before the first SQL statement: [1-9]\d* \(\w", report)
+    assert re.search(r"before the first SELECT: [1-9]\d* \((SELECT|WITH) ", report)
