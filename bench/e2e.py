@@ -14,6 +14,7 @@ import contextlib
 import math
 import random
 import shutil
+import socket
 import statistics
 import sys
 import tempfile
@@ -23,6 +24,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 from bench import data
 from bench.data import Shape
@@ -210,16 +213,52 @@ async def running(
     async with DiscordStandin(guilds=guild_payloads(servers)) as standin:
         module, without = MODULES[name], ",".join(config.without)
         argv = [sys.executable, "-c", WITHOUT, without, module] if without else [sys.executable, "-m", module]
-        env = standin.bot_env(LOG_LEVEL="WARNING", **env)
-        proc = await BotProcess.start(argv, env=env, log_path=workdir / f"{name}.log")
-        standin.watch(proc.unexpected_exit)
+        proc = await start(name, argv, standin, env, workdir)
         try:
-            await wait_ready_after(standin, proc, within=120.0)
             yield Running(standin, proc)
         finally:
             await proc.stop()
         if proc.returncode != 0:
             raise BenchError(f"{name} exited with {proc.returncode}:\n{proc.output()[-3000:]}")
+
+
+async def start(
+    name: str, argv: Sequence[str], standin: DiscordStandin, env: dict[str, str], workdir: Path
+) -> BotProcess:
+    """Process ``name`` started with ``argv`` over ``standin``, once ready. The bot is ready when its
+    ``/readyz`` says so (after discord.py's READY, which waits for the servers: what its ``on_ready``
+    does, a full collection among others, is then done and not counted in a command); the floors'
+    bot, which does nothing when ready, once it has its servers."""
+    port = free_port()
+    health = {"HEALTH_PORT": str(port)} if name == "bot" else {}
+    env = standin.bot_env(LOG_LEVEL="WARNING", **health, **env)
+    proc = await BotProcess.start(argv, env=env, log_path=workdir / f"{name}.log")
+    standin.watch(proc.unexpected_exit)
+    await wait_ready_after(standin, proc, within=120.0)
+    if health:
+        await wait_readyz(port, proc, within=120.0)
+        await asyncio.sleep(0.5)  # on_ready's task, started with READY, ends
+    return proc
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_readyz(port: int, proc: BotProcess, within: float) -> None:
+    """Until ``GET /readyz`` answers 200."""
+    give_up = time.monotonic() + within
+    async with aiohttp.ClientSession() as http:
+        while True:
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.get(f"http://127.0.0.1:{port}/readyz") as response:
+                    if response.status == 200:
+                        return
+            if (problem := proc.exited()) is not None or time.monotonic() > give_up:
+                raise BenchError(problem or f"the bot was not ready within {within:g} s")
+            await asyncio.sleep(0.05)
 
 
 async def measure(config: Config, url: str, workdir: Path) -> Figures:
