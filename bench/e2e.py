@@ -1,9 +1,11 @@
 """``python -m bench e2e``: the bot as its own process (``python -m bot``), over the local Discord
-stand-in (tests/fakediscord: real HTTP and gateway), with the floors of bench/world.py. Bot CPU per
-command: every thread's time on a CPU (``/proc/<pid>/task/*/schedstat``) around each command sent one
-at a time; latency: from INTERACTION_CREATE sent to the callback's arrival; throughput: ``in_flight``
-at once (a closed loop), every answer checked. ``--compare orjson,uvloop``: the same, in ABBA order
-with those modules unimportable in the bot's process (the speed-ups' A/B)."""
+stand-in (tests/fakediscord: real HTTP and gateway), beside the floors' own bot (``python -m
+bench.floor_bot``, bench/floor_bot.py) as a process of its own over a stand-in of its own, as an
+outside measurement would have them. Bot CPU per command: every thread's time on a CPU
+(``/proc/<pid>/task/*/schedstat``) of the process that answers, around each command sent one at a time;
+latency: from INTERACTION_CREATE sent to the callback's arrival; throughput: ``in_flight`` at once (a
+closed loop), every answer checked. ``--compare orjson,uvloop``: the same, in ABBA order with those
+modules unimportable in both processes (the speed-ups' A/B)."""
 
 from __future__ import annotations
 
@@ -12,15 +14,18 @@ import contextlib
 import math
 import random
 import shutil
+import socket
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 from bench import data
 from bench.data import Shape
@@ -34,11 +39,14 @@ from tests.fakediscord import DiscordStandin, RecordedRequest
 Payload = dict[str, Any]
 TARGET_CPU, TARGET_LATENCY, TARGET_RATE = 1.3, 1.3, 0.6
 TARGETED = ("wound", "heal roll")
-#: ``python -c``: the bot with some modules made unimportable (``--compare``), as where they are not
-#: installed (discord.py then falls back on json, the bot on asyncio's loop); ``gc.freeze``: not called.
+#: ``python -c``: a bot with some modules made unimportable (``--compare``), as where they are not
+#: installed (discord.py then falls back on json, the bots on asyncio's loop); ``gc.freeze``: not called.
 WITHOUT = "import gc, sys; names = sys.argv[1].split(','); sys.modules.update(dict.fromkeys(names))\n"
 WITHOUT += "gc.freeze = (lambda: None) if 'gc.freeze' in names else gc.freeze\n"
-WITHOUT += "from bot.__main__ import main; main([])"
+WITHOUT += "import runpy; module = sys.argv[2]; del sys.argv[1:]\n"
+WITHOUT += "runpy.run_module(module, run_name='__main__', alter_sys=True)"
+#: Each process, as ``python -m``: the bot, the floors' bot.
+MODULES = {"bot": "bot", "floors": "bench.floor_bot"}
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,28 @@ async def send(standin: DiscordStandin, body: Payload) -> tuple[float, RecordedR
     finally:
         standin.forget(exchange.token)
     return record.at - exchange.sent_at, record
+
+
+@dataclass
+class Running:
+    """A bot process and its stand-in."""
+
+    standin: DiscordStandin
+    proc: BotProcess
+
+
+@dataclass
+class Pair:
+    """The bot and the floors' bot, each over a stand-in of its own; ``of(kind)``: who answers it."""
+
+    bot: Running
+    floors: Running
+
+    def of(self, kind: str) -> Running:
+        return self.floors if kind in FLOORS else self.bot
+
+    async def send(self, kind: str, body: Payload) -> tuple[float, RecordedRequest]:
+        return await send(self.of(kind).standin, body)
 
 
 def tidy(standin: DiscordStandin) -> None:  # drop what only a test reads back: a long run stays fast
@@ -132,22 +162,24 @@ class Figures:
         return self.sent[kind] / self.seconds[kind] if self.seconds[kind] else math.nan
 
 
-async def one_at_a_time(standin: DiscordStandin, work: Workload, pid: int, rounds: int, out: Figures) -> None:
+async def one_at_a_time(pair: Pair, work: Workload, rounds: int, out: Figures) -> None:
     rng = random.Random(5)
     for round_ in range(rounds):
         for kind in round_order(rng):
+            pid = pair.of(kind).proc.pid
             before = cpu_seconds(pid)
-            seconds, record = await send(standin, work.payload(kind))
+            seconds, record = await pair.send(kind, work.payload(kind))
             out.cpu[kind] += cpu_seconds(pid) - before
             if (problem := problem_of(kind, record)) is not None:
                 raise BenchError(f"{kind}: {problem}")
             out.latency[kind].samples.append(seconds)
         if round_ % 50 == 49:
-            tidy(standin)
+            tidy(pair.bot.standin)
+            tidy(pair.floors.standin)
 
 
 async def closed_loop(
-    standin: DiscordStandin, work: Workload, kind: str, commands: int, in_flight: int, out: Figures
+    pair: Pair, work: Workload, kind: str, commands: int, in_flight: int, out: Figures
 ) -> None:
     """``commands`` interactions of one kind, ``in_flight`` at once, each answer checked."""
     left = commands
@@ -157,7 +189,7 @@ async def closed_loop(
         while left > 0:
             left -= 1
             try:
-                _, record = await send(standin, work.payload(kind))
+                _, record = await pair.send(kind, work.payload(kind))
                 problem = problem_of(kind, record)
             except TimeoutError:
                 problem = "no callback within 30 s"
@@ -169,30 +201,80 @@ async def closed_loop(
     await asyncio.gather(*(worker() for _ in range(in_flight)))
     out.seconds[kind] += time.perf_counter() - begin
     out.sent[kind] += commands
-    tidy(standin)
+    tidy(pair.of(kind).standin)
+
+
+@contextlib.asynccontextmanager
+async def running(
+    name: str, servers: range, env: dict[str, str], config: Config, workdir: Path
+) -> AsyncIterator[Running]:
+    """Process ``name`` of :data:`MODULES` over a stand-in of its own, ready (commands synced); stopped
+    at the end, and checked to have exited 0."""
+    async with DiscordStandin(guilds=guild_payloads(servers)) as standin:
+        module, without = MODULES[name], ",".join(config.without)
+        argv = [sys.executable, "-c", WITHOUT, without, module] if without else [sys.executable, "-m", module]
+        proc = await start(name, argv, standin, env, workdir)
+        try:
+            yield Running(standin, proc)
+        finally:
+            await proc.stop()
+        if proc.returncode != 0:
+            raise BenchError(f"{name} exited with {proc.returncode}:\n{proc.output()[-3000:]}")
+
+
+async def start(
+    name: str, argv: Sequence[str], standin: DiscordStandin, env: dict[str, str], workdir: Path
+) -> BotProcess:
+    """Process ``name`` started with ``argv`` over ``standin``, once ready. The bot is ready when its
+    ``/readyz`` says so (after discord.py's READY, which waits for the servers: what its ``on_ready``
+    does, a full collection among others, is then done and not counted in a command); the floors'
+    bot, which does nothing when ready, once it has its servers."""
+    port = free_port()
+    health = {"HEALTH_PORT": str(port)} if name == "bot" else {}
+    env = standin.bot_env(LOG_LEVEL="WARNING", **health, **env)
+    proc = await BotProcess.start(argv, env=env, log_path=workdir / f"{name}.log")
+    standin.watch(proc.unexpected_exit)
+    await wait_ready_after(standin, proc, within=120.0)
+    if health:
+        await wait_readyz(port, proc, within=120.0)
+        await asyncio.sleep(0.5)  # on_ready's task, started with READY, ends
+    return proc
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_readyz(port: int, proc: BotProcess, within: float) -> None:
+    """Until ``GET /readyz`` answers 200."""
+    give_up = time.monotonic() + within
+    async with aiohttp.ClientSession() as http:
+        while True:
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.get(f"http://127.0.0.1:{port}/readyz") as response:
+                    if response.status == 200:
+                        return
+            if (problem := proc.exited()) is not None or time.monotonic() > give_up:
+                raise BenchError(problem or f"the bot was not ready within {within:g} s")
+            await asyncio.sleep(0.05)
 
 
 async def measure(config: Config, url: str, workdir: Path) -> Figures:
     servers, out = range(config.servers), Figures()
-    async with DiscordStandin(guilds=guild_payloads(servers)) as standin:
-        env = standin.bot_env(DATABASE_URL=url, BENCH_FLOOR="1", LOG_LEVEL="WARNING")
-        argv = [sys.executable, "-c", WITHOUT, ",".join(config.without)] if config.without else []
-        argv = argv or [sys.executable, "-m", "bot"]
-        proc = await BotProcess.start(argv, env=env, log_path=workdir / "bot.log")
-        standin.watch(proc.unexpected_exit)
-        try:
-            await wait_ready_after(standin, proc, within=120.0)
-            work = Workload(config.shape, servers)
-            await one_at_a_time(standin, work, proc.pid, config.warmup, Figures())
-            await one_at_a_time(standin, work, proc.pid, config.rounds, out)
-            rng = random.Random(6)
-            for _ in range(config.throughput_rounds):
-                for kind in round_order(rng):
-                    await closed_loop(standin, work, kind, config.batch, config.in_flight, out)
-        finally:
-            await proc.stop()
-        if proc.returncode != 0:
-            raise BenchError(f"the bot exited with {proc.returncode}:\n{proc.output()[-3000:]}")
+    floor_url = f"sqlite:///{workdir / f'floor-{time.monotonic_ns()}.db'}"  # a new file for each run
+    async with (
+        running("bot", servers, {"DATABASE_URL": url}, config, workdir) as bot,
+        running("floors", servers, {"FLOOR_DATABASE_URL": floor_url}, config, workdir) as floors,
+    ):
+        pair, work = Pair(bot, floors), Workload(config.shape, servers)
+        await one_at_a_time(pair, work, config.warmup, Figures())
+        await one_at_a_time(pair, work, config.rounds, out)
+        rng = random.Random(6)
+        for _ in range(config.throughput_rounds):
+            for kind in round_order(rng):
+                await closed_loop(pair, work, kind, config.batch, config.in_flight, out)
     return out
 
 
@@ -260,8 +342,9 @@ def run(config: Config, *, compare: tuple[str, ...] = (), runs: int = 1) -> str:
                 results[name].append(asyncio.run(measure(side, f"sqlite:///{fresh}", workdir)))
         shape = config.shape
         parts = [
-            f"{started} `python -m bot` on SQLite, {shape.characters:,} "
-            f"characters in {shape.servers} servers; {config.rounds} rounds one at a time; throughput: "
+            f"{started} `python -m bot` on SQLite, {shape.characters:,} characters in {shape.servers} "
+            "servers; the floors: `python -m bench.floor_bot`, its own SQLite file; "
+            f"{config.rounds} rounds one at a time; throughput: "
             f"{config.throughput_rounds} × {config.batch:,} of each kind, {config.in_flight} in flight."
         ]
         if compare:

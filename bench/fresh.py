@@ -51,7 +51,7 @@ async def memory(db: Path, shape: Shape, in_flight: int = 50) -> dict[str, Any]:
         async def worker() -> None:
             nonlocal failures
             for g in queue:
-                reply = await world.dispatch(world.payload("character show", g, 0))
+                reply = await world.dispatch("character show", world.payload("character show", g, 0))
                 failures += answer_problem("character show", reply) is not None
 
         await asyncio.gather(*(worker() for _ in range(in_flight)))

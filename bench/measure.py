@@ -99,7 +99,7 @@ class Throughput:
         begin = time.perf_counter() if since is None else since
         (kind, body), self.index, self.commands = make(self.index), self.index + 1, self.commands + 1
         try:
-            reply = await world.dispatch(body)
+            reply = await world.dispatch(kind, body)
         except Exception as exc:  # a time-out of the harness counts as unanswered
             self.failures.append(f"{kind}: {type(exc).__name__}: {exc}"[:300])
             return

@@ -65,11 +65,23 @@ TINY = Config(
 
 async def in_process(config: Config, small_db: Path, big_db: Path) -> dict[str, Any]:
     busy = spread(config.throughput_servers, config.servers)
+    # The write floor commits to a file of its own, one for each world.
+    floor_url = {name: f"sqlite:///{small_db.parent / f'floor-{name}.db'}" for name in ("small", "big")}
     async with (
         open_world(
-            f"sqlite:///{small_db}", config.small, range(config.small.servers), label="small"
+            f"sqlite:///{small_db}",
+            config.small,
+            range(config.small.servers),
+            label="small",
+            floor_url=floor_url["small"],
         ) as small,
-        open_world(f"sqlite:///{big_db}", config.big, busy, label="big") as big,
+        open_world(
+            f"sqlite:///{big_db}",
+            config.big,
+            busy,
+            label="big",
+            floor_url=floor_url["big"],
+        ) as big,
     ):
         # The same number of characters in both: each piles up as many wounds and events.
         big.rotation = busy[:: max(1, len(busy) // config.small.servers)][: config.small.servers]
@@ -89,11 +101,14 @@ async def on_postgres(config: Config) -> dict[str, Any]:
     given = os.environ.get("HARMONIES_BENCH_POSTGRES_URL")  # a server to create a database in
     with contextlib.nullcontext(given) if given else throwaway_cluster(durable=True) as server_url:
         with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute("DROP DATABASE IF EXISTS harmonies_bench WITH (FORCE)")
-            conn.execute("CREATE DATABASE harmonies_bench")
+            for name in ("harmonies_bench", "harmonies_bench_floor"):  # the bot's; the write floor's
+                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                conn.execute(f"CREATE DATABASE {name}")
         url = with_database(server_url, "harmonies_bench")
+        floor_url = with_database(server_url, "harmonies_bench_floor")
         await data.build(url, config.small)
-        async with open_world(url, config.small, range(config.small.servers), label="pg") as world:
+        servers = range(config.small.servers)
+        async with open_world(url, config.small, servers, label="pg", floor_url=floor_url) as world:
             log(f"PostgreSQL: {config.samples} rounds")
             lat = await measure.latencies([world], samples=config.samples, warmup=config.warmup)
             floor, mix = await measure.capacities(world, in_flight=config.in_flight, seconds=config.seconds)

@@ -1,8 +1,9 @@
 """The commands benchmarked, as Discord sends them, and the bot in process on a data set. Both floors
-are the bot's own cogs/floor.py (``BENCH_FLOOR=1``): ``/bench-floor`` answers a fixed embed and
-touches no database (the **trivial command**); ``/bench-floor-write`` first commits one unit of work
-that records only the interaction's id (the **write floor**: what any change pays at least). In
-process, only Discord's HTTP is faked (tests/fakediscord): the bot's own tree and discord.py's code."""
+are a plain discord.py bot of their own (bench/floor_bot.py), not the bot's: ``/bench-floor`` answers
+a fixed embed and touches no database (the **trivial command**); ``/bench-floor-write`` first commits
+one durable row, the interaction's id (the **write floor**: what any change pays at least). In process,
+only Discord's HTTP is faked (tests/fakediscord), one fake for each bot: their own trees and
+discord.py's code."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import discord
 from pydantic import SecretStr
 
 from bench import data
 from bench.data import Shape
+from bench.floor_bot import FloorBot, open_rows
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
 from bot.interface.run import loop_factory
@@ -99,6 +102,8 @@ class World:
     shape: Shape
     servers: list[int]
     label: str = ""
+    floors: tuple[FloorBot, FakeDiscord] | None = None
+    """The floors' own bot and its fake (None: the floors are not measured)."""
     rotation: list[int] = field(default_factory=list)
     """The servers :meth:`next_target` goes through (default: all of ``servers``)."""
     _turn: int = 0
@@ -112,14 +117,17 @@ class World:
     def payload(self, kind: str, g: int, k: int) -> Payload:
         return payload(self.shape, kind, g, k)
 
-    async def dispatch(self, body: Payload, *, checks: bool = False) -> Reply:
-        reply = await fd.dispatch(self.fake, self.bot, body, discord_checks=checks)
-        self.fake.forget(reply.token)
-        self.fake.requests.clear()
+    async def dispatch(self, kind: str, body: Payload, *, checks: bool = False) -> Reply:
+        """``body`` sent to the bot, or to the floors' bot for a floor."""
+        client: discord.Client
+        client, fake = (self.bot, self.fake) if kind not in FLOORS or self.floors is None else self.floors
+        reply = await fd.dispatch(fake, client, body, discord_checks=checks)
+        fake.forget(reply.token)
+        fake.requests.clear()
         return reply
 
     async def checked(self, kind: str, body: Payload, *, checks: bool = False) -> Reply:
-        reply = await self.dispatch(body, checks=checks)
+        reply = await self.dispatch(kind, body, checks=checks)
         if (problem := answer_problem(kind, reply)) is not None:
             raise BenchError(f"{self.label} {kind}: {problem}")
         return reply
@@ -127,20 +135,48 @@ class World:
 
 @asynccontextmanager
 async def open_world(
-    url: str, shape: Shape, servers: Sequence[int], *, label: str = "", seed: int = 7
+    url: str,
+    shape: Shape,
+    servers: Sequence[int],
+    *,
+    label: str = "",
+    seed: int = 7,
+    floor_url: str | None = None,
 ) -> AsyncIterator[World]:
-    """The bot on ``url``'s database, connected to a fake Discord with ``servers`` (indexes)."""
-    settings = Settings(discord_token=SecretStr("bench-token"), database_url=url, bench_floor=True)
+    """The bot on ``url``'s database, connected to a fake Discord with ``servers`` (indexes); with a
+    ``floor_url`` (where the write floor commits), the floors' bot too, on a fake of its own."""
+    settings = Settings(discord_token=SecretStr("bench-token"), database_url=url)
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store, rng=random.Random(seed), sync_commands=True, freeze_gc=True)
         fake = await fd.connect(bot, guilds=guild_payloads(servers))
         try:
-            yield World(bot, fake, shape, list(servers), label)
+            async with open_floors(floor_url, servers) as floors:
+                yield World(bot, fake, shape, list(servers), label, floors)
         finally:
             await fd.close(bot)
     finally:
         await store.close()
+
+
+@asynccontextmanager
+async def open_floors(
+    url: str | None, servers: Sequence[int]
+) -> AsyncIterator[tuple[FloorBot, FakeDiscord] | None]:
+    """The floors' bot (writing to ``url``) connected to a fake Discord of its own; None without a url."""
+    if url is None:
+        yield None
+        return
+    rows = await open_rows(url)
+    try:
+        floor_bot = FloorBot(rows)
+        fake = await fd.connect(floor_bot, guilds=guild_payloads(servers))
+        try:
+            yield floor_bot, fake
+        finally:
+            await fd.close(floor_bot)
+    finally:
+        await rows.close()
 
 
 def run_like_the_bot(main: Coroutine[Any, Any, T]) -> T:

@@ -74,10 +74,6 @@ class Settings(DatabaseSettings):
     """With a port, the player view (``/board link:True``) is served there; unset: no pages."""
     web_host: str = "127.0.0.1"
     """Where the player view listens: keep 127.0.0.1 behind a reverse proxy (docs/player-view.md)."""
-    bench_floor: bool = False
-    """BENCH_FLOOR=1 adds ``/bench-floor``, a command answering a fixed embed with no database, and
-    ``/bench-floor-write``, the same after one durable write: the floors of the benchmarks
-    (``python -m bench``, ``python -m bench e2e``). Off in normal use."""
 
     @field_validator("log_level")
     @classmethod

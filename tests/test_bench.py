@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import profile
 from bench.data import Shape, build, character_name, guild_id, player_id
 from bench.measure import percentile
 from bot.actions.undoing import revert
@@ -97,3 +98,42 @@ def test_the_bench_runs_on_a_tiny_data_set(tmp_path: Path) -> None:
     )
     # Every command of the throughput runs answered: capacity, sustained, PostgreSQL capacity.
     assert re.findall(r"(\d+) of [\d,]+ not answered", report) == ["0", "0", "0"]
+
+
+def test_the_trace_lists_the_project_modules_one_wound_crosses(tmp_path: Path) -> None:
+    report = run_bench(tmp_path, "trace")
+    found = re.search(r"Project modules crossed: (\d+) \((\d+) in bot/rules, (\d+) outside\)", report)
+    assert found is not None, report
+    total, rules, outside = map(int, found.groups())
+    assert total == rules + outside and rules > 0 and outside > 0
+    listed = re.findall(r"^  (bot[\w.]*) +\d+$", report, re.M)
+    assert len(listed) == total and sum(m.startswith("bot.rules.") for m in listed) == rules
+    assert "bot.rules.wounds" in listed and any(m.startswith("bot.storage") for m in listed)
+    # Every thread is traced: the database's thread too, whose statements mark the first SQL.
+    threads = re.search(r"in \d+ tasks and (\d+) threads", report)
+    assert threads is not None and int(threads[1]) >= 2
+    assert re.search(r"before the first SQL statement: [1-9]\d* \(\w", report)
+    assert re.search(r"before the first SELECT: [1-9]\d* \((SELECT|WITH) ", report)
+
+
+def test_the_profile_keeps_the_commands_samples_by_area() -> None:
+    raw = "\n".join(
+        [
+            # start-up: left out
+            "main (bot/__main__.py:1);HarmoniesBot.setup_hook (bot/interface/client.py:9);f (x.py:1) 7",
+            # a thread waiting in a system call (native frames): left out
+            "Thread.run (threading.py:982);fdatasync (libc.so.6) 5",
+            "Runner.run (asyncio/runners.py:118);wound_embed (bot/ui/results.py:30) 3",
+            "Runner.run (asyncio/runners.py:118);respond (bot/interface/replies.py:117);"
+            "ClientSession._request (aiohttp/client.py:700) 2",
+            "Thread.run (threading.py:982);_sqlite_group (bot/storage/sqlite.py:114);"
+            "sqlite3_step (libsqlite3.so) 4",
+        ]
+    )
+    stacks, left_out, waiting = profile.parse(raw)
+    assert (left_out, waiting) == (7, 5)
+    found = profile.Profile("wound", commands=3, rate=1000, stacks=stacks, left_out=left_out, waiting=waiting)
+    assert found.samples == 9 and round(found.us(found.samples)) == 3000  # µs per command
+    assert found.by("area") == {"bot.ui": 3, "aiohttp": 2, "SQLite (C)": 4}
+    assert found.by("project")["respond (bot.interface.replies:117)"] == 2
+    assert found.under(r"^respond ") == 2

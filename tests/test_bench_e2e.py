@@ -1,14 +1,16 @@
-"""``python -m bench e2e`` runs (a few commands: seconds), and its floor command exists only when asked
-for. Not a timed test: no figure is checked here, only that every interaction was answered."""
+"""``python -m bench e2e`` runs (a few commands: seconds); its floors are a bot of their own, not the
+bot's. Not a timed test: no figure is checked here, only that every interaction was answered."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
 
+from bench.floor_bot import TABLE, FloorBot, open_rows
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
 from bot.storage.store import Store
@@ -16,32 +18,39 @@ from tests import fakediscord
 from tests.test_bench import run_bench
 
 
-@pytest.mark.parametrize("bench_floor", [False, True])
-async def test_the_floor_command_is_synced_only_with_bench_floor(tmp_path: Path, bench_floor: bool) -> None:
-    settings = Settings(
-        discord_token=SecretStr("t"), database_url=f"sqlite:///{tmp_path}/bot.db", bench_floor=bench_floor
-    )
+async def test_the_floors_are_a_bot_of_their_own(tmp_path: Path) -> None:
+    rows = await open_rows(f"sqlite:///{tmp_path}/floor.db")
+    try:
+        floors = FloorBot(rows)
+        fake = await fakediscord.connect(floors, guilds=[fakediscord.guild_payload()])
+        try:
+            assert sorted(c["name"] for c in fake.last_synced) == ["bench-floor", "bench-floor-write"]
+            reply = await fakediscord.dispatch(fake, floors, fakediscord.slash("bench-floor", {}))
+            assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
+            assert reply.embeds[0]["title"] == "Benchmark floor"
+            reply = await fakediscord.dispatch(fake, floors, fakediscord.slash("bench-floor-write", {}))
+            assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
+            assert reply.embeds[0]["title"] == "Benchmark floor"
+            fakediscord.assert_valid(fake.requests)
+        finally:
+            await fakediscord.close(floors)
+    finally:
+        await rows.close()
+    # Its one durable write: the interaction's id, committed before the answer, in a WAL file.
+    with sqlite3.connect(tmp_path / "floor.db") as conn:
+        assert conn.execute(f"SELECT id FROM {TABLE}").fetchall() == [(reply.interaction_id,)]
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_the_bot_has_no_floor_command(tmp_path: Path) -> None:
+    settings = Settings(discord_token=SecretStr("t"), database_url=f"sqlite:///{tmp_path}/bot.db")
     store = await Store.open(settings.database_url)
     try:
         bot = HarmoniesBot(settings, store)
         fake = await fakediscord.connect(bot, guilds=[fakediscord.guild_payload()])
         try:
             names = {command["name"] for command in fake.last_synced}
-            assert "wound" in names
-            assert ("bench-floor" in names) is bench_floor
-            assert ("bench-floor-write" in names) is bench_floor
-            if bench_floor:
-                reply = await fakediscord.dispatch(fake, bot, fakediscord.slash("bench-floor", {}))
-                assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
-                assert reply.embeds[0]["title"] == "Benchmark floor"
-                handled = "SELECT COUNT(*) FROM handled_interactions"
-                before = await store.read(0, lambda r: r.sql.rows(handled))
-                payload = fakediscord.slash("bench-floor-write", {})
-                reply = await fakediscord.dispatch(fake, bot, payload)
-                assert reply.errors == [] and reply.callback_type == 4 and not reply.ephemeral
-                assert reply.embeds[0]["title"] == "Benchmark floor"
-                # Its one durable write: the interaction's id, committed before the answer.
-                assert await store.read(0, lambda r: r.sql.rows(handled)) == [(before[0][0] + 1,)]
+            assert "wound" in names and not any(name.startswith("bench") for name in names)
         finally:
             await fakediscord.close(bot)
     finally:

@@ -198,8 +198,10 @@ class HarmoniesBot(commands.AutoShardedBot):
         finally:
             await self.locks.close()
 
-    async def on_interaction(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        defer_when_slow(interaction)  # every answer within Discord's 3 s, however long the work
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":  # as it arrives, with no task of its own (an on_interaction
+            defer_when_slow(args[0])  # would be one): every answer within Discord's 3 s
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_ready(self) -> None:
         if not self._boards_started:

@@ -87,16 +87,27 @@ class Metrics:
         )
         ProcessCollector(registry=self.registry)
         self.registry.register(_StateCollector(store, client, boards))
+        # Each series' child, looked up once (labels() validates and locks at every call).
+        self._units: dict[bool, Histogram] = {}
+        self._per_command: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
 
     def unit_done(self, seconds: float, committed: bool) -> None:
-        self.units.labels("committed" if committed else "rolled_back").observe(seconds)
+        units = self._units.get(committed)
+        if units is None:
+            units = self._units[committed] = self.units.labels("committed" if committed else "rolled_back")
+        units.observe(seconds)
 
     def command_done(self, interaction: discord.Interaction, seconds: float) -> None:
         """One application command handled (its error funnel noted its error key, if any)."""
         command = interaction.command
         name = command.qualified_name if command is not None else "unknown"
-        self.commands.labels(name, outcome_of(interaction.extras.get("error"))).inc()
-        self.command_seconds.labels(name).observe(seconds)
+        key = name, outcome_of(interaction.extras.get("error"))
+        series = self._per_command.get(key)
+        if series is None:
+            series = self._per_command[key] = self.commands.labels(*key), self.command_seconds.labels(name)
+        count, duration = series
+        count.inc()
+        duration.observe(seconds)
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
