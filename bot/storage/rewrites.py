@@ -1,0 +1,90 @@
+"""The migrations that need Python besides their SQL file: each rewrites rows of an older format once,
+in its migration's transaction (:data:`REWRITES`, run by :func:`bot.storage.migrations.migrate`), so
+that the code reads one format only.
+
+0006 rewrites the history as the bot writes it now: a record's JSON without the nulls older rows
+wrote for a default; a settings change as ``{"setting", "changes", "after"}`` (the settings before
+stay in its undo snapshot only), an import as ``{"counts"}``; an undo with its ``event_details``
+(rewritten alike) and ``undoes``; and an undo snapshot without the life flags of versions before 0004,
+their meaning kept in the wounds' ``fatal`` marks (the fatal wound 0004 added for a flag is kept in
+the snapshot; a fatal mark the flags denied is not put back).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from bot.storage.events import dumps
+from bot.storage.sql import Sql
+
+
+def _record(kind: object, details: Any, ruleset_kept: bool) -> Any:
+    """A record's JSON, as the bot writes it now (``ruleset_kept``: its undo snapshot holds the
+    settings before it)."""
+    if not isinstance(details, dict):
+        return details
+    if kind == "config":
+        after = details.get("after")
+        before_known = details["before"] is not None if "before" in details else ruleset_kept
+        changes = {k: v for k, v in details.items() if k not in ("setting", "before", "after", "kind")}
+        whole = {"after": after} if after is not None and before_known else {}
+        return {"setting": details.get("setting") or "?", "changes": changes, **whole}
+    if kind == "import":
+        return {"counts": {k: 0 if v is None else v for k, v in details.items() if k != "kind"}}
+    if kind == "undo":
+        inner = details.get("event_details", details.get("details", {}))
+        found = {k: v for k, v in details.items() if k != "details"}
+        return found | ({"event_details": _record(found["kind"], inner, False)} if "kind" in found else {})
+    plain = {k: v for k, v in details.items() if v is not None}
+    if isinstance(rolls := details.get("rolls"), list):
+        plain["rolls"] = [
+            {k: v for k, v in r.items() if v is not None} if isinstance(r, dict) else r for r in rolls
+        ]
+    return plain
+
+
+def _snapshot(sql: Sql, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """An undo snapshot without the life flags of versions before 0004."""
+    for cid, state in (snapshot.get("characters") or {}).items():
+        if not isinstance(state, dict) or "dead" not in state:
+            continue
+        out = {"physical"} if state.pop("dead") else set()
+        out |= {"mental"} if state.pop("incoherent", False) else set()
+        wounds = {
+            wid: (track, current, bool(fatal))
+            for wid, track, current, fatal in sql.rows(
+                "SELECT id, track, current_severity, fatal FROM wounds WHERE character_id = ?", (int(cid),)
+            )
+        }
+        kept = [
+            [wid, current, bool(fatal) and wounds.get(wid, ("",))[0] in out]
+            for wid, current, fatal in state["wounds"]
+        ]
+        held = {wid for wid, _, _ in kept}
+        kept += [
+            [wid, c, True] for wid, (t, c, fatal) in wounds.items() if fatal and t in out and wid not in held
+        ]
+        state["wounds"] = sorted(kept)
+    return snapshot
+
+
+def history_rows(sql: Sql) -> None:
+    """0006: every event's details, undo snapshot and ``undoes`` as the bot writes them now."""
+    for eid, kind, details, snapshot, undoes in sql.rows(
+        "SELECT id, kind, details, snapshot, undoes FROM events"
+    ):
+        old = json.loads(details) if details else {}
+        kept = json.loads(snapshot) if snapshot else None
+        new = _record(kind, old, isinstance(kept, dict) and "ruleset" in kept)
+        if kind == "undo" and undoes is None and isinstance(old, dict) and type(old.get("event_id")) is int:
+            found = sql.row("SELECT id FROM events WHERE id = ?", (old["event_id"],))
+            undoes = None if found is None else found[0]
+        sql.run(
+            "UPDATE events SET details = ?, snapshot = ?, undoes = ? WHERE id = ?",
+            (dumps(new), dumps(_snapshot(sql, kept)) if isinstance(kept, dict) else snapshot, undoes, eid),
+        )
+
+
+REWRITES: dict[int, Callable[[Sql], None]] = {6: history_rows}
