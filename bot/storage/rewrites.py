@@ -16,27 +16,29 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from bot.storage.events import dumps
 from bot.storage.sql import Sql
+from bot.storage.transaction import dumps
 
 
-def _record(kind: object, details: Any, ruleset_kept: bool) -> Any:
-    """A record's JSON, as the bot writes it now (``ruleset_kept``: its undo snapshot holds the
-    settings before it)."""
+def _record(kind: object, details: Any, ruleset_kept: bool | None) -> Any:
+    """A record's JSON, as the bot writes it now. ``ruleset_kept``: whether the event's undo snapshot
+    holds the settings before it (``None``: the record an undo keeps, which holds them itself)."""
     if not isinstance(details, dict):
         return details
     if kind == "config":
-        after = details.get("after")
-        before_known = details["before"] is not None if "before" in details else ruleset_kept
+        before, after = details.get("before"), details.get("after")
+        known = before is not None if "before" in details or ruleset_kept is None else ruleset_kept
+        whole = {"after": after} if after is not None and known else {}
+        if whole and ruleset_kept is None:
+            whole["before"] = before
         changes = {k: v for k, v in details.items() if k not in ("setting", "before", "after", "kind")}
-        whole = {"after": after} if after is not None and before_known else {}
         return {"setting": details.get("setting") or "?", "changes": changes, **whole}
     if kind == "import":
         return {"counts": {k: 0 if v is None else v for k, v in details.items() if k != "kind"}}
     if kind == "undo":
         inner = details.get("event_details", details.get("details", {}))
         found = {k: v for k, v in details.items() if k != "details"}
-        return found | ({"event_details": _record(found["kind"], inner, False)} if "kind" in found else {})
+        return found | ({"event_details": _record(found["kind"], inner, None)} if "kind" in found else {})
     plain = {k: v for k, v in details.items() if v is not None}
     if isinstance(rolls := details.get("rolls"), list):
         plain["rolls"] = [

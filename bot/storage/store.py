@@ -14,7 +14,7 @@ import asyncio
 import hmac
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -189,38 +189,32 @@ class Store:
 
     # ---- the bot's own bookkeeping: no change of the game, no one is told ------------------------
 
+    async def _keep(self, lock: int | None, statement: str, params: Sequence[object]) -> int:
+        return await self.database.write(lock, lambda sql: sql.run(statement, params))
+
     async def set_meta(self, key: str, value: str) -> None:
-        await self.database.write(
+        await self._keep(
             None,
-            lambda sql: sql.run(
-                "INSERT INTO meta (meta_key, meta_value) VALUES (?, ?) "
-                "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value",
-                (key, value),
-            ),
+            "INSERT INTO meta (meta_key, meta_value) VALUES (?, ?) "
+            "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value",
+            (key, value),
         )
 
     async def save_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
         """Save the board of a channel (moved: the new message; its NPCs stay)."""
-        await self.database.write(
+        await self._keep(
             guild_id,
-            lambda sql: sql.run(
-                "INSERT INTO boards (channel_id, guild_id, message_id, created_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id, "
-                "created_at = excluded.created_at",
-                (channel_id, guild_id, message_id, self.clock()),
-            ),
+            "INSERT INTO boards (channel_id, guild_id, message_id, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id, "
+            "created_at = excluded.created_at",
+            (channel_id, guild_id, message_id, self.clock()),
         )
 
     async def drop_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
         """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is
         another message now (posted again meanwhile)."""
-        await self.database.write(
-            guild_id,
-            lambda sql: sql.run(
-                "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?",
-                (guild_id, channel_id, message_id),
-            ),
-        )
+        sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
+        await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
     # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
 
@@ -233,9 +227,7 @@ class Store:
         """Drop the ids of interactions handled more than :data:`KEEP_MS` before the newest (run every
         minute, not by every claim: each change then writes one row, and the old ones go by the
         thousand); how many went."""
-        return await self.database.write(
-            None, lambda sql: sql.run(_FORGET, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
-        )
+        return await self._keep(None, _FORGET, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
 
     async def quick_check(self) -> str | None:
         """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -33,7 +33,6 @@ from bot.storage import characters as rows
 from bot.storage.boards import Board
 from bot.storage.characters import name_key, not_found, storable
 from bot.storage.errors import StorageError
-from bot.storage.events import COLUMNS, INSERT, UNDOABLE, Undoable, dumps, event_of, scope
 from bot.storage.sql import Row, Sql, UniqueViolation
 
 PARSED_RULESETS = 4096
@@ -46,6 +45,72 @@ _PUT_ACTIVE = (
 )
 _SAVE_WOUND = "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?"
 _DROP_WOUND = "DELETE FROM wounds WHERE id = ? AND character_id = ?"
+
+# ---- the history's rows ---------------------------------------------------------------------------
+
+COLUMNS = (
+    "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
+    f"e.undone, e.undoes, CASE WHEN e.kind = '{EventKind.CONFIG}' THEN e.snapshot END"
+)
+UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
+"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
+link is taken back)."""
+_INSERT_EVENT = (
+    "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
+    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
+)
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int, ...]]:
+    """FROM and WHERE of the events of a server (touching one character), the column to order them
+    newest first by (the one its index is ordered by), and the parameters."""
+    if character_id is None:
+        return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
+    joined = (
+        "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND e.guild_id = ?"
+    )
+    return joined, "l.event_id", (character_id, guild_id)
+
+
+def event_of(row: Row) -> Event:
+    """The event of a row of :data:`COLUMNS`. A settings change keeps the whole settings before it once,
+    in its undo snapshot (null: the defaults): they are read back from there."""
+    eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
+    decoded = json.loads(details) if details else {}
+    if not isinstance(decoded, dict):
+        decoded = {}
+    if kind == EventKind.CONFIG and row[10] and "after" in decoded:
+        snapshot = json.loads(row[10])
+        if "ruleset" in snapshot:
+            before = snapshot["ruleset"]
+            decoded["before"] = Ruleset().model_dump(mode="json") if before is None else before
+    return Event(
+        eid, guild_id, kind, actor_id, at, character_id, character_name, decoded, bool(undone), undoes
+    )
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """An event /undo may revert, with what it needs to do so."""
+
+    event: Event
+    snapshot: dict[str, Any]
+    touches_ruleset: bool
+
+    @property
+    def links(self) -> set[int]:
+        """The characters the event touched, and its character."""
+        found = {int(cid) for cid in self.snapshot.get("characters") or {}}
+        return found if self.event.character_id is None else found | {self.event.character_id}
+
+    @property
+    def restored(self) -> list[int]:
+        """The characters undoing it sets back (those it did not create)."""
+        return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
 
 
 @lru_cache(maxsize=PARSED_RULESETS)
@@ -91,39 +156,37 @@ class Reader:
 
     # ---- characters ------------------------------------------------------------------------------
 
-    def _first(self, where: str, params: Sequence[object]) -> Character | None:
-        """The present character ``where`` finds, if any."""
-        query = rows.SELECT + f"WHERE {where} AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY w.id"
-        found = rows.from_rows(self.sql.rows(query, (*params, self.guild_id)))
-        return found[0] if found else None
+    def _load(
+        self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
+    ) -> list[Character]:
+        """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
+        their wounds that count (every one with ``every_wound``)."""
+        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
+        select = rows.SELECT_EVERY_WOUND if every_wound else rows.SELECT
+        return rows.from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
 
     def character(self, character_id: int) -> Character:
-        found = storable(character_id) and self._first("c.id = ?", (character_id,))
+        found = self._load("c.id = ? AND ", (character_id,)) if storable(character_id) else []
         if not found:
             raise not_found()
-        return found
+        return found[0]
 
     def character_by_name(self, name: str) -> Character:
         # No stored name holds NUL (PostgreSQL would refuse the query itself).
-        found = None if "\x00" in name else self._first("c.name_key = ?", (name_key(name),))
-        if found is None:
+        found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
+        if not found:
             raise not_found(name)
-        return found
+        return found[0]
 
     def active_character(self, user_id: int) -> Character | None:
         active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
-        return self._first(f"c.id = ({active})", (self.guild_id, user_id))
+        found = self._load(f"c.id = ({active}) AND ", (self.guild_id, user_id))
+        return found[0] if found else None
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
         """The present characters, by name; with their healed wounds too when ``every_wound`` (the
         export)."""
-        return rows.from_rows(
-            self.sql.rows(
-                (rows.SELECT_EVERY_WOUND if every_wound else rows.SELECT)
-                + "WHERE c.guild_id = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.id, w.id",
-                (self.guild_id,),
-            )
-        )
+        return self._load("", (), every_wound=every_wound)
 
     def _present(self, character_id: int) -> bool:
         return storable(character_id) and bool(
@@ -193,19 +256,8 @@ class Reader:
                     (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
                 )
             ]
-        if not found:
-            return []
         marks = ", ".join("?" for _ in found)
-        loaded = {
-            c.id: c
-            for c in rows.from_rows(
-                self.sql.rows(
-                    rows.SELECT + f"WHERE c.guild_id = ? AND c.id IN ({marks}) AND c.deleted_at IS NULL "
-                    "ORDER BY c.id, w.id",
-                    (self.guild_id, *found),
-                )
-            )
-        }
+        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
@@ -446,7 +498,7 @@ class Transaction(Reader):
     ) -> Event:
         """Write an event and its links to the characters it touched; it comes back with its id."""
         found = self.sql.row(
-            INSERT,
+            _INSERT_EVENT,
             (
                 self.guild_id,
                 kind,

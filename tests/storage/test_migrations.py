@@ -684,6 +684,19 @@ OLD_HISTORY: list[tuple[int, str, dict[str, Any], dict[str, Any] | None, int | N
         19,
         Undid(19, Configured("dice", {"open_rolls": True})),
     ),
+    # An undo keeps the record of the change it reverted with the settings before and after.
+    (
+        27,
+        "undo",
+        {
+            "kind": "config",
+            "event_details": {"setting": "dice", "open_rolls": True, "before": RULES, "after": CHANGED},
+            "event_id": 16,
+        },
+        None,
+        16,
+        Undid(16, Configured("dice", {"open_rolls": True}, RULES, CHANGED)),
+    ),
 ]
 
 
