@@ -20,8 +20,9 @@ from bot.rules.character import Character, Wound
 from bot.rules.severity import Severity, Track
 from bot.storage.sql import Row
 
-FIELDS = tuple(f.name for f in fields(Character) if f.name != "wounds")
-"""The character's own columns, by the name of its field (a maxima field is three columns)."""
+FIELDS = ("id", *(f.name for f in fields(Character) if f.name not in ("id", "wounds")))
+"""The character's own columns, by the name of its field (a maxima field is three columns), its id
+first."""
 KEPT = tuple(name for name in FIELDS if name != "guild_id")
 """What an undo snapshot keeps of a character (with its wounds' state: ``[id, current, fatal]``)."""
 CHANGEABLE = tuple(name for name in FIELDS if name not in ("id", "guild_id", "created_at"))
@@ -139,13 +140,15 @@ def _wound(row: Row) -> Wound:
     )
 
 
+_AT = [
+    (name, sum(len(_columns(n)) for n in FIELDS[:i]), name.endswith("_max")) for i, name in enumerate(FIELDS)
+]
+
+
 def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
-    values: dict[str, Any] = {}
-    at = 0
-    for name in FIELDS:
-        width = 3 if name.endswith("_max") else 1
-        values[name] = tuple(row[at : at + width]) if width == 3 else row[at]
-        at += width
+    values: dict[str, Any] = {
+        name: tuple(row[at : at + 3]) if triple else row[at] for name, at, triple in _AT
+    }
     return Character(**values, wounds=wounds)
 
 
