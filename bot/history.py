@@ -284,7 +284,7 @@ def record_of(event: Event) -> Record:
     data = event.details  # as Transaction.record_undo writes it
     kind, inner, name = data.get("kind"), data.get("event_details", {}), data.get("character_name")
     restored = data.get("restored", [])
-    if not isinstance(kind, str | None) or not isinstance(name, str | None) or not isinstance(inner, dict):
+    if not (isinstance(kind, str | None) and isinstance(name, str | None) and isinstance(inner, dict)):
         return Unreadable(event.kind)
     if not isinstance(restored, list):
         return Unreadable(event.kind)
