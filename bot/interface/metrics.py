@@ -88,7 +88,7 @@ class Metrics:
     def watch(self, bot: HarmoniesBot) -> None:
         """Count the units of ``bot``'s store, its SQLite groups, and read its state at each scrape."""
         bot.store.on_unit = self.unit_done
-        bot.store.database.on_group = self.group_units.observe
+        bot.store.count_groups(self.group_units.observe)
         self.registry.register(_StateCollector(bot))
 
     def unit_done(self, seconds: float, committed: bool) -> None:
@@ -112,7 +112,7 @@ class _StateCollector(Collector):
         self.bot = bot
 
     def collect(self) -> Iterator[Metric]:
-        in_use, waiting = self.bot.store.database.usage()
+        in_use, waiting = self.bot.store.usage()
         yield GaugeMetricFamily(
             "harmonies_database_units_in_use",
             "PostgreSQL: pooled connections lent out; SQLite: units being written",

@@ -176,6 +176,15 @@ class Store:
         )
         return None if found is None else str(found[0])
 
+    def usage(self) -> tuple[int, int]:
+        """The database's load now: (units being written, or connections lent out; units waiting)."""
+        return self.database.usage()
+
+    def count_groups(self, observe: Callable[[int], None] | None) -> None:
+        """Tell ``observe`` the size of each group of units committed together (SQLite; the bot's
+        metrics), on the writer's thread; ``None``: no longer."""
+        self.database.on_group = observe
+
     @property
     def trouble(self) -> str | None:
         """Why the last new connection failed, while none has succeeded since (PostgreSQL)."""
