@@ -73,20 +73,24 @@ def _snapshot(sql: Sql, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 def history_rows(sql: Sql) -> None:
-    """0006: every event's details, undo snapshot and ``undoes`` as the bot writes them now."""
+    """0006: the events of an older format (every settings change, import and undo; a record holding
+    a null; a snapshot holding a life flag) as the bot writes them now, the others left untouched."""
+    records, snapshots = [], []
     for eid, kind, details, snapshot, undoes in sql.rows(
-        "SELECT id, kind, details, snapshot, undoes FROM events"
+        "SELECT id, kind, details, CASE WHEN kind = 'config' OR snapshot LIKE ? THEN snapshot END, undoes "
+        "FROM events WHERE kind IN ('config', 'import', 'undo') OR details LIKE ? OR snapshot LIKE ?",
+        ('%"dead"%', "%null%", '%"dead"%'),
     ):
         old = json.loads(details) if details else {}
         kept = json.loads(snapshot) if snapshot else None
-        new = _record(kind, old, isinstance(kept, dict) and "ruleset" in kept)
         if kind == "undo" and undoes is None and isinstance(old, dict) and type(old.get("event_id")) is int:
             found = sql.row("SELECT id FROM events WHERE id = ?", (old["event_id"],))
             undoes = None if found is None else found[0]
-        sql.run(
-            "UPDATE events SET details = ?, snapshot = ?, undoes = ? WHERE id = ?",
-            (dumps(new), dumps(_snapshot(sql, kept)) if isinstance(kept, dict) else snapshot, undoes, eid),
-        )
+        records.append((dumps(_record(kind, old, isinstance(kept, dict) and "ruleset" in kept)), undoes, eid))
+        if isinstance(kept, dict) and '"dead"' in snapshot:
+            snapshots.append((dumps(_snapshot(sql, kept)), eid))
+    sql.run_many("UPDATE events SET details = ?, undoes = ? WHERE id = ?", records)
+    sql.run_many("UPDATE events SET snapshot = ? WHERE id = ?", snapshots)
 
 
 REWRITES: dict[int, Callable[[Sql], None]] = {6: history_rows}
