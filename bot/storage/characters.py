@@ -68,6 +68,11 @@ def not_found(name: str | None = None) -> UserError:
     return UserError("character_gone") if name is None else UserError("character_not_found", ref=name)
 
 
+def name_taken(name: str) -> UserError:
+    """Another present character of the server has that name."""
+    return UserError("name_taken", name=name)
+
+
 def storable(character_id: int) -> bool:
     """Whether ``character_id`` can be an id at all (64-bit signed): a larger number, e.g. from a
     forged button or a typed option, is simply not found."""

@@ -25,13 +25,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.errors import UserError
 from bot.history import Event, EventKind
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import characters as rows
 from bot.storage.boards import Board
-from bot.storage.characters import name_key, not_found, storable
+from bot.storage.characters import name_key, name_taken, not_found, storable
 from bot.storage.errors import StorageError
 from bot.storage.sql import Row, Sql, UniqueViolation
 
@@ -385,7 +384,7 @@ class Transaction(Reader):
                     (*values, cid, self.guild_id),
                 )
             except UniqueViolation:
-                raise UserError("name_taken", name=character.name) from None
+                raise name_taken(character.name) from None
             if changed != 1:
                 raise not_found()
         # Only current/fatal of a wound change after it is inflicted (the rules never touch the rest).
@@ -415,7 +414,7 @@ class Transaction(Reader):
                 )
                 ids.update((key, int(cid)) for cid, key in found)
         except UniqueViolation:  # several at once (an import) come with names checked, all free
-            raise UserError("name_taken", name=fresh[0].name) from None
+            raise name_taken(fresh[0].name) from None
         created = self._with_new_wounds([replace(c, id=ids[name_key(c.name)]) for c in fresh])
         for saved in created:
             assert saved.id is not None
@@ -636,7 +635,7 @@ class Transaction(Reader):
                 "AND id <> ?",
                 (self.guild_id, name_key(c.name), c.id),
             ):
-                raise UserError("name_taken", name=c.name)
+                raise name_taken(c.name)
         self.sql.run_many(
             f"UPDATE characters SET {rows.SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
             [(*rows.changeable(c), c.id, self.guild_id) for c, _ in states],
