@@ -1,15 +1,14 @@
 """What the event log holds: the kinds of change, and one typed record per kind (what the UI shows).
 
 Storage keeps a record as JSON in the event's ``details`` column; each record is a pydantic dataclass
-that writes and reads that JSON itself, the JSON older versions wrote (so their rows still read; how
-its fields are written: :mod:`bot.history_fields`). A row that does not fit its kind reads as
+that writes and reads that JSON itself (how its fields are written: :mod:`bot.history_fields`; rows of
+older versions were rewritten once by migration 0006). A row that does not fit its kind reads as
 :class:`Unreadable`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass as plain_dataclass
-from dataclasses import field, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar
 
@@ -22,12 +21,10 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
-    model_serializer,
-    model_validator,
 )
-from pydantic.dataclasses import dataclass
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from bot.history_fields import GIVEN, Lenient, Maxima, Named, NamedHarm
+from bot.history_fields import GIVEN, Maxima, Named, NamedHarm
 from bot.rules.severity import Track
 
 
@@ -49,7 +46,7 @@ class EventKind(StrEnum):
     """A player-view link was given (``/board link:True``); not undone by /undo (revoke it instead)."""
 
 
-@plain_dataclass(frozen=True)
+@dataclass(frozen=True)
 class Event:
     """One recorded change (or an undo) in a server, as storage keeps it: ``details`` is the JSON of
     its record (read it with :func:`record_of`)."""
@@ -67,8 +64,8 @@ class Event:
     """For an ``undo`` event: the id of the event it reverted."""
 
 
-@dataclass(frozen=True)
-class _OnTrack(Lenient):
+@pydantic_dataclass(frozen=True)
+class _OnTrack:
     track: Annotated[Track, Field(exclude=True)]
     """Not written: the event's kind says it."""
     _kinds: ClassVar[tuple[EventKind, EventKind]] = (EventKind.WOUND, EventKind.MENTAL)
@@ -78,15 +75,15 @@ class _OnTrack(Lenient):
         return self._kinds[self.track is Track.MENTAL]
 
 
-@dataclass(frozen=True)
-class Created(Lenient):
+@pydantic_dataclass(frozen=True)
+class Created:
     owner_id: StrictInt | None = None
     """``None``: an NPC."""
     kind = EventKind.CHARACTER_CREATE
 
 
-@dataclass(frozen=True)
-class Edited(Lenient):
+@pydantic_dataclass(frozen=True)
+class Edited:
     """The values a ``/character edit`` gave (the others are ``None``)."""
 
     name: StrictStr | None = GIVEN
@@ -102,17 +99,17 @@ class Edited(Lenient):
         return {key: value for key, value in found.items() if value is not None}
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Deleted:
     kind = EventKind.CHARACTER_DELETE
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Selected:
     kind = EventKind.CHARACTER_SELECT
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Wounded(_OnTrack):
     severity: Named
     count: StrictInt = 1
@@ -123,8 +120,8 @@ class Wounded(_OnTrack):
     maxima: Maxima = None
 
 
-@dataclass(frozen=True)
-class Blow(Lenient):
+@pydantic_dataclass(frozen=True)
+class Blow:
     """One damage roll of a :class:`DamageRolled`: the roll's margin, the effective damage and what the
     table made of it (what the wound then became is in :attr:`DamageRolled.became`)."""
 
@@ -134,7 +131,7 @@ class Blow(Lenient):
     success: StrictBool = False
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class DamageRolled(_OnTrack):
     """A GM stated a damage level and the target rolled against each blow (rules.md §8)."""
 
@@ -148,8 +145,8 @@ class DamageRolled(_OnTrack):
     not_applied: StrictInt = 0
 
 
-@dataclass(frozen=True)
-class HealRollStep(Lenient):
+@pydantic_dataclass(frozen=True)
+class HealRollStep:
     success: StrictBool = False
     worsened: StrictBool = False
     became: Named | None = None
@@ -157,8 +154,8 @@ class HealRollStep(Lenient):
     margin: StrictInt | None = None
 
 
-@dataclass(frozen=True)
-class HealRolled(Lenient):
+@pydantic_dataclass(frozen=True)
+class HealRolled:
     track: Track
     severity: Named
     rolls: tuple[HealRollStep, ...] = ()
@@ -171,7 +168,7 @@ class HealRolled(Lenient):
         return sum(1 for step in self.rolls if step.success)
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Lowered(_OnTrack):
     """A GM lowered one wound one rank, without a roll."""
 
@@ -181,61 +178,32 @@ class Lowered(_OnTrack):
     _kinds = (EventKind.HEAL_WOUND, EventKind.HEAL_MENTAL)
 
 
-@dataclass(frozen=True)
-class Rested(Lenient):
+@pydantic_dataclass(frozen=True)
+class Rested:
     days: StrictInt = 0
     characters: StrictInt = 0
     kind = EventKind.REST
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Configured:
-    """Written flat: ``{"setting": …, <each setting changed>: <its JSON value>, "after": …}``."""
-
     setting: StrictStr
     changes: dict[str, Any] = field(default_factory=dict)
     """The settings changed, as JSON values."""
-    before: dict[str, Any] | None = None
-    after: dict[str, Any] | None = None
+    before: Annotated[dict[str, Any] | None, Field(exclude=True)] = None
+    after: Annotated[dict[str, Any] | None, Field(exclude_if=lambda v: v is None)] = None
     """The whole settings before and after, as JSON (older events have neither). ``before`` is not
-    written here: the event's undo snapshot holds it, and storage reads it back from there (events
-    written before that kept it here too)."""
+    written here: the event's undo snapshot holds it, and storage reads it back from there."""
     kind = EventKind.CONFIG
 
-    @model_validator(mode="before")
-    @classmethod
-    def _unflatten(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        before, after = data.get("before"), data.get("after")
-        whole = {} if before is None or after is None else {"before": before, "after": after}
-        extra = {k: v for k, v in data.items() if k not in ("setting", "before", "after", "kind")}
-        return {"setting": data.get("setting") or "?", "changes": extra, **whole}
 
-    @model_serializer
-    def _json(self) -> dict[str, object]:
-        after = {} if self.after is None else {"after": self.after}
-        return {"setting": self.setting, **self.changes, **after}
-
-
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class Imported:
     counts: dict[str, StrictInt] = field(default_factory=dict)
     kind = EventKind.IMPORT
 
-    @model_validator(mode="before")
-    @classmethod
-    def _unflatten(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        return {"counts": {k: 0 if v is None else v for k, v in data.items() if k != "kind"}}
 
-    @model_serializer
-    def _json(self) -> dict[str, int]:
-        return dict(self.counts)
-
-
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class LinkGiven:
     """A GM was given a player-view link; ``revoked``: every link given before stopped working."""
 
@@ -243,7 +211,7 @@ class LinkGiven:
     kind = EventKind.VIEW_LINK
 
 
-@plain_dataclass(frozen=True)
+@dataclass(frozen=True)
 class Undid:
     """Written by storage when it reverts a change (``Transaction.record_undo``), read here."""
 
@@ -257,7 +225,7 @@ class Undid:
     kind = EventKind.UNDO
 
 
-@plain_dataclass(frozen=True)
+@dataclass(frozen=True)
 class Unreadable:
     """A row whose details do not fit its kind (or of a kind this version does not know)."""
 
@@ -313,17 +281,15 @@ def record_of(event: Event) -> Record:
     """The typed record of ``event``; :class:`Unreadable` when its details do not fit its kind."""
     if event.kind != EventKind.UNDO:
         return _read(event.kind, event.details)
-    data = event.details  # as Transaction.record_undo writes it; the first undo rows said "details"
-    event_id = data.get("event_id") or 0 if event.undoes is None else event.undoes
-    kind, inner = data.get("kind"), data.get("event_details", data.get("details", {}))
-    restored, name = data.get("restored") or [], data.get("character_name")
-    if type(event_id) is not int or not isinstance(kind, str | None) or not isinstance(name, str | None):
+    data = event.details  # as Transaction.record_undo writes it
+    kind, inner, name = data.get("kind"), data.get("event_details", {}), data.get("character_name")
+    restored = data.get("restored", [])
+    if not (isinstance(kind, str | None) and isinstance(name, str | None) and isinstance(inner, dict)):
         return Unreadable(event.kind)
-    if kind is None or kind == EventKind.UNDO:
-        return Undid(event_id)
-    if not isinstance(inner, dict) or not isinstance(restored, list):
+    if not isinstance(restored, list):
         return Unreadable(event.kind)
-    return Undid(event_id, _read(kind, inner), name, tuple(i for i in restored if type(i) is int))
+    reverted = None if kind is None or kind == EventKind.UNDO else _read(kind, inner)
+    return Undid(event.undoes or 0, reverted, name, tuple(i for i in restored if type(i) is int))
 
 
 def _read(kind: str, details: dict[str, Any]) -> Recordable | Unreadable:

@@ -1,11 +1,10 @@
 """How the fields of a history record are written in its JSON: a severity by its name on the record's
-track, a track's maxima (older events have none), keys given or left out, and the nulls older rows
-wrote for a default."""
+track, a track's maxima (older events have none), keys given or left out."""
 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import (
     Field,
@@ -14,9 +13,7 @@ from pydantic import (
     SerializationInfo,
     StrictInt,
     ValidationInfo,
-    model_validator,
 )
-from pydantic.dataclasses import dataclass
 
 from bot.rules.damage import Harm
 from bot.rules.severity import SEVERITY_NAMES, Severity, Track
@@ -45,11 +42,3 @@ NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
 Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
 """A track's maxima when the change was made (older events have none)."""
 GIVEN = Field(default=None, exclude_if=lambda v: v is None)
-
-
-@dataclass(frozen=True)
-class Lenient:
-    @model_validator(mode="before")
-    @classmethod
-    def _null_is_default(cls, data: Any) -> Any:  # a key an older row wrote as null takes its default
-        return {k: v for k, v in data.items() if v is not None} if isinstance(data, dict) else data

@@ -89,7 +89,7 @@ async def post_board(interaction: discord.Interaction[HarmoniesBot], actor: Acto
     if sent is None:
         raise RuntimeError("Discord did not say which message the board is")
     board = replace(board, message_id=sent.id)
-    await bot.store.run(actor.guild_id, lambda tx: tx.save_board(channel_id, board.message_id), quiet=True)
+    await bot.store.save_board(actor.guild_id, channel_id, board.message_id)
     await bot.boards.posted(board, fresh=True)
     if old is not None:
         with contextlib.suppress(discord.NotFound, discord.Forbidden):

@@ -13,7 +13,7 @@ from bot.actions import admin
 from bot.actions.actor import Actor
 from bot.history import Event
 from bot.rules import Character, Ruleset
-from bot.storage.boards import Board, all_boards
+from bot.storage.boards import Board
 from bot.storage.migrations import SQLITE_MIGRATIONS, find_migrations
 from bot.storage.store import Reader, Store
 
@@ -160,7 +160,7 @@ async def boards_of(store: Store, guild_id: int) -> list[Board]:
 
 
 async def every_board(store: Store) -> list[Board]:
-    return await store.database.read(all_boards)
+    return await store.all_boards()
 
 
 async def export_of(store: Store, guild_id: int) -> bytes:

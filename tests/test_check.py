@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.storage import Store, settings
+from bot.storage import Store
 from bot.storage.migrations import find_migrations
 from tests.databases import latest_version
 
@@ -51,7 +51,7 @@ def fingerprint(path: Path) -> tuple[str, int]:
 
 async def make_database(path: Path) -> None:
     store = await Store.open(f"sqlite:///{path}")
-    await store.database.write(None, lambda sql: settings.set_meta(sql, "something", "kept"))
+    await store.set_meta("something", "kept")
     await store.close()
 
 

@@ -196,13 +196,15 @@ def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
 async def export(store: Store, actor: Actor) -> bytes:
     """The server's characters (with their healed wounds), active characters and ruleset as a file."""
 
-    def look(tx: Transaction) -> bytes:
-        ruleset = tx.ruleset()
+    def look(reader: Reader) -> bytes:
+        ruleset = reader.ruleset()
         actor.require_gm(ruleset)
-        return export_file.build(tx.guild_id, ruleset, tx.with_healed_wounds(), tx.actives(), tx.now)
+        return export_file.build(
+            reader.guild_id, ruleset, reader.characters(every_wound=True), reader.actives(), now
+        )
 
-    # A unit that writes nothing, under the server's lock: reads that agree, on either backend.
-    return await store.run(actor.guild_id, look, quiet=True)
+    now = store.clock()
+    return await store.read(actor.guild_id, look, serialized=True)
 
 
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import discord
 from discord.http import MultipartParameters
 
-from bot.storage.boards import Board, all_boards
+from bot.storage.boards import Board
 from bot.storage.store import Reader, Store
 from bot.ui.board import board_embed
 from bot.ui.i18n import Lang, lang_of
@@ -77,7 +77,7 @@ class BoardKeeper:
 
     async def start(self) -> None:
         """At start-up: every stored board is edited once (changes made while the bot was away)."""
-        for board in await self.store.database.read(all_boards):
+        for board in await self.store.all_boards():
             self._boards.setdefault(board.guild_id, {})[board.channel_id] = board
         self._all_known = True
         for guild_id in list(self._boards):
@@ -186,9 +186,7 @@ class BoardKeeper:
         known = self._boards.get(board.guild_id, {})
         if (current := known.get(board.channel_id)) is not None and current.message_id == board.message_id:
             del known[board.channel_id]
-        await self.store.run(
-            board.guild_id, lambda tx: tx.delete_board(board.channel_id, board.message_id), quiet=True
-        )
+        await self.store.drop_board(board.guild_id, board.channel_id, board.message_id)
 
     def _lang(self, guild_id: int, language: Lang | None) -> Lang:
         if language is not None:

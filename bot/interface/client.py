@@ -33,7 +33,6 @@ from bot.interface.tree import HarmoniesTree
 from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
 from bot.shards.locks import COMMAND_SYNC, Locks, identify_bucket
-from bot.storage import settings
 from bot.storage.store import Store
 from bot.ui.i18n import HarmoniesTranslator
 
@@ -95,7 +94,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         # SQLite group (the metrics). Undone in close().
         store.listeners.append(self.boards.changed)
         store.on_unit = self.metrics.unit_done
-        store.database.on_group = self.metrics.group_units.observe
+        store.count_groups(self.metrics.group_units.observe)
         self._boards_started = False
         self.run_id = secrets.token_hex(4)
         """This run of the bot: buttons that live only in memory name it (see ``views.Question``)."""
@@ -145,14 +144,12 @@ class HarmoniesBot(commands.AutoShardedBot):
         payload = await self.command_payload()
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         async with self.locks.held(COMMAND_SYNC):
-            last = await self.store.database.read(lambda sql: settings.get_meta(sql, COMMANDS_HASH_KEY))
+            last = await self.store.meta(COMMANDS_HASH_KEY)
             if last == digest:
                 log.info("Application commands unchanged since the last sync; not syncing")
                 return False
             synced = await self.tree.sync()
-            await self.store.database.write(
-                None, lambda sql: settings.set_meta(sql, COMMANDS_HASH_KEY, digest)
-            )
+            await self.store.set_meta(COMMANDS_HASH_KEY, digest)
         log.info("Synced %d application commands", len(synced))
         return True
 
@@ -192,7 +189,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         await self.boards.close()
         if self.boards.changed in self.store.listeners:
             self.store.listeners.remove(self.boards.changed)
-        self.store.on_unit = self.store.database.on_group = None
+        self.store.on_unit = None
+        self.store.count_groups(None)
         try:
             await super().close()
         finally:

@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from bot.storage import settings
-
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
@@ -44,10 +42,10 @@ def shard_states(bot: HarmoniesBot) -> dict[int, bool]:
 async def database_answers(bot: HarmoniesBot) -> str | None:
     """None when the database answers a read within the timeout, else why not (one line)."""
     try:
-        probe = bot.store.database.read(lambda sql: settings.get_meta(sql, META_PROBE))
+        probe = bot.store.meta(META_PROBE)
         await asyncio.wait_for(probe, DATABASE_TIMEOUT_S)
     except TimeoutError:
-        why = bot.store.database.trouble  # PostgreSQL: why the last connection attempt failed
+        why = bot.store.trouble  # PostgreSQL: why the last connection attempt failed
         return f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
     except Exception as exc:  # any failure of the database is "not ready", said in one line
         return " ".join(f"{type(exc).__name__}: {exc}".split())

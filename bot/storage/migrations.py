@@ -1,7 +1,8 @@
 """Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations`` once
 installed), applied in order at start-up.
 
-Each file is atomic: its statements and the new version are one transaction, so a failing file
+Each file is atomic: its statements (and the rewrite of :data:`~bot.storage.rewrites.REWRITES` of its
+version, when it needs Python) and the new version are one transaction, so a failing file
 leaves the schema and the version untouched. SQLite records the version in ``PRAGMA user_version``
 (``executescript()`` would commit first, so it is not used); PostgreSQL in the one-row table
 ``schema_version``, under an advisory lock (:data:`MIGRATION_LOCK`): two processes starting at once
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from bot.storage.database import Database
 from bot.storage.errors import StorageError, one_line
+from bot.storage.rewrites import REWRITES
 from bot.storage.sql import Sql
 
 log = logging.getLogger(__name__)
@@ -130,6 +132,8 @@ async def migrate(db: Database, directory: Path | None = None) -> int:
         try:
             for statement in scripts[current]:
                 sql.run(statement)
+            if (rewrite := REWRITES.get(migration.version)) is not None:
+                rewrite(sql)
         except Exception as exc:  # the database's own error, whichever driver: the file is wrong
             raise StorageError(
                 f"migration {migration.path.name} failed, nothing applied: {one_line(exc)}"

@@ -1,26 +1,30 @@
-"""The storage API the actions call.
+"""The storage API: the one way in to the database.
 
 Writes: ``await store.run(guild_id, work)``, where ``work(tx)`` is a plain function (check -> load ->
 rules -> save -> record) of a :class:`Transaction`, run whole in one transaction (see
 :mod:`bot.storage.database`); its result comes back once committed. Reads: ``await store.read(guild_id,
 look)``, where ``look(reader)`` is a plain function of a :class:`Reader`. Both are scoped by server.
-What belongs to no server (the installation's facts, every board, a player-view link) is read and
-written through :attr:`Store.database` with the plain functions of the storage modules.
+What belongs to no server (the installation's facts, every board, a player-view link) has a method of
+its own here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from bot.clock import Clock, utc_now
-from bot.storage import file_guard, interactions, player_views
+from bot.storage import file_guard
+from bot.storage.boards import Board
 from bot.storage.database import Database, is_postgres, open_database
+from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
+from bot.storage.player_views import CHANGES_CHANNEL, Party
 from bot.storage.sql import Sql
 from bot.storage.sqlite import SqliteDatabase, database_path
 from bot.storage.transaction import Reader, Transaction
@@ -29,6 +33,18 @@ __all__ = ["Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+KEEP_MS = 24 * 3600 * 1000
+"""How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
+snowflake, whose high bits are its time."""
+_SNOWFLAKE_TIME_SHIFT = 22
+_CLAIM = (
+    "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT (interaction_id) DO NOTHING"
+)
+_FORGET = (
+    "DELETE FROM handled_interactions "
+    "WHERE interaction_id < (SELECT MAX(interaction_id) FROM handled_interactions) - ?"
+)
 
 
 class Store:
@@ -70,37 +86,31 @@ class Store:
     # ---- writes ----------------------------------------------------------------------------------
 
     async def run(
-        self,
-        guild_id: int,
-        work: Callable[[Transaction], T],
-        *,
-        interaction: int | None = None,
-        quiet: bool = False,
+        self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
     ) -> T:
         """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
         everything back and is raised here. ``work`` runs once (on PostgreSQL, twice when its first
         connection failed before it began). ``interaction``, the id of the interaction asking, is
         recorded first, in the same transaction: a second delivery of it raises
-        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing.
-        ``quiet``: not a change of the game but the bot's own bookkeeping (which message a board is),
-        or reads that must agree with each other (under the server's lock, on either backend): no one
-        is told of it, neither the listeners, nor the metrics, nor the processes serving player views."""
+        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing (a
+        gateway RESUME replays what the bot may not have seen). Once committed, the listeners, the
+        metrics and (on PostgreSQL, by ``NOTIFY``) the processes serving player views are told."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
-            if interaction is not None:  # first: a replay is never answered with the first's refusal
-                interactions.claim(sql, interaction)
+            # First: a replay is never answered with the first's refusal. (On PostgreSQL, a concurrent
+            # claim of the same id waits for the other transaction, then finds it.)
+            if interaction is not None and sql.run(_CLAIM, (interaction,)) == 0:
+                raise AlreadyHandled(interaction)
             tx = Transaction(sql, guild_id, now)
             try:
                 result = work(tx)
             finally:
                 tx.end()
-            if not quiet:
-                player_views.notify(sql, guild_id)
+            if sql.dialect == "postgres":  # sent at commit, not at all if the unit rolls back
+                sql.row("SELECT pg_notify(?, ?)", (CHANGES_CHANNEL, str(guild_id)))
             return result
 
-        if quiet:
-            return await self.database.write(guild_id, unit)
         began, committed = time.perf_counter(), False
         try:
             result = await self.database.write(guild_id, unit)
@@ -117,8 +127,10 @@ class Store:
 
     # ---- reads (last committed state) -------------------------------------------------------------
 
-    async def read(self, guild_id: int, look: Callable[[Reader], T]) -> T:
-        """``look(reader)``, reads only, in one read transaction."""
+    async def read(self, guild_id: int, look: Callable[[Reader], T], *, serialized: bool = False) -> T:
+        """``look(reader)``, reads only, in one read transaction. ``serialized``: under the server's
+        lock, like a change, so that the reads agree with each other on PostgreSQL too (READ
+        COMMITTED)."""
 
         def reads(sql: Sql) -> T:
             reader = Reader(sql, guild_id)
@@ -127,7 +139,91 @@ class Store:
             finally:
                 reader.end()
 
-        return await self.database.read(reads)
+        return await (self.database.write(guild_id, reads) if serialized else self.database.read(reads))
+
+    async def party(self, token_sha256: str) -> Party | None:
+        """The page of a player-view link, in one read: ``None`` for an unknown or revoked link. The
+        lookup is by the digest (what a guesser cannot steer), then the digests are compared once more
+        in constant time."""
+
+        def look(sql: Sql) -> Party | None:
+            row = sql.row(
+                "SELECT token_sha256, guild_id, language FROM player_views WHERE token_sha256 = ?",
+                (token_sha256,),
+            )
+            if row is None or not hmac.compare_digest(str(row[0]), token_sha256):
+                return None
+            server = Reader(sql, int(row[1]))
+            npcs = {c for board in server.boards() for c in board.npc_ids}
+            shown = [c for c in server.characters() if c.owner_id is not None or c.id in npcs]
+            return Party(server.guild_id, str(row[2]), server.ruleset(), shown)
+
+        return await self.database.read(look)
+
+    async def all_boards(self) -> list[Board]:
+        """Every board (at start-up: one refresh each, for the changes made while the bot was away)."""
+
+        def look(sql: Sql) -> list[Board]:
+            guilds = sql.rows("SELECT DISTINCT guild_id FROM boards ORDER BY guild_id")
+            return [board for (guild_id,) in guilds for board in Reader(sql, int(guild_id)).boards()]
+
+        return await self.database.read(look)
+
+    async def meta(self, key: str) -> str | None:
+        """A fact of the installation (the hash of the last synced commands...)."""
+        found = await self.database.read(
+            lambda sql: sql.row("SELECT meta_value FROM meta WHERE meta_key = ?", (key,))
+        )
+        return None if found is None else str(found[0])
+
+    def usage(self) -> tuple[int, int]:
+        """The database's load now: (units being written, or connections lent out; units waiting)."""
+        return self.database.usage()
+
+    def count_groups(self, observe: Callable[[int], None] | None) -> None:
+        """Tell ``observe`` the size of each group of units committed together (SQLite; the bot's
+        metrics), on the writer's thread; ``None``: no longer."""
+        self.database.on_group = observe
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the last new connection failed, while none has succeeded since (PostgreSQL)."""
+        return self.database.trouble
+
+    @property
+    def changes_url(self) -> str | None:
+        """Where the changes of every process sharing the database are heard (PostgreSQL's ``LISTEN``
+        on :data:`CHANGES_CHANNEL`); ``None`` on SQLite, where this process makes them all."""
+        return self.database.url if self.database.dialect == "postgres" else None
+
+    # ---- the bot's own bookkeeping: no change of the game, no one is told ------------------------
+
+    async def _keep(self, lock: int | None, statement: str, params: Sequence[object]) -> int:
+        return await self.database.write(lock, lambda sql: sql.run(statement, params))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._keep(
+            None,
+            "INSERT INTO meta (meta_key, meta_value) VALUES (?, ?) "
+            "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value",
+            (key, value),
+        )
+
+    async def save_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
+        """Save the board of a channel (moved: the new message; its NPCs stay)."""
+        await self._keep(
+            guild_id,
+            "INSERT INTO boards (channel_id, guild_id, message_id, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id, "
+            "created_at = excluded.created_at",
+            (channel_id, guild_id, message_id, self.clock()),
+        )
+
+    async def drop_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
+        """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is
+        another message now (posted again meanwhile)."""
+        sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
+        await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
     # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
 
@@ -137,8 +233,10 @@ class Store:
             await self.database.checkpoint()
 
     async def forget_old_interactions(self) -> int:
-        """Drop the ids of interactions handled more than a day before the newest (run every minute)."""
-        return await self.database.write(None, interactions.forget_old)
+        """Drop the ids of interactions handled more than :data:`KEEP_MS` before the newest (run every
+        minute, not by every claim: each change then writes one row, and the old ones go by the
+        thousand); how many went."""
+        return await self._keep(None, _FORGET, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
 
     async def quick_check(self) -> str | None:
         """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""

@@ -1,29 +1,130 @@
-"""What a unit of work (:meth:`bot.storage.Store.run`) reads and writes in one server.
+"""What a unit of work (:meth:`bot.storage.Store.run`) reads and writes in one server: the queries.
+
+Every statement is scoped by the server: an id of another server's character is "not found", like an
+unknown id. Deleted characters stay in the table (undo brings them back); "present" means not deleted
+(dead characters included).
 
 A :class:`Transaction` remembers, for the next :meth:`Transaction.record`, the state before the change of
 everything it touched: a character the first time it is loaded, saved or deleted (``None`` when
 created here), the ruleset when saved, the active character of a player when changed. The event
-stores that snapshot, and ``/undo`` puts it back.
+stores that snapshot, and ``/undo`` puts it back::
+
+    {"characters": {"<id>": <characters.kept JSON> | null},  # null: created by the event
+     "ruleset": <Ruleset JSON> | null,                     # only when the event changed it;
+                                                           # null: there was no stored ruleset
+     "active": {"<user id>": [<before id | null>, <after id | null>]}}
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
-from bot.history import Event
+from pydantic import ValidationError
+
+from bot.history import Event, EventKind
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import active, boards, characters, events, player_views, search, settings, undo
+from bot.storage import characters as rows
 from bot.storage.boards import Board
-from bot.storage.sql import Sql
-from bot.storage.undo import Snapshot
+from bot.storage.characters import name_key, name_taken, not_found, storable
+from bot.storage.errors import StorageError
+from bot.storage.sql import Row, Sql, UniqueViolation
+
+PARSED_RULESETS = 4096
+"""How many distinct stored rulesets stay parsed (the same text always gives the same ruleset)."""
+_FEW = 64  # up to this many characters, look for undo conflicts character by character
+_ACTIVE = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
+_PUT_ACTIVE = (
+    "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
+)
+_SAVE_WOUND = "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?"
+_DROP_WOUND = "DELETE FROM wounds WHERE id = ? AND character_id = ?"
+
+# ---- the history's rows ---------------------------------------------------------------------------
+
+COLUMNS = (
+    "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
+    f"e.undone, e.undoes, CASE WHEN e.kind = '{EventKind.CONFIG}' THEN e.snapshot END"
+)
+UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
+"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
+link is taken back)."""
+_INSERT_EVENT = (
+    "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
+    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
+)
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int, ...]]:
+    """FROM and WHERE of the events of a server (touching one character), the column to order them
+    newest first by (the one its index is ordered by), and the parameters."""
+    if character_id is None:
+        return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
+    joined = (
+        "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND e.guild_id = ?"
+    )
+    return joined, "l.event_id", (character_id, guild_id)
+
+
+def event_of(row: Row) -> Event:
+    """The event of a row of :data:`COLUMNS`. A settings change keeps the whole settings before it once,
+    in its undo snapshot (null: the defaults): they are read back from there."""
+    eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
+    decoded = json.loads(details) if details else {}
+    if not isinstance(decoded, dict):
+        decoded = {}
+    if kind == EventKind.CONFIG and row[10] and "after" in decoded:
+        snapshot = json.loads(row[10])
+        if "ruleset" in snapshot:
+            before = snapshot["ruleset"]
+            decoded["before"] = Ruleset().model_dump(mode="json") if before is None else before
+    return Event(
+        eid, guild_id, kind, actor_id, at, character_id, character_name, decoded, bool(undone), undoes
+    )
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """An event /undo may revert, with what it needs to do so."""
+
+    event: Event
+    snapshot: dict[str, Any]
+    touches_ruleset: bool
+
+    @property
+    def links(self) -> set[int]:
+        """The characters the event touched, and its character."""
+        found = {int(cid) for cid in self.snapshot.get("characters") or {}}
+        return found if self.event.character_id is None else found | {self.event.character_id}
+
+    @property
+    def restored(self) -> list[int]:
+        """The characters undoing it sets back (those it did not create)."""
+        return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
+
+
+@lru_cache(maxsize=PARSED_RULESETS)
+def parse_ruleset(stored: str) -> Ruleset:
+    """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
+    its own transaction, and the same text always gives the same (frozen) ruleset."""
+    return Ruleset.model_validate_json(stored)
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class Reader:
-    """What can be looked up in one server, inside a unit of work or in a plain read. Every method is
-    scoped by the server: an id of another server's character is "not found", like an unknown id."""
+    """What can be looked up in one server, inside a unit of work or in a plain read."""
 
     def __init__(self, sql: Sql, guild_id: int) -> None:
         self._current: Sql | None = sql
@@ -38,60 +139,169 @@ class Reader:
     def end(self) -> None:
         self._current = None
 
+    def _stored_ruleset(self) -> Ruleset | None:
+        """The stored ruleset, validated; ``None`` when the server never changed its settings."""
+        found = self.sql.row("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (self.guild_id,))
+        try:
+            return None if found is None else parse_ruleset(found[0])
+        except ValidationError as exc:
+            raise StorageError(
+                f"the stored ruleset of server {self.guild_id} is invalid ({exc.error_count()} errors)"
+            ) from exc
+
     def ruleset(self) -> Ruleset:
         """Read every time: another process sharing the database may have changed it."""
-        stored = settings.load_ruleset(self.sql, self.guild_id)
-        return Ruleset() if stored is None else stored
+        return self._stored_ruleset() or Ruleset()
+
+    # ---- characters ------------------------------------------------------------------------------
+
+    def _load(
+        self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
+    ) -> list[Character]:
+        """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
+        their wounds that count (every one with ``every_wound``)."""
+        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
+        select = rows.SELECT_EVERY_WOUND if every_wound else rows.SELECT
+        return rows.from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
 
     def character(self, character_id: int) -> Character:
-        return characters.load(self.sql, self.guild_id, character_id)
+        found = self._load("c.id = ? AND ", (character_id,)) if storable(character_id) else []
+        if not found:
+            raise not_found()
+        return found[0]
 
     def character_by_name(self, name: str) -> Character:
-        return characters.load_by_name(self.sql, self.guild_id, name)
+        # No stored name holds NUL (PostgreSQL would refuse the query itself).
+        found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
+        if not found:
+            raise not_found(name)
+        return found[0]
 
     def active_character(self, user_id: int) -> Character | None:
-        return characters.load_active(self.sql, self.guild_id, user_id)
+        active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
+        found = self._load(f"c.id = ({active}) AND ", (self.guild_id, user_id))
+        return found[0] if found else None
 
-    def characters(self) -> list[Character]:
-        """The living characters, by name."""
-        return characters.load_all(self.sql, self.guild_id)
+    def characters(self, *, every_wound: bool = False) -> list[Character]:
+        """The present characters, by name; with their healed wounds too when ``every_wound`` (the
+        export)."""
+        return self._load("", (), every_wound=every_wound)
 
-    def with_healed_wounds(self) -> list[Character]:
-        """The living characters with their healed wounds too (the export)."""
-        return characters.load_all(self.sql, self.guild_id, every_wound=True)
+    def _present(self, character_id: int) -> bool:
+        return storable(character_id) and bool(
+            self.sql.rows(
+                "SELECT 1 FROM characters WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+                (character_id, self.guild_id),
+            )
+        )
 
     def actives(self) -> dict[int, int]:
-        """user id -> active character id."""
-        return active.all_active(self.sql, self.guild_id)
+        """user id -> active character id (present ones)."""
+        found = self.sql.rows(
+            "SELECT a.user_id, a.character_id FROM active_characters a "
+            "JOIN characters c ON c.id = a.character_id "
+            "WHERE a.guild_id = ? AND c.guild_id = ? AND c.deleted_at IS NULL ORDER BY a.user_id",
+            (self.guild_id, self.guild_id),
+        )
+        return {int(user): int(character) for user, character in found}
+
+    def _active_id(self, user_id: int) -> int | None:
+        found = self.sql.row(_ACTIVE, (self.guild_id, user_id))
+        return int(found[0]) if found else None
 
     def newest_character(self, owner_id: int) -> int | None:
-        return active.most_recent(self.sql, self.guild_id, owner_id)
+        """The owner's most recently created present character."""
+        found = self.sql.row(
+            "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND deleted_at IS NULL "
+            "ORDER BY created_at DESC, id DESC LIMIT 1",
+            (self.guild_id, owner_id),
+        )
+        return int(found[0]) if found else None
 
     def npc_ids(self) -> list[int]:
-        return characters.npc_ids(self.sql, self.guild_id)
+        """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
+        found = self.sql.rows(
+            "SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL", (self.guild_id,)
+        )
+        return [r[0] for r in found]
 
     def matching(
         self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
     ) -> list[Character]:
-        """Living characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
+        """Present characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
         prefix matches first: what autocomplete offers."""
-        found = search.search(self.sql, self.guild_id, text, owner_id=owner_id, limit=limit, npcs=npcs)
-        loaded = {c.id: c for c in characters.load_many(self.sql, self.guild_id, found)}
+        if "\x00" in text:  # no stored name holds NUL
+            return []
+        key = name_key(text)
+        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+        params: list[object] = [self.guild_id]
+        if npcs:
+            base += "AND c.owner_id IS NULL "
+        elif owner_id is not None:
+            base += "AND c.owner_id = ? "
+            params.append(owner_id)
+        # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
+        # (bytewise: name_key is COLLATE "C" on PostgreSQL).
+        bounds = (key, key + "\U0010ffff")
+        prefix = ("AND c.name_key >= ? AND c.name_key < ? ", bounds) if key else ("", ())
+        query = base + prefix[0] + "ORDER BY c.name_key LIMIT ?"
+        found = [r[0] for r in self.sql.rows(query, (*params, *prefix[1], limit))]
+        if key and len(found) < limit:
+            found += [
+                r[0]
+                for r in self.sql.rows(
+                    base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
+                    "ORDER BY c.name_key LIMIT ?",
+                    (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
+                )
+            ]
+        marks = ", ".join("?" for _ in found)
+        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-        """(id, name) of deleted characters ``ref`` names (id, or name or its start), latest first."""
-        return search.deleted(self.sql, self.guild_id, ref, limit=limit)
+        """(id, name) of deleted characters ``ref`` names (an id, or a name or the start of one), most
+        recently deleted first: their history stays readable and undo can bring them back."""
+        if "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
+            return []
+        key = name_key(ref)
+        by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1
+        found = self.sql.rows(
+            "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+            "AND (id = ? OR (name_key >= ? AND name_key < ?)) "
+            "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
+            (self.guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
+        )
+        return [(r[0], r[1]) for r in found]
+
+    # ---- history and boards ----------------------------------------------------------------------
 
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
         """One page of events (touching one character, even deleted), newest first, and how many
         there are in all."""
-        offset = (page - 1) * per_page
-        found = events.page(self.sql, self.guild_id, character_id, limit=per_page, offset=offset)
-        return found, events.count(self.sql, self.guild_id, character_id)
+        where, newest, params = scope(self.guild_id, character_id)
+        found = self.sql.rows(
+            f"SELECT {COLUMNS} FROM {where} ORDER BY {newest} DESC LIMIT ? OFFSET ?",
+            (*params, per_page, (page - 1) * per_page),
+        )
+        total = int(self.sql.rows(f"SELECT COUNT(*) FROM {where}", params)[0][0])
+        return [event_of(r) for r in found], total
 
     def boards(self) -> list[Board]:
-        return boards.of_guild(self.sql, self.guild_id)
+        """The server's boards, with their NPCs (oldest character first)."""
+        found: dict[int, tuple[int, list[int]]] = {}
+        for channel_id, message_id, character_id in self.sql.rows(
+            "SELECT b.channel_id, b.message_id, n.character_id FROM boards b "
+            "LEFT JOIN board_npcs n ON n.channel_id = b.channel_id "
+            "WHERE b.guild_id = ? ORDER BY b.channel_id, n.character_id",
+            (self.guild_id,),
+        ):
+            _, npcs = found.setdefault(int(channel_id), (int(message_id), []))
+            if character_id is not None:
+                npcs.append(int(character_id))
+        return [
+            Board(self.guild_id, channel, message, tuple(npcs)) for channel, (message, npcs) in found.items()
+        ]
 
 
 class Transaction(Reader):
@@ -102,16 +312,24 @@ class Transaction(Reader):
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
         # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
-        self._before: dict[int, Snapshot | None] = {}
+        self._before: dict[int, dict[str, Any] | None] = {}
         self._ruleset_saved = False
         self._ruleset_before: Ruleset | None = None
         self._active_before: dict[int, int | None] = {}
 
-    def save_ruleset(self, ruleset: Ruleset) -> None:
+    def save_ruleset(self, ruleset: Ruleset | None) -> None:
+        """Store the ruleset; ``None`` removes its row (back to the defaults)."""
         if not self._ruleset_saved:
-            self._ruleset_before = settings.load_ruleset(self.sql, self.guild_id)
+            self._ruleset_before = self._stored_ruleset()
             self._ruleset_saved = True
-        settings.save_ruleset(self.sql, self.guild_id, ruleset, self.now)
+        if ruleset is None:
+            self.sql.run("DELETE FROM guild_settings WHERE guild_id = ?", (self.guild_id,))
+            return
+        self.sql.run(
+            "INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, ?, ?) ON CONFLICT "
+            "(guild_id) DO UPDATE SET ruleset = excluded.ruleset, updated_at = excluded.updated_at",
+            (self.guild_id, ruleset.model_dump_json(), self.now),
+        )
 
     # ---- characters ------------------------------------------------------------------------------
 
@@ -119,48 +337,109 @@ class Transaction(Reader):
         assert character.id is not None
         self._known[character.id] = character
         if character.id not in self._before:
-            self._before[character.id] = Snapshot.of(character)
+            self._before[character.id] = rows.kept(character)
         return character
 
-    def _seen(self, found: Character) -> Character:
+    def _seen(self, found: Character | None) -> Character | None:
         """``found`` as this transaction knows it (it may have changed it), touched."""
-        assert found.id is not None
-        return self._touch(self._known.get(found.id, found))
+        return None if found is None or found.id is None else self._touch(self._known.get(found.id, found))
 
     def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
         return self._touch(known if known is not None else super().character(character_id))
 
     def character_by_name(self, name: str) -> Character:
-        return self._seen(super().character_by_name(name))
+        found = self._seen(super().character_by_name(name))
+        assert found is not None
+        return found
 
     def active_character(self, user_id: int) -> Character | None:
-        found = super().active_character(user_id)
-        return None if found is None else self._seen(found)
+        return self._seen(super().active_character(user_id))
 
-    def characters(self) -> list[Character]:
-        """Every character of the server, by name. Only those saved afterwards count as touched."""
+    def characters(self, *, every_wound: bool = False) -> list[Character]:
+        """Only those saved afterwards count as touched."""
         # Remembered (not snapshotted): saving one later needs no second load.
-        return [self._known.setdefault(c.id, c) if c.id is not None else c for c in super().characters()]
+        found = super().characters(every_wound=every_wound)
+        return (
+            found
+            if every_wound
+            else [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
+        )
 
     def save_character(self, character: Character) -> Character:
-        """Save; returns it with the ids the database gave (its own, its new wounds')."""
+        """Save (only what changed); returns it with the ids the database gave (its own, its new
+        wounds')."""
         if character.id is None:
             return self.create_characters([character])[0]
-        known = self.character(character.id)
-        saved = characters.update(self.sql, self.guild_id, character, known)
-        self._known[character.id] = saved
+        cid, known = character.id, self.character(character.id)
+        before = {w.id: w for w in known.wounds}
+        present = {w.id for w in character.wounds if w.id is not None}
+        if present - before.keys():
+            raise ValueError(f"character {cid}: wounds {sorted(present - before.keys())} are not its own")
+        values = rows.changeable(character)
+        if values != rows.changeable(known):
+            try:
+                changed = self.sql.run(
+                    f"UPDATE characters SET {rows.SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+                    (*values, cid, self.guild_id),
+                )
+            except UniqueViolation:
+                raise name_taken(character.name) from None
+            if changed != 1:
+                raise not_found()
+        # Only current/fatal of a wound change after it is inflicted (the rules never touch the rest).
+        self.sql.run_many(
+            _SAVE_WOUND,
+            [
+                (None if w.current is None else int(w.current), int(w.fatal), w.id, cid)
+                for w in character.wounds
+                if w.id is not None and (w.current, w.fatal) != (before[w.id].current, before[w.id].fatal)
+            ],
+        )
+        self.sql.run_many(_DROP_WOUND, [(wid, cid) for wid in before.keys() - present])
+        (saved,) = self._with_new_wounds([character])
+        self._known[cid] = saved = replace(saved, guild_id=self.guild_id, created_at=known.created_at)
         return saved
 
     def create_characters(self, new: Sequence[Character]) -> list[Character]:
-        """Insert new characters (an import: many at once); they come back with their ids."""
+        """Insert new characters (an import: many at once) with their wounds; they come back with
+        their ids."""
         fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
-        created = characters.insert(self.sql, fresh)
+        ids: dict[str, int] = {}
+        try:
+            for chunk in rows.chunks(fresh):
+                found = self.sql.rows(
+                    rows.INSERT + ", ".join([rows.INSERT_VALUES] * len(chunk)) + " RETURNING id, name_key",
+                    rows.flat(rows.insertable(c) for c in chunk),
+                )
+                ids.update((key, int(cid)) for cid, key in found)
+        except UniqueViolation:  # several at once (an import) come with names checked, all free
+            raise name_taken(fresh[0].name) from None
+        created = self._with_new_wounds([replace(c, id=ids[name_key(c.name)]) for c in fresh])
         for saved in created:
             assert saved.id is not None
             self._before.setdefault(saved.id, None)
             self._known[saved.id] = saved
         return created
+
+    def _with_new_wounds(self, saved: list[Character]) -> list[Character]:
+        """Insert the wounds of ``saved`` characters whose id is None; the characters with their ids."""
+        fresh = [(cid, w) for c in saved if (cid := c.id) is not None for w in c.wounds if w.id is None]
+        if not fresh:
+            return saved
+        ids: list[int] = []
+        for chunk in rows.chunks(fresh):
+            found = self.sql.rows(
+                rows.WOUND_INSERT + ", ".join([rows.WOUND_VALUES] * len(chunk)) + " RETURNING id",
+                rows.flat(rows.wound_values(cid, w) for cid, w in chunk),
+            )
+            # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
+            ids.extend(sorted(int(r[0]) for r in found))
+        given = iter(ids)
+        return [
+            replace(c, wounds=tuple(w if w.id is not None else replace(w, id=next(given)) for w in c.wounds))
+            for c in saved
+        ]
 
     def delete_characters(self, doomed: Sequence[Character]) -> None:
         """Delete (recoverable by undo); the players whose active character one of them was are left
@@ -168,30 +447,78 @@ class Transaction(Reader):
         gone: list[int] = []
         for character in doomed:
             if character.id is None:
-                raise characters.not_found()
+                raise not_found()
             self.character(character.id)  # snapshotted; not found when deleted meanwhile
             gone.append(character.id)
-        doomed_ids = set(gone)
-        players = {user: cid for user, cid in self.actives().items() if cid in doomed_ids}
-        characters.soft_delete(self.sql, self.guild_id, gone, self.now)
-        active.put_many(self.sql, self.guild_id, dict.fromkeys(players))
+        players = {user: cid for user, cid in self.actives().items() if cid in set(gone)}
+        self._soft_delete(gone)
+        self._put_active(dict.fromkeys(players))
         for user_id, character_id in players.items():
             self._active_before.setdefault(user_id, character_id)
         for character_id in gone:
             del self._known[character_id]
 
+    def _soft_delete(self, ids: Sequence[int]) -> None:
+        self.sql.run_many(
+            "UPDATE characters SET deleted_at = ? WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+            [(self.now, cid, self.guild_id) for cid in ids],
+        )
+
     # ---- active character ------------------------------------------------------------------------
 
     def set_active(self, user_id: int, character_id: int) -> None:
-        if character_id not in self._known and not characters.exists(
-            self.sql, self.guild_id, character_id, deleted_too=False
-        ):
-            raise characters.not_found()
+        if character_id not in self._known and not self._present(character_id):
+            raise not_found()
         if user_id not in self._active_before:
-            self._active_before[user_id] = active.active_id(self.sql, self.guild_id, user_id)
-        active.put_many(self.sql, self.guild_id, {user_id: character_id})
+            self._active_before[user_id] = self._active_id(user_id)
+        self._put_active({user_id: character_id})
+
+    def _put_active(self, choices: Mapping[int, int | None]) -> None:
+        """Make each user's character the active one; ``None`` clears it."""
+        self.sql.run_many(
+            "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?",
+            [(self.guild_id, user) for user, character in choices.items() if character is None],
+        )
+        self.sql.run_many(
+            _PUT_ACTIVE, [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None]
+        )
 
     # ---- history ---------------------------------------------------------------------------------
+
+    def _insert_event(
+        self,
+        kind: str,
+        actor_id: int | None,
+        character: tuple[int | None, str | None],
+        details: dict[str, object],
+        snapshot: dict[str, Any] | None,
+        links: set[int],
+        undoes: int | None = None,
+    ) -> Event:
+        """Write an event and its links to the characters it touched; it comes back with its id."""
+        found = self.sql.row(
+            _INSERT_EVENT,
+            (
+                self.guild_id,
+                kind,
+                actor_id,
+                self.now,
+                *character,
+                dumps(details),
+                int(snapshot is not None and "ruleset" in snapshot),
+                undoes,
+                None if snapshot is None else dumps(snapshot),
+            ),
+        )
+        assert found is not None
+        event_id = int(found[0])
+        self.sql.run_many(
+            "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
+            [(event_id, cid) for cid in sorted(links)],
+        )
+        return Event(
+            event_id, self.guild_id, kind, actor_id, self.now, *character, dict(details), undoes=undoes
+        )
 
     def record(
         self,
@@ -202,81 +529,163 @@ class Transaction(Reader):
         details: dict[str, object] | None = None,
     ) -> Event:
         """Record the change made so far, with the before-state of all it touched (for undo)."""
-        snapshot: dict[str, Any] = {
-            "characters": {
-                str(cid): None if s is None else s.model_dump(mode="json") for cid, s in self._before.items()
-            }
-        }
+        snapshot: dict[str, Any] = {"characters": {str(cid): state for cid, state in self._before.items()}}
         if self._ruleset_saved:
             before = self._ruleset_before
             snapshot["ruleset"] = None if before is None else before.model_dump(mode="json")
         if self._active_before:
             snapshot["active"] = {
-                str(user): [before_id, active.active_id(self.sql, self.guild_id, user)]
+                str(user): [before_id, self._active_id(user)]
                 for user, before_id in self._active_before.items()
             }
         links = (
             set(self._before) if character is None or character.id is None else {*self._before, character.id}
         )
-        event = events.insert(
-            self.sql,
-            guild_id=self.guild_id,
-            kind=kind,
-            actor_id=actor_id,
-            at=self.now,
-            character_id=None if character is None else character.id,
-            character_name=None if character is None else character.name,
-            details=details or {},
-            snapshot=snapshot,
-            touches_ruleset=self._ruleset_saved,
-            links=links,
-        )
-        self._before, self._ruleset_saved, self._active_before = {}, False, {}
+        named = (None, None) if character is None else (character.id, character.name)
+        event = self._insert_event(kind, actor_id, named, details or {}, snapshot, links)
+        self._forget(keep_known=True)
         return event
 
     # ---- undo (what to revert, and the refusals, are the action's: bot/actions/undoing.py) ----------
 
-    def latest_undoable(self, character_id: int | None) -> events.Undoable | None:
-        return events.latest_undoable(self.sql, self.guild_id, character_id)
-
-    def blocker(self, target: events.Undoable) -> Event | None:
-        return events.blocker(self.sql, self.guild_id, target)
-
-    def revert(self, target: events.Undoable) -> set[int]:
-        """Put back what ``target`` changed; the players whose active character this set back or
-        removed."""
-        players = undo.revert(self.sql, self.guild_id, target, self.now)
-        self._forget()  # the database changed behind this transaction's back
-        return players
-
-    def record_undo(self, actor_id: int | None, target: events.Undoable) -> Event:
-        reverted = target.event
-        event = events.insert(
-            self.sql,
-            guild_id=self.guild_id,
-            kind=events.UNDO,
-            actor_id=actor_id,
-            at=self.now,
-            character_id=reverted.character_id,
-            character_name=reverted.character_name,
-            details={
-                "kind": reverted.kind,
-                "character_name": reverted.character_name,
-                "event_details": reverted.details,
-                "event_id": reverted.id,
-                "event_at": reverted.at,
-                "restored": target.restored,
-            },
-            snapshot=None,
-            touches_ruleset=False,
-            links=target.links,
-            undoes=reverted.id,
+    def latest_undoable(self, character_id: int | None) -> Undoable | None:
+        where, newest, params = scope(self.guild_id, character_id)
+        row = self.sql.row(
+            f"SELECT {COLUMNS}, e.snapshot, e.touches_ruleset FROM {where} AND {UNDOABLE} "
+            f"ORDER BY {newest} DESC LIMIT 1",
+            params,
         )
+        if row is None:
+            return None
+        snapshot = json.loads(row[11]) if row[11] else {}
+        return Undoable(event_of(row), snapshot if isinstance(snapshot, dict) else {}, bool(row[12]))
+
+    def blocker(self, target: Undoable) -> Event | None:
+        """The latest later event, not undone, that touched a character (or the ruleset) ``target`` did."""
+        after, character_ids, found = target.event.id, target.links, list[Row]()
+        if len(character_ids) <= _FEW:  # one index range per character: cheap however long the history
+            for character_id in character_ids:
+                found += self.sql.rows(
+                    f"SELECT {COLUMNS} FROM event_characters l JOIN events e ON e.id = l.event_id "
+                    f"WHERE l.character_id = ? AND l.event_id > ? AND e.guild_id = ? AND {UNDOABLE} "
+                    "ORDER BY l.event_id DESC LIMIT 1",
+                    (character_id, after, self.guild_id),
+                )
+        else:
+            found = self.sql.rows(
+                f"SELECT {COLUMNS} FROM event_characters mine "
+                "JOIN event_characters later ON later.character_id = mine.character_id "
+                "JOIN events e ON e.id = later.event_id "
+                f"WHERE mine.event_id = ? AND later.event_id > ? AND e.guild_id = ? AND {UNDOABLE} "
+                "ORDER BY e.id DESC LIMIT 1",
+                (after, after, self.guild_id),
+            )
+        if not found and target.touches_ruleset:
+            found = self.sql.rows(
+                f"SELECT {COLUMNS} FROM events e WHERE e.guild_id = ? AND e.id > ? "
+                f"AND e.touches_ruleset = 1 AND {UNDOABLE} ORDER BY e.id DESC LIMIT 1",
+                (self.guild_id, after),
+            )
+        return event_of(max(found, key=lambda row: int(row[0]))) if found else None
+
+    def revert(self, target: Undoable) -> set[int]:
+        """Put back, whole, what ``target`` changed, from its snapshot, and mark it undone. Returns the
+        players whose active character this set back or removed (some may now have none)."""
+        snapshot = target.snapshot
+        touched: dict[str, Any] = snapshot.get("characters") or {}
+        # user id -> the active character to put back, for the players who still have the one the event
+        # left them (a later choice is kept); looked up before anything moves.
+        choices: dict[int, int | None] = {
+            int(user): before
+            for user, (before, after) in (snapshot.get("active") or {}).items()
+            if self._active_id(int(user)) == after
+        }
+        created = [int(cid) for cid, state in touched.items() if state is None]
+        # The players whose active character this removes (it is created by the event).
+        orphaned = {
+            int(r[0])
+            for cid in created
+            for r in self.sql.rows(
+                "SELECT user_id FROM active_characters WHERE character_id = ? AND guild_id = ?",
+                (cid, self.guild_id),
+            )
+        }
+        # Remove what the event created before restoring, so a restored name is free again.
+        self._soft_delete(created)
+        self.sql.run_many(
+            "DELETE FROM active_characters WHERE character_id = ? AND guild_id = ?",
+            [(cid, self.guild_id) for cid in created],
+        )
+        self._restore([rows.restored(state, self.guild_id) for state in touched.values() if state])
+        if "ruleset" in snapshot:
+            stored = snapshot["ruleset"]
+            self.save_ruleset(None if stored is None else Ruleset.model_validate(stored))
+        for user_id, before in choices.items():
+            self._put_active({user_id: before if before is None or self._present(before) else None})
+        self.sql.run("UPDATE events SET undone = 1 WHERE id = ?", (target.event.id,))
+        self._forget()  # the database changed behind this transaction's back
+        return orphaned | set(choices)
+
+    def _restore(self, states: Sequence[tuple[Character, list[rows.WoundState]]]) -> None:
+        """Put characters back exactly as snapshotted: columns, present again, wounds' state; the wounds
+        added since are removed."""
+        for c, _ in states:  # checked first: PostgreSQL aborts the transaction on a violation
+            if self.sql.rows(
+                "SELECT 1 FROM characters WHERE guild_id = ? AND name_key = ? AND deleted_at IS NULL "
+                "AND id <> ?",
+                (self.guild_id, name_key(c.name), c.id),
+            ):
+                raise name_taken(c.name)
+        self.sql.run_many(
+            f"UPDATE characters SET {rows.SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
+            [(*rows.changeable(c), c.id, self.guild_id) for c, _ in states],
+        )
+        wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
+        existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
+        counting: set[int] = set()
+        for chunk in rows.chunks(list(existing)):
+            marks = ", ".join("?" * len(chunk))
+            for wid, cid, counts in self.sql.rows(
+                f"SELECT w.id, w.character_id, {rows.COUNTS} FROM wounds w WHERE w.character_id IN ({marks})",
+                chunk,
+            ):
+                existing[cid].add(wid)
+                if counts:
+                    counting.add(wid)
+        # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
+        # in it (a load leaves healed wounds out) and stays as it is.
+        extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid]]
+        missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
+        if missing:
+            raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")
+        self.sql.run_many(_DROP_WOUND, extra)
+        self.sql.run_many(
+            _SAVE_WOUND,
+            [
+                (None if current is None else int(current), int(fatal), wid, c.id)
+                for c, wounds in states
+                for wid, current, fatal in wounds
+            ],
+        )
+
+    def record_undo(self, actor_id: int | None, target: Undoable) -> Event:
+        reverted = target.event
+        details: dict[str, object] = {
+            "kind": reverted.kind,
+            "character_name": reverted.character_name,
+            "event_details": reverted.details,
+            "event_id": reverted.id,
+            "event_at": reverted.at,
+            "restored": target.restored,
+        }
+        named = (reverted.character_id, reverted.character_name)
+        event = self._insert_event(EventKind.UNDO, actor_id, named, details, None, target.links, reverted.id)
         self._forget()
         return event
 
-    def _forget(self) -> None:
-        self._known.clear()
+    def _forget(self, *, keep_known: bool = False) -> None:
+        if not keep_known:
+            self._known.clear()
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
 
     # ---- player views and boards -----------------------------------------------------------------
@@ -284,17 +693,23 @@ class Transaction(Reader):
     def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
         """``revoke``: the server's other links stop working."""
         if revoke:
-            player_views.revoke_all(self.sql, self.guild_id)
-        player_views.add(self.sql, self.guild_id, token_sha256, language, self.now)
-
-    # A board's message is the bot's own bookkeeping, not a change of the game: saved or deleted in a
-    # unit run with ``quiet=True``. Its NPCs show on the player views: a change of them is not quiet.
-
-    def save_board(self, channel_id: int, message_id: int) -> None:
-        boards.put(self.sql, self.guild_id, channel_id, message_id, self.now)
-
-    def delete_board(self, channel_id: int, message_id: int) -> None:
-        boards.remove(self.sql, self.guild_id, channel_id, message_id)
+            self.sql.run("DELETE FROM player_views WHERE guild_id = ?", (self.guild_id,))
+        self.sql.run(
+            "INSERT INTO player_views (token_sha256, guild_id, language, created_at) VALUES (?, ?, ?, ?)",
+            (token_sha256, self.guild_id, language, self.now),
+        )
 
     def show_on_board(self, channel_id: int, character_id: int, *, shown: bool) -> None:
-        boards.set_npc(self.sql, self.guild_id, channel_id, character_id, shown=shown)
+        """Add the NPC to the channel's board (``shown``), or take it off. (Its NPCs show on the player
+        views: a change of the game, unlike which message a board is: :meth:`Store.save_board`.)"""
+        if shown:
+            self.sql.run(
+                "INSERT INTO board_npcs (channel_id, character_id) "
+                "SELECT channel_id, ? FROM boards WHERE guild_id = ? AND channel_id = ? "
+                "ON CONFLICT (channel_id, character_id) DO NOTHING",
+                (character_id, self.guild_id, channel_id),
+            )
+        else:
+            self.sql.run(
+                "DELETE FROM board_npcs WHERE channel_id = ? AND character_id = ?", (channel_id, character_id)
+            )

@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.storage import player_views
 from bot.storage.player_views import CHANGES_CHANNEL
 from bot.web.page import party_html
 
@@ -96,7 +95,7 @@ class Feeds:
         """How many times a party was read and rendered (tests, benchmarks)."""
 
     async def render(self, digest: str) -> str | None:
-        party = await self.store.database.read(lambda sql: player_views.party(sql, digest))
+        party = await self.store.party(digest)
         self.renders += 1
         return None if party is None else party_html(party)
 

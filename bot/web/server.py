@@ -19,7 +19,6 @@ from importlib import resources
 
 from aiohttp import web
 
-from bot.storage import player_views
 from bot.storage.player_views import Party, digest
 from bot.storage.store import Store
 from bot.ui.i18n import t
@@ -76,9 +75,8 @@ class PlayerView:
         return app
 
     async def start(self) -> None:
-        database = self.store.database
-        if database.dialect == "postgres":
-            self.changes = PostgresChanges(database.url, self.feeds.changed, self.feeds.changed_everywhere)
+        if (url := self.store.changes_url) is not None:
+            self.changes = PostgresChanges(url, self.feeds.changed, self.feeds.changed_everywhere)
             self._listening = asyncio.create_task(self.changes.run())
         else:
             self.store.listeners.append(self.feeds.changed)
@@ -145,7 +143,7 @@ class PlayerView:
         token = request.match_info["token"]
         # A malformed token is looked up too (as a digest no link has): every 404 costs the same.
         key = digest(token if TOKEN_SHAPE.fullmatch(token) else "")
-        return key, await self.store.database.read(lambda sql: player_views.party(sql, key))
+        return key, await self.store.party(key)
 
     async def _page(self, request: web.Request) -> web.Response:
         _, party = await self._party(request)

@@ -15,11 +15,11 @@ MESSAGE = 1_234_567_890_123_456_790
 
 
 async def save(store: Store, guild_id: int, message_id: int) -> None:
-    await store.run(guild_id, lambda tx: tx.save_board(CHANNEL, message_id), quiet=True)
+    await store.save_board(guild_id, CHANNEL, message_id)
 
 
 async def delete(store: Store, guild_id: int, message_id: int) -> None:
-    await store.run(guild_id, lambda tx: tx.delete_board(CHANNEL, message_id), quiet=True)
+    await store.drop_board(guild_id, CHANNEL, message_id)
 
 
 async def show(store: Store, character_id: int, *, shown: bool) -> None:

@@ -7,12 +7,34 @@ import sqlite3
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.actions.undoing import revert
+from bot.history import (
+    Blow,
+    Configured,
+    Created,
+    DamageRolled,
+    Deleted,
+    Edited,
+    EventKind,
+    HealRolled,
+    HealRollStep,
+    Imported,
+    LinkGiven,
+    Lowered,
+    Record,
+    Rested,
+    Selected,
+    Undid,
+    Wounded,
+    record_of,
+)
 from bot.rules import Severity, Track
-from bot.storage import StorageError, Store, open_database, player_views, settings
+from bot.rules.damage import Harm
+from bot.storage import StorageError, Store, open_database
 from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
 from tests.databases import (
@@ -89,6 +111,8 @@ SEEDS[5] = (
     "('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 111111111111, 'fr', "
     "'2024-01-04T00:00:00.000+00:00');"
 )
+# 6: the history's rows rewritten (no schema change; the rest as in 5).
+SEEDS[6] = SEEDS[5]
 
 
 def dialect(url: str) -> str:
@@ -205,12 +229,12 @@ async def test_data_of_every_version_survives_the_upgrade(
         assert ruleset.gm_role_id == 4242 and ruleset.open_rolls
         events, total = await history_of(store, GUILD)
         assert total == 1 and events[0].kind == "character_create" and events[0].details == {"note": "x"}
-        assert await store.database.read(lambda sql: settings.get_meta(sql, "commands_hash")) == "abc123"
+        assert await store.meta("commands_hash") == "abc123"
         if version >= 2:
             assert await boards_of(store, GUILD) == [Board(GUILD, 5005, 6006, (1,))]
         if version >= 5:
             token = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-            view = await store.database.read(lambda sql: player_views.party(sql, token))
+            view = await store.party(token)
             assert view is not None and view.language == "fr"
             assert [c.name for c in view.characters] == ["Aria"]
         # New rows get new ids from the database, after the old ones.
@@ -446,3 +470,263 @@ def test_split_statements_keeps_triggers_and_strings_whole() -> None:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.db"
+
+
+LOW, MID, HIGH = Severity.LOW, Severity.MID, Severity.HIGH
+RULES = {"open_rolls": False, "physical": {"penalties": [-1, -3, -5]}}
+CHANGED = {"open_rolls": True, "physical": {"penalties": [-1, -3, -5]}}
+KEPT_RULES = {"characters": {}, "ruleset": RULES}  # the undo snapshot of a settings change
+
+# Stored rows of every kind as versions before 0006 wrote them (bot/actions, bot/history.py and
+# bot/storage of those versions): (id, kind, details, undo snapshot, undoes) and the record the row
+# reads as once migrated.
+OLD_HISTORY: list[tuple[int, str, dict[str, Any], dict[str, Any] | None, int | None, Record]] = [
+    (1, "character_create", {"owner_id": 42}, None, None, Created(42)),
+    (2, "character_create", {"owner_id": None}, None, None, Created(None)),
+    (3, "character_edit", {"name": "Arya", "resistance": 3}, None, None, Edited(name="Arya", resistance=3)),
+    (4, "character_delete", {}, None, None, Deleted()),
+    (5, "character_select", {}, None, None, Selected()),
+    (
+        6,
+        "wound",
+        {
+            "severity": "critical",
+            "count": 2,
+            "note": "",
+            "became": ["critical", None],
+            "not_applied": 0,
+            "maxima": [3, 2, 1],
+        },
+        None,
+        None,
+        Wounded(Track.PHYSICAL, HIGH, 2, "", (HIGH, None), 0, (3, 2, 1)),
+    ),
+    (
+        7,
+        "wound",
+        {
+            "severity": "light",
+            "count": 3,
+            "note": "arrow",
+            "became": ["light", "serious", None],
+            "not_applied": 0,
+        },
+        None,
+        None,
+        Wounded(Track.PHYSICAL, LOW, 3, "arrow", (LOW, MID, None), 0),
+    ),
+    # A key an older row wrote as null takes its default.
+    (
+        8,
+        "mental",
+        {
+            "severity": "psychosis",
+            "count": None,
+            "note": None,
+            "became": [None],
+            "not_applied": 1,
+            "maxima": None,
+        },
+        None,
+        None,
+        Wounded(Track.MENTAL, HIGH, 1, "", (None,), 1),
+    ),
+    (
+        9,
+        "mental",
+        {
+            "damage": 18,
+            "count": 1,
+            "note": "ghost",
+            "rolls": [{"margin": 2, "success": True, "effective": 16, "harm": "shock"}],
+            "became": ["trauma"],
+            "not_applied": 0,
+        },
+        None,
+        None,
+        DamageRolled(Track.MENTAL, 18, 1, "ghost", (Blow(Harm.LOW, 16, 2, True),), (MID,), 0),
+    ),
+    (
+        10,
+        "wound",
+        {
+            "damage": 25,
+            "count": 3,
+            "note": "ogre",
+            "rolls": [
+                {"margin": 16, "success": True, "effective": 9, "harm": "none"},
+                {"margin": 6, "success": None, "effective": None, "harm": "light"},
+            ],
+            "became": ["serious", None],
+            "not_applied": 0,
+        },
+        None,
+        None,
+        DamageRolled(
+            Track.PHYSICAL, 25, 3, "ogre", (Blow(Harm.NONE, 9, 16, True), Blow(Harm.LOW, 0, 6)), (MID, None)
+        ),
+    ),
+    (
+        11,
+        "heal_roll",
+        {
+            "track": "mental",
+            "severity": "trauma",
+            "rolls": [{"margin": -3, "success": False, "became": "psychosis", "worsened": True}],
+            "maxima": [3, 2, 1],
+        },
+        None,
+        None,
+        HealRolled(Track.MENTAL, MID, (HealRollStep(False, True, HIGH, -3),), (3, 2, 1)),
+    ),
+    (
+        12,
+        "heal_roll",
+        {
+            "severity": "serious",
+            "rolls": [{"margin": None, "success": True, "became": None, "worsened": None}],
+        },
+        None,
+        None,
+        HealRolled(Track.PHYSICAL, MID, (HealRollStep(True),)),
+    ),
+    (
+        13,
+        "heal_wound",
+        {"severity": "critical", "became": "serious"},
+        None,
+        None,
+        Lowered(Track.PHYSICAL, HIGH, MID),
+    ),
+    (
+        14,
+        "heal_mental",
+        {"severity": "trauma", "became": "shock"},
+        None,
+        None,
+        Lowered(Track.MENTAL, MID, LOW),
+    ),
+    (15, "rest", {"days": 7, "characters": None}, None, None, Rested(7, 0)),
+    # A settings change written flat; the settings before kept in the details as well as in the undo
+    # snapshot, or in the snapshot only.
+    (
+        16,
+        "config",
+        {"setting": "dice", "open_rolls": True, "before": RULES, "after": CHANGED},
+        KEPT_RULES,
+        None,
+        Configured("dice", {"open_rolls": True}, RULES, CHANGED),
+    ),
+    (
+        17,
+        "config",
+        {"setting": "dice", "open_rolls": True, "after": CHANGED},
+        KEPT_RULES,
+        None,
+        Configured("dice", {"open_rolls": True}, RULES, CHANGED),
+    ),
+    (
+        18,
+        "config",
+        {"setting": "roles", "gm_role_id": None},
+        KEPT_RULES,
+        None,
+        Configured("roles", {"gm_role_id": None}),
+    ),
+    (
+        19,
+        "config",
+        {"setting": "penalties", "physical": {"penalties": [-1, -2, -5]}},
+        None,
+        None,
+        Configured("penalties", {"physical": {"penalties": [-1, -2, -5]}}),
+    ),
+    (
+        20,
+        "import",
+        {"characters": 2, "wounds": None, "replaced": 0},
+        None,
+        None,
+        Imported({"characters": 2, "wounds": 0, "replaced": 0}),
+    ),
+    (21, "view_link", {"revoked": True}, None, None, LinkGiven(revoked=True)),
+    (
+        22,
+        "undo",
+        {
+            "kind": "character_edit",
+            "character_name": "Arya",
+            "event_details": {"name": "Arya"},
+            "event_id": 3,
+            "event_at": "2024-05-01T10:00:00+00:00",
+            "restored": [12],
+        },
+        None,
+        3,
+        Undid(3, Edited(name="Arya"), "Arya", (12,)),
+    ),
+    # The first undo rows kept the reverted details under "details", and may say nothing more.
+    (
+        23,
+        "undo",
+        {"kind": "rest", "details": {"days": 2, "characters": None}},
+        None,
+        15,
+        Undid(15, Rested(2, 0)),
+    ),
+    (24, "undo", {}, None, 15, Undid(15)),
+    (25, "undo", {"event_id": 4}, None, None, Undid(4)),
+    (
+        26,
+        "undo",
+        {"kind": "config", "event_details": {"setting": "dice", "open_rolls": True}, "event_id": 19},
+        None,
+        19,
+        Undid(19, Configured("dice", {"open_rolls": True})),
+    ),
+    # An undo keeps the record of the change it reverted with the settings before and after.
+    (
+        27,
+        "undo",
+        {
+            "kind": "config",
+            "event_details": {"setting": "dice", "open_rolls": True, "before": RULES, "after": CHANGED},
+            "event_id": 16,
+        },
+        None,
+        16,
+        Undid(16, Configured("dice", {"open_rolls": True}, RULES, CHANGED)),
+    ),
+]
+
+
+def test_the_old_rows_cover_every_kind() -> None:
+    assert {kind for _, kind, *_ in OLD_HISTORY} == set(EventKind)
+
+
+async def test_the_history_of_older_versions_is_rewritten_once_and_reads_as_it_did(
+    tmp_path: Path, empty_database_url: str
+) -> None:
+    url = empty_database_url
+    db = await open_database(url)
+    try:
+        assert await migrate(db, migrations_up_to(5, tmp_path / "old", url)) == 5
+    finally:
+        await db.close()
+    seed(
+        url,
+        "".join(
+            "INSERT INTO events (id, guild_id, kind, actor_id, occurred_at, details, touches_ruleset, "
+            f"undone, undoes, snapshot) VALUES ({eid}, {GUILD}, '{kind}', 900, '2024-05-01T10:00:00+00:00', "
+            f"'{json.dumps(details)}', {int(bool(kept))}, 0, {'NULL' if undoes is None else undoes}, "
+            f"{'NULL' if kept is None else repr(json.dumps(kept))});\n"
+            for eid, kind, details, kept, undoes, _ in OLD_HISTORY
+        ),
+    )
+    store = await Store.open(url)
+    try:
+        events, total = await history_of(store, GUILD, per_page=100)
+    finally:
+        await store.close()
+    assert total == len(OLD_HISTORY)
+    assert {e.id: record_of(e) for e in events} == {eid: record for eid, *_, record in OLD_HISTORY}

@@ -14,7 +14,7 @@ from bot.history import Configured, Event, Undid, details_of, record_of
 from bot.interface import run
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
 from bot.rules.character import Character
-from bot.storage import Store, Transaction, settings
+from bot.storage import Store, Transaction
 from bot.storage.errors import AlreadyHandled
 from tests.databases import Looker, character_of, characters_of, history_of, ruleset_of
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, create
@@ -156,13 +156,10 @@ async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store,
 
 
 async def test_meta_values(store: Store) -> None:
-    async def meta() -> str | None:
-        return await store.database.read(lambda sql: settings.get_meta(sql, "commands_hash"))
-
-    assert await meta() is None
-    await store.database.write(None, lambda sql: settings.set_meta(sql, "commands_hash", "a"))
-    await store.database.write(None, lambda sql: settings.set_meta(sql, "commands_hash", "b"))
-    assert await meta() == "b"
+    assert await store.meta("commands_hash") is None
+    await store.set_meta("commands_hash", "a")
+    await store.set_meta("commands_hash", "b")
+    assert await store.meta("commands_hash") == "b"
 
 
 async def test_the_ruleset_cache_follows_commits_and_rollbacks(store: Store) -> None:

@@ -98,19 +98,22 @@ CASES: list[tuple[Event, str, str]] = [
     ),
     (event("rest", {"days": 1, "characters": 1}), "rest of 1 day for Aria", "repos de 1 jour pour Aria"),
     (
-        event("config", {"setting": "dice", "open_rolls": True}),
+        event("config", {"setting": "dice", "changes": {"open_rolls": True}}),
         "setting **dice** changed: open\\_rolls: True",
         "réglage **dice** modifié : open\\_rolls : True",
     ),
     (
-        event("import", {"characters": 3}),
+        event("import", {"counts": {"characters": 3}}),
         "server data imported: characters: 3",
         "données du serveur importées : characters : 3",
     ),
     (event("undo", {}, undoes=9), "undid change #9", "annulation du changement n°9"),
     (
         event(
-            "undo", {"kind": "rest", "details": {"days": 2, "characters": 5}}, undoes=9, character_name=None
+            "undo",
+            {"kind": "rest", "event_details": {"days": 2, "characters": 5}},
+            undoes=9,
+            character_name=None,
         ),
         "undid change #9 — rest of 2 days for 5 characters",
         "repos de 2 jours pour 5 personnages",
@@ -183,7 +186,9 @@ def test_undo_embed_says_what_was_reverted() -> None:
     assert en.title == "Undone"
     assert en.description == "Reverted change #12: rest of 3 days for 4 characters"
     assert "/undo" in (en.footer.text or "")
-    fr = undo_embed(event("undo", {"kind": "wound", "details": WOUND}, undoes=8), "fr", (), (), {}, Ruleset())
+    fr = undo_embed(
+        event("undo", {"kind": "wound", "event_details": WOUND}, undoes=8), "fr", (), (), {}, Ruleset()
+    )
     assert (fr.description or "").startswith("Changement n°8 annulé : **Aria** : 2 × blessure légère")
     assert "/annuler" in (fr.footer.text or "")
     stored = {

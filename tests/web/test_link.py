@@ -28,8 +28,8 @@ def token_of(text: str) -> str:
 
 
 async def server_of(table: Table, token: str) -> int | None:
-    found = await table.store.database.read(lambda sql: player_views.find(sql, player_views.digest(token)))
-    return None if found is None else found[0]
+    found = await table.store.party(player_views.digest(token))
+    return None if found is None else found.guild_id
 
 
 async def test_a_gm_is_given_a_link_privately_and_only_its_digest_is_kept(web_table: Table) -> None:

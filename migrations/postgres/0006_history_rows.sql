@@ -1,0 +1,3 @@
+-- 0006: the history's rows rewritten once as the bot writes them now, so that it reads one format only.
+-- The rewrite reshapes JSON: it is Python, run in this migration's transaction right after this file
+-- (bot/storage/rewrites.py says what it changes; docs/upgrading.md too).
