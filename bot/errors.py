@@ -1,8 +1,9 @@
 """Errors meant for the person who typed the command.
 
-A :class:`UserError` carries a message key and its parameters, never a sentence: the UI layer turns
-it into French or English (``bot.ui.i18n``). The parameters are exactly the message's placeholders
-(plus the ``track`` its severities belong to); a value shown in words says so by its type
+A :class:`UserError` carries its message in English, with its placeholders, and their values: the UI
+layer fills them in, in the reader's language (``bot.ui.i18n``; the translations are ``bot/locale``).
+The parameters are exactly the message's placeholders (plus the ``track`` its severities belong to); a
+value shown in words says so by its type
 (:class:`Mention`, :class:`RestDays`…). Anything below the cogs may raise it; the command tree's
 error funnel answers it ephemerally and nothing is changed.
 """
@@ -12,16 +13,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-class UserError(Exception):
-    """A refusal the user can act on. ``key`` names a message in the catalogue."""
+def N_(message: str) -> str:
+    """Marks an English ``message`` for extraction (``scripts/messages.py``) where it is not written in a
+    call that renders it (a table of texts, a choice between two); it is translated where it is shown."""
+    return message
 
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
+
+class UserError(Exception):
+    """A refusal the user can act on: ``UserError("No character named {name}.", name=...)``."""
+
+    outcome = "refused"
+    """What the metrics count it as (bot/interface/metrics.py)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.message = message
         self.params: dict[str, object] = params
 
     def __repr__(self) -> str:
-        return f"UserError({self.key!r}, **{self.params!r})"
+        return f"UserError({self.message!r}, **{self.params!r})"
+
+
+class Failure(UserError):
+    """The bot or its database failed, not the user: answered like a refusal, counted as a failure."""
+
+    outcome = "failed"
 
 
 class Mention(int):
@@ -46,13 +62,14 @@ class RestDays:
 
 @dataclass(frozen=True)
 class ImportProblem:
-    """One problem of a refused import (``UserError("import_invalid", errors=(ImportProblem, ...))``),
-    as data: the UI words it in the reader's language. Never holds the file's text."""
+    """One problem of a refused import (``UserError(..., errors=(ImportProblem, ...))``), as data: the UI
+    words it in the reader's language. Never holds the file's text."""
 
     where: tuple[str | int, ...]
     """Where in the file: ``("characters", 3, "name")``; empty for the whole file."""
     what: str
-    """What is wrong: a key, ``import_<what>`` in the catalogue."""
+    """What is wrong, in English: ``"missing"``, ``"{held} {severity_plural} held: the maximum is
+    {maximum}"``… (its placeholders are ``values``)."""
     values: tuple[tuple[str, object], ...] = ()
     """The numbers (and severities, tracks) the message needs, as ``(name, value)`` pairs."""
 

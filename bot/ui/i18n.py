@@ -1,43 +1,85 @@
-"""Languages, the message catalogue, the rendering of refusals (:class:`UserError`), and the French of
-the slash commands for Discord's localisation fields (:class:`HarmoniesTranslator`)."""
+"""Languages, the rendering of messages and refusals (:class:`UserError`), and the translator of the
+slash commands (:class:`HarmoniesTranslator`).
+
+Every text is written in English where it is used: ``t(lang, "No character named {name}.", name=...)``,
+``tn`` with a plural form, ``tp`` with a context where one English text needs two translations. The
+English is the gettext message id; its translations are the ``.po`` catalogues of ``bot/locale``
+(``bot/locale/fr/LC_MESSAGES/harmonies.po``), read with Babel when this module is imported: the
+languages are English and every language found there (``scripts/messages.py`` extracts the messages and
+updates the catalogues: docs/translating.md).
+"""
 
 from __future__ import annotations
 
+import gettext
 import logging
 import re
-from collections.abc import Sequence
-from typing import Final, Literal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
 
 import discord
+from babel.messages.pofile import read_po
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
+from bot.errors import N_, EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
-from bot.ui.strings_commands import COMMANDS
-from bot.ui.strings_refusals import ERRORS, IMPORT_PROBLEMS
-from bot.ui.strings_results import RESULTS
 from bot.ui.text import CONTENT, MINUS, clip, escape, mention
 
 log = logging.getLogger(__name__)
 
-Lang = Literal["en", "fr"]
-LANGS: Final[tuple[Lang, ...]] = ("en", "fr")
+Lang = str
+"""A language: ``"en"`` (the messages as written) or one of ``bot/locale`` (``"fr"``)."""
 MISSING = "?"
 STRICT = False
-"""Set by the tests: a message parameter missing at a call site raises :class:`MissingParameter` instead
-of showing ``?`` (in production a user sees ``?``, and the omission is logged)."""
+"""Set by the tests: a message parameter missing at a call site, or a message that no catalogue holds,
+raises :class:`MissingParameter` instead of showing ``?`` (in production a user sees ``?`` or the English,
+and the omission is logged)."""
+
+LOCALE_DIR: Final = Path(__file__).resolve().parent.parent / "locale"
+DOMAIN: Final = "harmonies"
 
 
 class MissingParameter(KeyError):
-    """A message was rendered without one of its parameters (a bug at the call site)."""
+    """A message was rendered without one of its parameters, or is in no catalogue (a bug at the call
+    site, or a catalogue not updated)."""
 
 
-SECTIONS: Final[tuple[dict[str, dict[str, str]], ...]] = (RESULTS, ERRORS, IMPORT_PROBLEMS)
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's translations: ``(context, English)`` → the text, or its plural forms."""
 
-CATALOGUE: Final[dict[str, dict[str, str]]] = {key: entry for part in SECTIONS for key, entry in part.items()}
-"""Every message: ``{key: {"en": ..., "fr": ...}}`` (``str.format`` placeholders, the same in both)."""
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]]
+    plural: Callable[[int], int]
+
+
+def read_catalogue(path: Path) -> Catalogue:
+    """The translated messages of the ``.po`` file at ``path`` (fuzzy or empty ones are left out)."""
+    with path.open("rb") as file:
+        po = read_po(file, locale=path.parent.parent.name)
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
+    for message in po:
+        if not message.id or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple | list) and isinstance(message.string, tuple | list):
+            forms = tuple(message.string)
+            if all(forms):
+                messages[message.context, message.id[0]] = forms
+        elif isinstance(message.string, str) and message.string:
+            messages[message.context, message.id] = message.string
+    return Catalogue(messages, gettext.c2py(po.plural_expr))
+
+
+CATALOGUES: Final[dict[str, Catalogue]] = {
+    path.parent.parent.name: read_catalogue(path)
+    for path in sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+}
+LANGS: Final[tuple[Lang, ...]] = ("en", *CATALOGUES)
+KNOWN: Final = frozenset(key for catalogue in CATALOGUES.values() for key in catalogue.messages)
+"""Every message some catalogue translates: under the tests, rendering any other one fails."""
 
 PARAM_LIMIT = 200
 LONG_PARAMS: Final = frozenset({"errors"})
@@ -45,40 +87,82 @@ LONG_PARAM_LIMIT = 1200
 
 
 def lang_of(locale: discord.Locale | str | None) -> Lang:
-    """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"``; anything else (or nothing) → ``"en"``."""
+    """``fr``, ``fr-FR``, ``fr_CA``… → ``"fr"`` (a language of ``bot/locale``); anything else → ``"en"``."""
     if locale is None:
         return "en"
     value = str(getattr(locale, "value", locale))  # a discord.Locale, or its value
-    return "fr" if value.strip().lower().replace("_", "-").split("-")[0] == "fr" else "en"
+    lang = value.strip().lower().replace("_", "-").split("-")[0]
+    return lang if lang in CATALOGUES else "en"
 
 
 class _Params(dict[str, object]):
-    def __init__(self, key: str, params: dict[str, object]) -> None:
+    def __init__(self, message: str, params: dict[str, object]) -> None:
         super().__init__(params)
-        self.key = key
+        self.message = message
 
     def __missing__(self, name: str) -> str:
         if STRICT:
-            raise MissingParameter(f"message {self.key!r} rendered without its parameter {name!r}")
-        log.warning("Message %r rendered without its parameter %r", self.key, name)
+            raise MissingParameter(f"message {self.message!r} rendered without its parameter {name!r}")
+        log.warning("Message %r rendered without its parameter %r", self.message, name)
         return MISSING
 
 
-def t(lang: Lang, key: str, /, **params: object) -> str:
-    """The message ``key`` in ``lang`` with ``params`` filled in. Parameters are inserted as given:
-    escape user text before passing it (:func:`bot.ui.text.escape`). An unknown key renders as itself."""
-    entry = CATALOGUE.get(key)
-    if entry is None:
-        if STRICT:
-            raise MissingParameter(f"message {key!r} is not in the catalogue")
-        log.warning("Message key %r missing from the catalogue", key)
-        return key
-    template = entry.get(lang) or entry["en"]
+def _translation(lang: Lang, context: str | None, message: str) -> str | tuple[str, ...] | None:
+    if STRICT and (context, message) not in KNOWN:
+        raise MissingParameter(f"message {message!r} (context {context!r}) is in no catalogue")
+    catalogue = CATALOGUES.get(lang)
+    if catalogue is None:
+        return None
+    found = catalogue.messages.get((context, message))
+    if found is None:
+        log.warning("Message %r (context %r) has no translation in %r", message, context, lang)
+    return found
+
+
+def _fill(message: str, template: str, params: dict[str, object]) -> str:
     if not params and "{" not in template:
         return template  # nothing to fill in (most labels): skip the formatting
     # A parameter missing is shown as "?" (and logged) rather than failing the answer; under the tests
     # (STRICT) it raises.
-    return template.format_map(_Params(key, params))
+    return template.format_map(_Params(message, params))
+
+
+def tp(lang: Lang, context: str | None, message: str, /, **params: object) -> str:
+    """The English ``message`` (in ``context``) in ``lang``, with ``params`` filled in. Parameters are
+    inserted as given: escape user text before passing it (:func:`bot.ui.text.escape`)."""
+    found = _translation(lang, context, message)
+    template = found if isinstance(found, str) else found[0] if found else message
+    return _fill(message, template, params)
+
+
+def t(lang: Lang, message: str, /, **params: object) -> str:
+    """The English ``message`` in ``lang`` with ``params`` filled in (see :func:`tp`)."""
+    return tp(lang, None, message, **params)
+
+
+def plural_index(lang: Lang, count: int) -> int:
+    """Which plural form ``count`` takes in ``lang``: 0 the singular (English: only 1; French: 0 and 1)."""
+    catalogue = CATALOGUES.get(lang)
+    if catalogue is None:
+        return 0 if abs(count) == 1 else 1
+    return catalogue.plural(abs(count))
+
+
+def tnp(lang: Lang, context: str | None, singular: str, plural: str, count: int, /, **params: object) -> str:
+    """The English ``singular`` or ``plural`` by ``count``, in ``lang`` (gettext's ``npgettext``), with
+    ``count`` among the parameters."""
+    index = plural_index(lang, count)
+    found = _translation(lang, context, singular)
+    if isinstance(found, tuple) and index < len(found):
+        template = found[index]
+    else:
+        template = singular if plural_index("en", count) == 0 else plural
+    return _fill(singular, template, {"count": count, **params})
+
+
+def tn(lang: Lang, singular: str, plural: str, count: int, /, **params: object) -> str:
+    """The English ``singular`` or ``plural`` by ``count`` (gettext's ``ngettext``): see :func:`tnp`."""
+    return tnp(lang, None, singular, plural, count, **params)
 
 
 def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
@@ -89,7 +173,7 @@ def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
         return text
 
     def tail(n: int) -> str:
-        return t(lang, "more_lines", count=n)
+        return t(lang, "… and {count} more", count=n)
 
     kept = 0
     size = -1
@@ -105,53 +189,108 @@ def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
     return "\n".join([*lines[:kept], last])
 
 
-def plural_form(lang: Lang, count: int) -> str:
-    """``one`` or ``other``: French treats 0 and 1 as singular, English only 1."""
-    if lang == "fr":
-        return "one" if abs(count) < 2 else "other"
-    return "one" if abs(count) == 1 else "other"
-
-
-def tn(lang: Lang, key: str, count: int, /, **params: object) -> str:
-    """``key_one`` or ``key_other`` by ``count``, with ``count`` among the parameters."""
-    return t(lang, f"{key}_{plural_form(lang, count)}", count=count, **params)
-
-
 def days_text(lang: Lang, rested: int, needed: int) -> str:
     """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7". Rest beyond the
     need counts as the need ("1 jour sur 1", never "6 jours sur 1")."""
     rested = min(rested, needed)
-    form = plural_form(lang, needed if lang == "en" else rested)
-    return t(lang, f"days_of_{form}", rested=number(rested), needed=number(needed))
+    return tn(
+        lang,
+        "{rested}/{needed} days",
+        "{rested}/{needed} days",
+        rested,
+        rested=number(rested),
+        needed=number(needed),
+    )
 
 
 def preset_label(lang: Lang, name: str) -> str:
     """A preset's name as shown: the built-in one in the reader's language, the others as typed."""
-    return t(lang, "preset_humanoid") if name == HUMANOID else clip(escape(name), 40)
+    return t(lang, "humanoid") if name == HUMANOID else clip(escape(name), 40)
 
 
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
     """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
-    return t(lang, f"sev_{severity_name(track, severity)}" + ("_plural" if plural else ""))
+    count = 2 if plural else 1
+    match severity_name(track, severity):
+        case "light":
+            return tn(lang, "light wound", "light wounds", count)
+        case "serious":
+            return tn(lang, "serious wound", "serious wounds", count)
+        case "critical":
+            return tn(lang, "critical wound", "critical wounds", count)
+        case "shock":
+            return tn(lang, "shock", "shocks", count)
+        case "trauma":
+            return tn(lang, "trauma", "traumas", count)
+        case _:
+            return tn(lang, "psychosis", "psychoses", count)
 
 
-def severity_short(lang: Lang, track: Track, severity: Severity) -> str:
-    """The bare word: "light" / "légère", "trauma" / "traumatisme"."""
-    return t(lang, f"sev_{severity_name(track, severity)}_short")
+def severity_short(lang: Lang, track: Track, severity: Severity, count: int = 1) -> str:
+    """The bare word, agreeing with ``count``: "light" / "légère" ("2 légères"), "trauma" /
+    "traumatisme" ("2 traumas")."""
+    match severity_name(track, severity):
+        case "light":
+            return tn(lang, "light", "light", count)
+        case "serious":
+            return tn(lang, "serious", "serious", count)
+        case "critical":
+            return tn(lang, "critical", "critical", count)
+        case "shock":
+            return tn(lang, "shock", "shocks", count)
+        case "trauma":
+            return tn(lang, "trauma", "traumas", count)
+        case _:
+            return tn(lang, "psychosis", "psychoses", count)
+
+
+_NEXT: Final = {
+    "light": N_("next light wound"),
+    "serious": N_("next serious wound"),
+    "critical": N_("next critical wound"),
+    "shock": N_("next shock"),
+    "trauma": N_("next trauma"),
+    "psychosis": N_("next psychosis"),
+}
 
 
 def severity_next(lang: Lang, track: Track, severity: Severity) -> str:
     """ "next light wound" / "prochaine blessure légère"."""
-    return t(lang, f"sev_{severity_name(track, severity)}_next")
+    return t(lang, _NEXT[severity_name(track, severity)])
+
+
+TRACKS: Final = {Track.PHYSICAL: N_("Physical"), Track.MENTAL: N_("Mental")}
 
 
 def track_label(lang: Lang, track: Track) -> str:
-    return t(lang, f"track_{track.value}")
+    return t(lang, TRACKS[track])
 
 
 def healed_word(lang: Lang, track: Track) -> str:
-    """What a wound of the lowest severity becomes when healed ("healed" / "soignée"/"soigné")."""
-    return t(lang, f"healed_{track.value}")
+    """What a wound of the lowest severity becomes when healed ("healed" / "soignée"/"soigné": French
+    agrees with the noun, hence a context)."""
+    if track is Track.PHYSICAL:
+        return tp(lang, "a physical wound", "healed")
+    return tp(lang, "a mental wound", "healed")
+
+
+EVENT_KINDS: Final = {
+    "character_create": N_("character creation"),
+    "character_edit": N_("character edit"),
+    "character_delete": N_("character deletion"),
+    "character_select": N_("active character choice"),
+    "wound": N_("wound"),
+    "mental": N_("mental wound"),
+    "heal_roll": N_("healing session"),
+    "heal_wound": N_("GM healing"),
+    "heal_mental": N_("GM mental healing"),
+    "rest": N_("rest"),
+    "config": N_("setting change"),
+    "import": N_("import"),
+    "undo": N_("undo"),
+    "view_link": N_("player-view link"),
+}
+"""A kind of change in words, by its stored name (``EventKind``'s values)."""
 
 
 def number(value: int) -> str:
@@ -160,13 +299,13 @@ def number(value: int) -> str:
 
 
 _SETTING_PARTS: Final = {
-    "physical": "track_physical",
-    "mental": "track_mental",
-    "penalties": "config_penalties",
-    "rest_days": "config_rest",
-    "difficulty": "config_difficulty",
-    "presets": "config_presets",
-    "language": "config_language",
+    "physical": TRACKS[Track.PHYSICAL],
+    "mental": TRACKS[Track.MENTAL],
+    "penalties": N_("Penalty per wound"),
+    "rest_days": N_("Rest before healing (days)"),
+    "difficulty": N_("Healing difficulty (positive is easier)"),
+    "presets": N_("Maxima presets"),
+    "language": N_("Language"),
 }
 
 
@@ -183,7 +322,17 @@ def _setting_path(lang: Lang, where: tuple[object, ...]) -> str:
             parts.append(t(lang, _SETTING_PARTS[part]))
         else:
             parts.append(escape(str(part))[:40])
-    return ", ".join(parts) or t(lang, "config_title")
+    return ", ".join(parts) or t(lang, "Server settings")
+
+
+INVALID: Final = {  # what is wrong with a setting, by the kind ``validation_issues`` names
+    "less_than_equal": N_("at most {limit}"),
+    "greater_than_equal": N_("at least {limit}"),
+    "humanoid_required": N_("the humanoid preset must stay"),
+    "too_many_presets": N_("at most {limit} presets"),
+    "preset_name": N_("{limit}: 1 to 32 lowercase letters, digits, - or _"),
+    "value": N_("this value is not allowed"),
+}
 
 
 def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
@@ -193,14 +342,14 @@ def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
         if not (isinstance(issue, tuple) and len(issue) == 3):
             continue
         where, kind, limit = issue
-        key = f"invalid_{kind}" if f"invalid_{kind}" in CATALOGUE else "invalid_value"
+        problem = INVALID.get(str(kind), INVALID["value"])
         shown = (
             number(limit)
             if isinstance(limit, int) and not isinstance(limit, bool)
             else escape(str(limit))[:40]
         )
         path = _setting_path(lang, where if isinstance(where, tuple) else ())
-        lines.append(t(lang, "invalid_line", where=path, problem=t(lang, key, limit=shown)))
+        lines.append(t(lang, "• {where}: {problem}", where=path, problem=t(lang, problem, limit=shown)))
     return clip("\n".join(lines), LONG_PARAM_LIMIT)
 
 
@@ -215,12 +364,9 @@ def _file_place(where: tuple[object, ...]) -> str:
 
 
 def _import_line(lang: Lang, problem: ImportProblem) -> str:
-    key = f"import_{problem.what}"
-    if key not in CATALOGUE:
-        key = "import_invalid_value"
     values = error_params(lang, dict(problem.values))
-    where = _file_place(problem.where) or t(lang, "import_whole_file")
-    return t(lang, "import_line", where=where, problem=t(lang, key, **values))
+    where = _file_place(problem.where) or t(lang, "file")
+    return t(lang, "{where}: {problem}", where=where, problem=t(lang, problem.what, **values))
 
 
 def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
@@ -234,7 +380,7 @@ def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
         text += ("\n" if text else "") + line
         shown += 1
     if shown < len(lines):
-        text += "\n" + t(lang, "import_more", count=number(len(lines) - shown))
+        text += "\n" + t(lang, "… and {count} more", count=number(len(lines) - shown))
     return text
 
 
@@ -245,8 +391,8 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
         return import_problems(lang, value)
     if key == "errors" and isinstance(value, tuple):
         return _issues(lang, value)
-    if isinstance(value, EventKind) and f"kind_{value}" in CATALOGUE:
-        return t(lang, f"kind_{value}")
+    if isinstance(value, EventKind) and value in EVENT_KINDS:
+        return t(lang, EVENT_KINDS[value])
     if isinstance(value, Possessive):
         return of_name(lang, clip(escape(value), PARAM_LIMIT))
     if isinstance(value, Mention):
@@ -258,7 +404,7 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
     if isinstance(value, Track):
         return track_label(lang, value).lower()
     if isinstance(value, bool):
-        return t(lang, "on" if value else "off")
+        return t(lang, "on") if value else t(lang, "off")
     if isinstance(value, int):
         return number(value)
     if key in LONG_PARAMS:
@@ -287,50 +433,52 @@ def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
     return out
 
 
-def _key_shown(key: object) -> str:
-    """An unknown refusal's key, as inert code text."""
-    return "`" + (re.sub(r"[^A-Za-z0-9_.-]", "", str(key))[:60] or "?") + "`"
+def _shown(message: object) -> str:
+    """A refusal that could not be worded, as inert code text (its first words)."""
+    return "`" + (re.sub(r"[^A-Za-z0-9_.-]", "", str(message))[:60] or "?") + "`"
+
+
+UNKNOWN: Final = N_("That was refused ({key}). Check the command's options and try again.")
 
 
 def error_text(lang: Lang, err: UserError) -> str:
     """The refusal ``err`` in ``lang``, with what to do instead; never raises, always ≤ 2000 chars."""
     try:
-        if err.key not in ERRORS:
-            log.warning("No message for UserError key %r", err.key)
-            return t(lang, "error_unknown", key=_key_shown(err.key))
-        return clip(t(lang, err.key, **error_params(lang, err.params)), CONTENT)
+        return clip(t(lang, err.message, **error_params(lang, err.params)), CONTENT)
     except MissingParameter:
         raise
     except Exception:  # a refusal must always be answered, even with odd parameters
         log.exception("Could not render UserError %r", err)
-        return t(lang, "error_unknown", key=_key_shown(err.key))
+        return t(lang, UNKNOWN, key=_shown(err.message))
 
 
-def t_name(lang: Lang, key: str, raw_name: str, limit: int, /, **params: object) -> str:
-    """``t(lang, key, name=...)`` with the user-given ``raw_name`` escaped, then clipped so that the
+def t_name(lang: Lang, message: str, raw_name: str, limit: int, /, **params: object) -> str:
+    """``t(lang, message, name=...)`` with the user-given ``raw_name`` escaped, then clipped so that the
     whole text holds in ``limit`` characters (for titles, field names…)."""
-    fixed = len(t(lang, key, name="", **params))
-    return t(lang, key, name=clip(escape(raw_name), max(limit - fixed, 0)), **params)
+    fixed = len(t(lang, message, name="", **params))
+    return t(lang, message, name=clip(escape(raw_name), max(limit - fixed, 0)), **params)
 
 
-# ---- The slash commands' French (strings_commands.py): a description or a choice by the key it is
-# declared with, a command's or an option's name by that name (``name.heal.roll``, ``option.severity``).
-
-FRENCH_LOCALES = (discord.Locale.french,)
+# ---- The slash commands: discord.py's translator gets each English text (``locale_str("…")``: names,
+# descriptions, choices) with where it is; a name's context says which name it is.
 
 
-def key_of(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> str | None:
-    """The catalogue key of ``string``: the one it was declared with, else its name's."""
-    if key := string.extras.get("key"):
-        return str(key)
-    data = context.data
-    if context.location in (Where.command_name, Where.group_name) and isinstance(
-        data, app_commands.Command | app_commands.Group
-    ):
-        return "name." + data.qualified_name.replace(" ", ".")
-    if context.location is Where.parameter_name:
-        return "option." + string.message
-    return None
+def command_context(context: app_commands.TranslationContextTypes) -> str | None:
+    """The gettext context of a command's text: ``/heal mental`` for a command's (or group's) name, and
+    ``menu`` for a context menu's; ``option`` for an option's name; ``choice`` for a choice; none for a
+    description (a sentence is its own context)."""
+    match context.location:
+        case Where.command_name | Where.group_name:
+            data = context.data
+            if isinstance(data, app_commands.Command | app_commands.Group):
+                return "/" + data.qualified_name
+            return "menu"
+        case Where.parameter_name:
+            return "option"
+        case Where.choice_name:
+            return "choice"
+        case _:
+            return None
 
 
 class HarmoniesTranslator(app_commands.Translator):
@@ -340,7 +488,9 @@ class HarmoniesTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if locale not in FRENCH_LOCALES or (key := key_of(string, context)) is None:
+        lang = lang_of(locale)
+        catalogue = CATALOGUES.get(lang) if locale.value.split("-")[0] == lang else None
+        if catalogue is None:
             return None
-        entry = COMMANDS.get(key)
-        return None if entry is None else entry["fr"]
+        found = catalogue.messages.get((command_context(context), string.message))
+        return found if isinstance(found, str) else None
