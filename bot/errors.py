@@ -76,5 +76,8 @@ class ImportProblem:
 
 def import_too_large(limit_bytes: int) -> UserError:
     """The refusal of an import file larger than ``limit_bytes``."""
-    problem = ImportProblem((), "too_large", (("mb", limit_bytes // (1024 * 1024)),))
-    return UserError("import_invalid", errors=(problem,))
+    problem = ImportProblem((), "the file is larger than {mb} MB", (("mb", limit_bytes // (1024 * 1024)),))
+    return UserError(
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+        errors=(problem,),
+    )

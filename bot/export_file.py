@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.errors import ImportProblem, UserError, import_too_large
+from bot.errors import N_, ImportProblem, UserError, import_too_large
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, Character, Wound, clean_name
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
@@ -154,11 +154,12 @@ def _same_fields(model: type[BaseModel], source: object) -> dict[str, Any]:
 
 # pydantic's kinds of problem as ours (any other: "invalid_value"); pydantic's own wording is dropped.
 _KINDS: Final = {
-    "missing": "missing",
-    "extra_forbidden": "unknown_field",
-    "json_invalid": "not_json",
-    "json_type": "not_json",
+    "missing": N_("missing"),
+    "extra_forbidden": N_("unknown field"),
+    "json_invalid": N_("this is not a JSON file"),
+    "json_type": N_("this is not a JSON file"),
 }
+_INVALID: Final = N_("invalid value")
 
 
 def parse(data: bytes, guild_id: int) -> GuildExport:
@@ -169,34 +170,48 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
         document = GuildExport.model_validate_json(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False, include_context=False)
-        kinds = [ImportProblem(tuple(e["loc"]), _KINDS.get(e["type"], "invalid_value")) for e in errors]
-        raise UserError("import_invalid", errors=tuple(kinds)) from None
+        kinds = [ImportProblem(tuple(e["loc"]), _KINDS.get(e["type"], _INVALID)) for e in errors]
+        raise UserError(
+            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+            errors=tuple(kinds),
+        ) from None
     problems: list[ImportProblem] = []
     if document.guild_id != guild_id:
-        problems.append(ImportProblem(("guild_id",), "other_server"))
+        problems.append(ImportProblem(("guild_id",), "this file was exported from another server"))
     first_of: dict[str, int] = {}
     for index, character in enumerate(document.characters):
         key = name_key(character.name)
         if key in first_of:
             problems.append(
-                ImportProblem(("characters", index, "name"), "same_name", (("first", first_of[key]),))
+                ImportProblem(
+                    ("characters", index, "name"),
+                    "same name as character {first}",
+                    (("first", first_of[key]),),
+                )
             )
         else:
             first_of[key] = index
     seen_users: set[int] = set()
     for index, choice in enumerate(document.active):
         if choice.user_id in seen_users:
-            problems.append(ImportProblem(("active", index, "user_id"), "player_twice"))
+            problems.append(ImportProblem(("active", index, "user_id"), "this player appears twice"))
         seen_users.add(choice.user_id)
         found = first_of.get(name_key(choice.character))
         if found is None:
-            problems.append(ImportProblem(("active", index, "character"), "no_such_character"))
+            problems.append(
+                ImportProblem(("active", index, "character"), "no character of that name in the file")
+            )
         elif document.characters[found].owner_id != choice.user_id:
-            problems.append(ImportProblem(("active", index, "character"), "not_this_players"))
+            problems.append(
+                ImportProblem(("active", index, "character"), "that character is not this player's")
+            )
     for index, state in enumerate(characters_of(document, guild_id, "")):
         problems += _unreachable(("characters", index), state, document.characters[index])
     if problems:
-        raise UserError("import_invalid", errors=tuple(problems))
+        raise UserError(
+            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+            errors=tuple(problems),
+        )
     return document
 
 
@@ -208,17 +223,39 @@ def _unreachable(where: tuple[str, int], state: Character, c: ExportCharacter) -
     found: list[ImportProblem] = []
     fatal = [w.track for w in state.wounds if w.fatal]
     if len(fatal) > 1:
-        found.append(ImportProblem(where, "several_fatal", (("held", len(fatal)),)))
+        found.append(
+            ImportProblem(where, "{held} fatal wounds, at most one is possible", (("held", len(fatal)),))
+        )
     for track, said, word in ((Track.PHYSICAL, c.dead, "dead"), (Track.MENTAL, c.incoherent, "incoherent")):
         counts, maxima = state.counts(track), state.maxima(track)
         for severity in SEVERITIES:
             if counts[severity] > maxima[severity]:
                 values = (("held", counts[severity]), ("maximum", maxima[severity]), ("track", track))
-                found.append(ImportProblem(where, "too_many", (*values, ("severity", severity))))
+                found.append(
+                    ImportProblem(
+                        where,
+                        "{held} {severity_plural} held, more than the maximum of {maximum}",
+                        (*values, ("severity", severity)),
+                    )
+                )
         if track in fatal and not said:
-            found.append(ImportProblem(where, f"fatal_not_{word}"))
+            found.append(
+                ImportProblem(
+                    where,
+                    N_("a fatal physical wound, but not dead")
+                    if word == "dead"
+                    else N_("a fatal mental wound, but not incoherent"),
+                )
+            )
         if said and track not in fatal:
-            found.append(ImportProblem(where, f"{word}_not_fatal"))
+            found.append(
+                ImportProblem(
+                    where,
+                    N_("dead, but no fatal physical wound")
+                    if word == "dead"
+                    else N_("incoherent, but no fatal mental wound"),
+                )
+            )
     return found
 
 

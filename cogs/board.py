@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.actions import player_view, targets
 from bot.actions.actor import Actor
-from bot.errors import UserError
+from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, respond, send_private
@@ -31,21 +31,16 @@ class PartyBoard(commands.Cog):
 
     @app_commands.command(
         name="board",
-        description=locale_str(
-            "Post the live party board in this channel, or move it here (GM)", key="board"
-        ),
+        description=locale_str("Post the live party board in this channel, or move it here (GM)"),
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        add=locale_str("Show this NPC on the board too", key="board.add"),
-        drop=locale_str("Take this NPC off the board", key="board.drop"),
+        add=locale_str("Show this NPC on the board too"),
+        drop=locale_str("Take this NPC off the board"),
         link=locale_str(
             "Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
-            key="board.link",
         ),
-        revoke=locale_str(
-            "With link: the links given before stop working, and a new one is given", key="board.revoke"
-        ),
+        revoke=locale_str("With link: the links given before stop working, and a new one is given"),
     )
     @app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
     async def board(
@@ -57,11 +52,11 @@ class PartyBoard(commands.Cog):
         revoke: bool = False,
     ) -> None:
         if revoke and not link:
-            raise UserError("view_revoke_alone")
+            raise UserError("revoke:True goes with link:True: /board link:True revoke:True.")
         if link and (add is not None or drop is not None):
-            raise UserError("view_link_alone")
+            raise UserError("link:True goes alone (or with revoke:True): add or drop NPCs in another /board.")
         if add is not None and drop is not None:
-            raise UserError("board_one_at_a_time")
+            raise UserError("Add or drop one NPC at a time: run /board twice.")
         if link:
             await give_link(interaction, revoke=revoke)
             return
@@ -103,20 +98,35 @@ async def show_on_board(
     bot = interaction.client
     board = await bot.boards.board(actor.guild_id, channel_id)
     if board is None:
-        raise UserError("board_none")
+        raise UserError("There is no board in this channel: post one with /board first.")
     character = await bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, ref))
     if character.owner_id is not None:
-        raise UserError("board_player_character", name=character.name)
+        raise UserError(
+            "{name} is a player character: player characters are always on the "
+            "board. Only NPCs are added or taken off.",
+            name=character.name,
+        )
     assert character.id is not None
     if (character.id in board.npc_ids) == shown:
-        raise UserError("board_npc_already" if shown else "board_npc_absent", name=character.name)
+        raise UserError(
+            N_("{name} is already on this channel's board.")
+            if shown
+            else N_("{name} is not on this channel's board: nothing to take off."),
+            name=character.name,
+        )
     npc_id = character.id
     await bot.store.run(actor.guild_id, lambda tx: tx.show_on_board(channel_id, npc_id, shown=shown))
     ids = (*board.npc_ids, character.id) if shown else tuple(i for i in board.npc_ids if i != character.id)
     await bot.boards.posted(replace(board, npc_ids=ids), fresh=False)
     lang = caller_lang(interaction)
     await send_private(
-        interaction, t_name(lang, "board_added" if shown else "board_removed", character.name, 300)
+        interaction,
+        t_name(
+            lang,
+            N_("{name} is on the board now.") if shown else N_("{name} is off the board."),
+            character.name,
+            300,
+        ),
     )
 
 
@@ -130,7 +140,19 @@ async def give_link(interaction: discord.Interaction[HarmoniesBot], *, revoke: b
         language=lang_of(interaction.guild_locale),
         revoke=revoke,
     )
-    key = "view_link_revoked" if revoke else "view_link"
+    key = (
+        N_(
+            "Every player-view link given before stopped working. The new one: "
+            "{url}\nShare it again with the table (`?overlay=1` for a stream overlay)."
+        )
+        if revoke
+        else N_(
+            "The player view of this server: {url}\nAnyone with this link sees the "
+            "party's wounds, live: characters only, secret NPCs as a word. Share it "
+            "with the table; add `?overlay=1` for a stream overlay. Links given "
+            "before still work; /board link:True revoke:True stops them all."
+        )
+    )
     await send_private(interaction, t(caller_lang(interaction), key, url=url))
 
 

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.actions import characters, targets
 from bot.actions.characters import Create
+from bot.errors import N_
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.permissions import actor_of
@@ -36,27 +37,24 @@ Name = app_commands.Range[str, 1, NAME_MAX]
 class Characters(
     commands.GroupCog,
     group_name="character",
-    group_description=locale_str("Create, show and manage characters", key="character"),
+    group_description=locale_str("Create, show and manage characters"),
 ):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
     @app_commands.command(
         name="create",
-        description=locale_str(
-            "Create a character (a GM for anyone, a player for themself)", key="character.create"
-        ),
+        description=locale_str("Create a character (a GM for anyone, a player for themself)"),
     )
     @app_commands.describe(
-        name=locale_str("The character's name", key="character.create.name"),
+        name=locale_str("The character's name"),
         player=locale_str(
             "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
-            key="character.create.player",
         ),
-        corps=locale_str("Corps (Cp)", key="attribute.corps"),
-        resistance=locale_str("Résistance (Rs)", key="attribute.resistance"),
-        intuition=locale_str("Intuition (It)", key="attribute.intuition"),
-        preset=locale_str("Maxima preset (default: humanoid)", key="character.create.preset"),
+        corps=locale_str("Corps (Cp)"),
+        resistance=locale_str("Résistance (Rs)"),
+        intuition=locale_str("Intuition (It)"),
+        preset=locale_str("Maxima preset (default: humanoid)"),
     )
     async def create(
         self,
@@ -79,12 +77,10 @@ class Characters(
         created, ruleset = await characters.create(self.bot.store, actor_of(interaction), asked)
         await send_card(interaction, created, ruleset, mention=player is not None)
 
-    @app_commands.command(
-        name="show", description=locale_str("Show a character's card", key="character.show")
-    )
+    @app_commands.command(name="show", description=locale_str("Show a character's card"))
     @app_commands.describe(
-        character=locale_str("Which character (default: your active one)", key="own-character"),
-        player=locale_str("That player's active character", key="character.show.player"),
+        character=locale_str("Which character (default: your active one)"),
+        player=locale_str("That player's active character"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def show(
@@ -103,9 +99,7 @@ class Characters(
         found, ruleset = await self.bot.store.read(actor.guild_id, look)
         await send_card(interaction, found, ruleset)
 
-    @app_commands.command(
-        name="list", description=locale_str("Every character of this server", key="character.list")
-    )
+    @app_commands.command(name="list", description=locale_str("Every character of this server"))
     async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
         ruleset, everyone = await self.bot.store.read(actor.guild_id, lambda r: (r.ruleset(), r.characters()))
@@ -117,10 +111,8 @@ class Characters(
         view = Pager(render, 1, len(pages)) if len(pages) > 1 else None
         await send_public(interaction, embeds=pages[:1], view=view)
 
-    @app_commands.command(
-        name="select", description=locale_str("Choose your active character", key="character.select")
-    )
-    @app_commands.describe(character=locale_str("One of your characters", key="character.select.character"))
+    @app_commands.command(name="select", description=locale_str("Choose your active character"))
+    @app_commands.describe(character=locale_str("One of your characters"))
     @app_commands.autocomplete(character=autocomplete.own_characters)
     async def select(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         chosen = await characters.select(self.bot.store, actor_of(interaction), character)
@@ -129,15 +121,15 @@ class Characters(
 
     @app_commands.command(
         name="edit",
-        description=locale_str("Change a character (GM; the owner may rename)", key="character.edit"),
+        description=locale_str("Change a character (GM; the owner may rename)"),
     )
     @app_commands.describe(
-        character=locale_str("Which character", key="which-character"),
-        name=locale_str("New name", key="character.edit.name"),
-        corps=locale_str("Corps (Cp)", key="attribute.corps"),
-        resistance=locale_str("Résistance (Rs)", key="attribute.resistance"),
-        intuition=locale_str("Intuition (It)", key="attribute.intuition"),
-        preset=locale_str("Maxima preset", key="character.edit.preset"),
+        character=locale_str("Which character"),
+        name=locale_str("New name"),
+        corps=locale_str("Corps (Cp)"),
+        resistance=locale_str("Résistance (Rs)"),
+        intuition=locale_str("Intuition (It)"),
+        preset=locale_str("Maxima preset"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def edit(
@@ -158,11 +150,9 @@ class Characters(
 
     @app_commands.command(
         name="delete",
-        description=locale_str(
-            "Delete a character (asks for confirmation; /undo restores it)", key="character.delete"
-        ),
+        description=locale_str("Delete a character (asks for confirmation; /undo restores it)"),
     )
-    @app_commands.describe(character=locale_str("Which character", key="which-character"))
+    @app_commands.describe(character=locale_str("Which character"))
     @app_commands.autocomplete(character=autocomplete.characters)
     async def delete(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
         actor = actor_of(interaction)
@@ -174,7 +164,12 @@ class Characters(
         # Its buttons carry everything they need: they still work after a restart.
         await respond(
             interaction,
-            t_name(asking, "confirm_delete", found.name, 2000),
+            t_name(
+                asking,
+                "Delete {name}? Its wounds go with it; a GM can bring it back with /undo.",
+                found.name,
+                2000,
+            ),
             embed=character_card(found, ruleset, asking),
             view=delete_question(found.id, actor.user_id, asking),
             ephemeral=True,
@@ -218,7 +213,7 @@ class DeleteChoice(
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                label=t(lang, "button_confirm" if confirm else "button_cancel"),
+                label=t(lang, N_("Confirm") if confirm else N_("Cancel")),
                 custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
                 disabled=disabled,
             )
@@ -236,11 +231,13 @@ class DeleteChoice(
     async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         lang = caller_lang(interaction)  # the language of whoever clicked
         if interaction.user.id != self.author_id:
-            await send_private(interaction, t(lang, "not_your_button"))
+            await send_private(
+                interaction, t(lang, "Only the person who ran the command can use these buttons.")
+            )
             return
         answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
         if not self.confirm:
-            await update(interaction, content=t(lang, "cancelled"), view=answered)
+            await update(interaction, content=t(lang, "Cancelled: nothing was changed."), view=answered)
             return
         # The private question loses its buttons; the deletion is announced in the channel (pinging
         # the player when it was not their own doing).

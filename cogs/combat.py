@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.actions import wounds
 from bot.actions.wounds import Inflict
-from bot.errors import UserError
+from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import PHYSICAL, WHO
 from bot.interface.permissions import actor_of
@@ -33,19 +33,16 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 WOUNDING = {
-    "severity": locale_str("How bad each wound is (or give damage instead)", key="wounding.severity"),
-    "damage": locale_str(
-        "Damage level instead of a severity: the target rolls to resist it", key="wounding.damage"
-    ),
+    "severity": locale_str("How bad each wound is (or give damage instead)"),
+    "damage": locale_str("Damage level instead of a severity: the target rolls to resist it"),
     "target": WHO["target"],
-    "character": locale_str("Any character (NPCs too)", key="wounding.character"),
-    "count": locale_str("How many wounds (each one escalates on its own)", key="wounding.count"),
-    "note": locale_str("What happened (shown in history)", key="wounding.note"),
+    "character": locale_str("Any character (NPCs too)"),
+    "count": locale_str("How many wounds (each one escalates on its own)"),
+    "note": locale_str("What happened (shown in history)"),
     "dice": locale_str(
         "With damage: the target's own dice as luck-unluck pairs, one per wound (the bot rolls the rest)",
-        key="wounding.dice",
     ),
-    "preview": locale_str("With damage: see the odds privately first, then confirm", key="wounding.preview"),
+    "preview": locale_str("With damage: see the odds privately first, then confirm"),
 }
 """The options of /wound and /mental."""
 
@@ -54,7 +51,7 @@ class Combat(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="wound", description=locale_str("Inflict physical wounds (GM)", key="wound"))
+    @app_commands.command(name="wound", description=locale_str("Inflict physical wounds (GM)"))
     @app_commands.guild_only()
     @app_commands.describe(**WOUNDING)
     @app_commands.choices(severity=PHYSICAL)
@@ -93,7 +90,10 @@ async def inflict(
     With a damage level instead of a severity the target rolls against each blow (rules.md §8); with
     ``preview`` the GM first sees the odds privately and confirms."""
     if (asked.severity is None) == (asked.damage is None):
-        raise UserError("severity_or_damage")
+        raise UserError(
+            "Give either severity (a wound of that severity) or damage (a damage "
+            "level the target rolls against), not both and not neither."
+        )
     if asked.damage is not None:
         if preview:
             await preview_damage(interaction, asked)
@@ -101,7 +101,11 @@ async def inflict(
             await _post(interaction, *await _roll_damage(interaction, asked), asked.track)
         return
     if asked.dice is not None or preview:
-        raise UserError("damage_option_alone")
+        raise UserError(
+            "The dice and preview options only go with damage (a damage level the "
+            "target rolls against). Give damage instead of severity, or leave them "
+            "out."
+        )
     wounded = await wounds.wound(interaction.client.store, actor_of(interaction), asked)
     lang = public_lang(interaction, wounded.ruleset)
     result = wound_embed(wounded.result, wounded.character, wounded.ruleset, lang, note=asked.note)
@@ -116,7 +120,7 @@ async def _post(
     track: Track,
 ) -> None:
     """The short result in the channel, pinging the player."""
-    key = "wound_title" if track is Track.PHYSICAL else "wound_title_mental"
+    key = N_("Wounds — {name}") if track is Track.PHYSICAL else N_("Mental wounds — {name}")
     await send_result(interaction, character, ruleset, result, title_key=key, mention=character.owner_id)
 
 
@@ -129,7 +133,14 @@ async def _roll_damage(
     lang = public_lang(interaction, damaged.ruleset)
     result = damage_embed(damaged.result, damaged.ruleset, lang, note=asked.note)
     if damaged.unused_dice:
-        result.set_footer(text=tn(lang, "dice_unused", damaged.unused_dice))
+        result.set_footer(
+            text=tn(
+                lang,
+                "{count} of your dice was not needed.",
+                "{count} of your dice were not needed.",
+                damaged.unused_dice,
+            )
+        )
     return damaged.character, damaged.ruleset, with_status(result, damaged.character, damaged.ruleset, lang)
 
 
@@ -152,7 +163,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
         try:
             rolled = await _roll_damage(click, asked)
         except UserError:
-            await update(click, content=t(asking, "question_not_rolled"), view=view)
+            await update(click, content=t(asking, "Nothing was rolled."), view=view)
             raise
         except Exception:
             await update(click, view=view)
@@ -160,7 +171,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
         await update(click, view=view)
         await _post(click, *rolled, asked.track)
 
-    view = Question(actor.user_id, asking, go="button_confirm", run=bot.run_id, on_go=confirmed)
+    view = Question(actor.user_id, asking, go=N_("Confirm"), run=bot.run_id, on_go=confirmed)
     view.message = await respond(
         interaction, embed=shown, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )

@@ -26,37 +26,31 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 LANGUAGES = [
-    app_commands.Choice(name=locale_str("auto (server locale)", key="choice.auto"), value="auto"),
-    app_commands.Choice(name=locale_str("English", key="choice.en"), value="en"),
-    app_commands.Choice(name=locale_str("Français", key="choice.fr"), value="fr"),
+    app_commands.Choice(name=locale_str("auto (server locale)"), value="auto"),
+    app_commands.Choice(name=locale_str("English"), value="en"),
+    app_commands.Choice(name=locale_str("Français"), value="fr"),
 ]
 ASK_BEFORE_HEALING = [
     app_commands.Choice(
-        name=locale_str("deadly only (first roll can kill or make incoherent)", key="choice.deadly"),
+        name=locale_str("deadly only (first roll can kill or make incoherent)"),
         value="deadly",
     ),
-    app_commands.Choice(name=locale_str("any worsening", key="choice.worsening"), value="worsening"),
-    app_commands.Choice(name=locale_str("never", key="choice.never"), value="never"),
+    app_commands.Choice(name=locale_str("any worsening"), value="worsening"),
+    app_commands.Choice(name=locale_str("never"), value="never"),
 ]
 DAMAGE_TABLE = {
-    "light": locale_str(
-        "Least effective damage for a light wound (mental: shock)", key="config.damage.light"
-    ),
-    "serious": locale_str(
-        "Least effective damage for a serious wound (mental: trauma)", key="config.damage.serious"
-    ),
-    "critical": locale_str(
-        "Least effective damage for a critical wound (mental: psychosis)", key="config.damage.critical"
-    ),
-    "fatal": locale_str("Least effective damage that kills (mental: incoherent)", key="config.damage.fatal"),
+    "light": locale_str("Least effective damage for a light wound (mental: shock)"),
+    "serious": locale_str("Least effective damage for a serious wound (mental: trauma)"),
+    "critical": locale_str("Least effective damage for a critical wound (mental: psychosis)"),
+    "fatal": locale_str("Least effective damage that kills (mental: incoherent)"),
 }
 """/config damage: the thresholds of the damage table (rules.md §8)."""
 
 PER_SEVERITY = {
-    "track": locale_str("Physical or mental", key="per-severity.track"),
-    "light": locale_str("Light wound (mental: shock)", key="per-severity.light"),
-    "serious": locale_str("Serious wound (mental: trauma)", key="per-severity.serious"),
-    "critical": locale_str("Critical wound (mental: psychosis)", key="per-severity.critical"),
+    "track": locale_str("Physical or mental"),
+    "light": locale_str("Light wound (mental: shock)"),
+    "serious": locale_str("Serious wound (mental: trauma)"),
+    "critical": locale_str("Critical wound (mental: psychosis)"),
 }
 
 Low = app_commands.Range[int, -50, 50]
@@ -66,14 +60,14 @@ Threshold = app_commands.Range[int, 1, MAX_DAMAGE]
 def given(*values: object) -> None:
     """A settings command run with none of its values says so (not "that is already the setting")."""
     if all(value is None for value in values):
-        raise UserError("config_nothing")
+        raise UserError("Nothing to change: give at least one value. /config show lists every setting.")
 
 
 @app_commands.guild_only()
 class Config(
     commands.GroupCog,
     group_name="config",
-    group_description=locale_str("Server settings (changes: GM)", key="config"),
+    group_description=locale_str("Server settings (changes: GM)"),
 ):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
@@ -85,28 +79,28 @@ class Config(
         lang = public_lang(interaction, after)
         await send_public(interaction, embeds=[settings_changed_embed(before, after, lang)])
 
-    @app_commands.command(
-        name="show", description=locale_str("Show this server's settings", key="config.show")
-    )
+    @app_commands.command(name="show", description=locale_str("Show this server's settings"))
     async def show(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         ruleset = await self.bot.store.read(actor_of(interaction).guild_id, Reader.ruleset)
         await send_public(interaction, embeds=[config_embed(ruleset, public_lang(interaction, ruleset))])
 
     @app_commands.command(
         name="gm-role",
-        description=locale_str("The role whose members are GMs (empty: clear it)", key="config.gm-role"),
+        description=locale_str("The role whose members are GMs (empty: clear it)"),
     )
-    @app_commands.describe(role=locale_str("The GM role", key="config.gm-role.role"))
+    @app_commands.describe(role=locale_str("The GM role"))
     async def gm_role(
         self, interaction: discord.Interaction[HarmoniesBot], role: discord.Role | None = None
     ) -> None:
         if role is not None and role.is_default():
-            raise UserError("gm_role_everyone")  # it would make every member a GM (or, in fact, none)
+            raise UserError(
+                "The role every member has cannot be the GM role: create a role for your GMs and choose it."
+            )  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
     @app_commands.command(
         name="penalties",
-        description=locale_str("Penalty per wound of each severity (0 or negative)", key="config.penalties"),
+        description=locale_str("Penalty per wound of each severity (0 or negative)"),
     )
     @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
@@ -122,15 +116,11 @@ class Config(
 
     @app_commands.command(
         name="rest",
-        description=locale_str(
-            "Rest period in days before healing, by least severe wound", key="config.rest"
-        ),
+        description=locale_str("Rest period in days before healing, by least severe wound"),
     )
     @app_commands.describe(
         **PER_SEVERITY,
-        mental_healing_rolls=locale_str(
-            "Let players roll healing for mental wounds too", key="config.rest.mental-healing-rolls"
-        ),
+        mental_healing_rolls=locale_str("Let players roll healing for mental wounds too"),
     )
     @app_commands.rename(mental_healing_rolls="mental-healing-rolls")
     @app_commands.choices(track=TRACKS)
@@ -150,9 +140,7 @@ class Config(
 
     @app_commands.command(
         name="difficulty",
-        description=locale_str(
-            "Healing difficulty per severity (positive is easier)", key="config.difficulty"
-        ),
+        description=locale_str("Healing difficulty per severity (positive is easier)"),
     )
     @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
@@ -179,19 +167,17 @@ class Config(
 
     @app_commands.command(
         name="preset",
-        description=locale_str(
-            "Add, change or remove a maxima preset (a kind of creature)", key="config.preset"
-        ),
+        description=locale_str("Add, change or remove a maxima preset (a kind of creature)"),
     )
     @app_commands.describe(
-        name=locale_str("Preset name (lowercase)", key="config.preset.name"),
-        light=locale_str("Most light wounds", key="config.preset.light"),
-        serious=locale_str("Most serious wounds", key="config.preset.serious"),
-        critical=locale_str("Most critical wounds", key="config.preset.critical"),
-        shock=locale_str("Most shocks", key="config.preset.shock"),
-        trauma=locale_str("Most traumas", key="config.preset.trauma"),
-        psychosis=locale_str("Most psychoses", key="config.preset.psychosis"),
-        remove=locale_str("Remove this preset", key="config.preset.remove"),
+        name=locale_str("Preset name (lowercase)"),
+        light=locale_str("Most light wounds"),
+        serious=locale_str("Most serious wounds"),
+        critical=locale_str("Most critical wounds"),
+        shock=locale_str("Most shocks"),
+        trauma=locale_str("Most traumas"),
+        psychosis=locale_str("Most psychoses"),
+        remove=locale_str("Remove this preset"),
     )
     async def preset(
         self,
@@ -210,9 +196,7 @@ class Config(
 
     @app_commands.command(
         name="damage",
-        description=locale_str(
-            "Damage rolls: the least effective damage for each outcome", key="config.damage"
-        ),
+        description=locale_str("Damage rolls: the least effective damage for each outcome"),
     )
     @app_commands.describe(**DAMAGE_TABLE)
     async def damage(
@@ -226,15 +210,12 @@ class Config(
         given(light, serious, critical, fatal)
         await self._change(interaction, "damage", admin.damage_table((light, serious, critical, fatal)))
 
-    @app_commands.command(
-        name="dice", description=locale_str("How rolls work on this server", key="config.dice")
-    )
+    @app_commands.command(name="dice", description=locale_str("How rolls work on this server"))
     @app_commands.describe(
-        open_rolls=locale_str("A 10 on either die is rolled again and added", key="config.dice.open-rolls"),
-        tie_succeeds=locale_str("A margin of exactly 0 is a success", key="config.dice.tie-succeeds"),
+        open_rolls=locale_str("A 10 on either die is rolled again and added"),
+        tie_succeeds=locale_str("A margin of exactly 0 is a success"),
         ask_before_healing=locale_str(
             "When to ask before a healing session the bot rolls (default: deadly only)",
-            key="config.dice.ask-before-healing",
         ),
     )
     @app_commands.rename(
@@ -259,25 +240,20 @@ class Config(
 
     @app_commands.command(
         name="players-create",
-        description=locale_str(
-            "Whether players may create their own characters", key="config.players-create"
-        ),
+        description=locale_str("Whether players may create their own characters"),
     )
-    @app_commands.describe(allowed=locale_str("Allowed or not", key="config.players-create.allowed"))
+    @app_commands.describe(allowed=locale_str("Allowed or not"))
     async def players_create(self, interaction: discord.Interaction[HarmoniesBot], allowed: bool) -> None:
         await self._change(interaction, "players-create", admin.values(players_create=allowed))
 
     @app_commands.command(
         name="secret-npcs",
-        description=locale_str(
-            "Show players only a word for the state of NPCs (all, or one)", key="config.secret-npcs"
-        ),
+        description=locale_str("Show players only a word for the state of NPCs (all, or one)"),
     )
     @app_commands.describe(
-        secret=locale_str("Secret or not", key="config.secret-npcs.secret"),
+        secret=locale_str("Secret or not"),
         character=locale_str(
             "One NPC (empty: every NPC of the server, the default for all)",
-            key="config.secret-npcs.character",
         ),
     )
     @app_commands.autocomplete(character=autocomplete.npcs)
@@ -290,16 +266,14 @@ class Config(
         actor = actor_of(interaction)
         found = await self.bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, character))
         if found.owner_id is not None or found.id is None:
-            raise UserError("secret_player_character", name=found.name)
+            raise UserError("{name} is a player character: only NPCs can be kept secret.", name=found.name)
         await self._change(interaction, "secret-npcs", admin.secret_npc(found.id, found.name, secret))
 
     @app_commands.command(
         name="language",
-        description=locale_str("Language of the bot's public messages", key="config.language"),
+        description=locale_str("Language of the bot's public messages"),
     )
-    @app_commands.describe(
-        language=locale_str("auto follows the server's locale", key="config.language.language")
-    )
+    @app_commands.describe(language=locale_str("auto follows the server's locale"))
     @app_commands.choices(language=LANGUAGES)
     async def language(self, interaction: discord.Interaction[HarmoniesBot], language: str) -> None:
         await self._change(
@@ -308,9 +282,7 @@ class Config(
 
     @app_commands.command(
         name="export",
-        description=locale_str(
-            "This server's characters, wounds and settings as a JSON file (GM)", key="config.export"
-        ),
+        description=locale_str("This server's characters, wounds and settings as a JSON file (GM)"),
     )
     async def export(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
         actor = actor_of(interaction)
@@ -320,11 +292,9 @@ class Config(
 
     @app_commands.command(
         name="import",
-        description=locale_str(
-            "Replace this server's data from an exported JSON file (GM)", key="config.import"
-        ),
+        description=locale_str("Replace this server's data from an exported JSON file (GM)"),
     )
-    @app_commands.describe(file=locale_str("A file made by /config export", key="config.import.file"))
+    @app_commands.describe(file=locale_str("A file made by /config export"))
     async def import_(self, interaction: discord.Interaction[HarmoniesBot], file: discord.Attachment) -> None:
         actor = actor_of(interaction)
         if file.size > export_file.MAX_BYTES:

@@ -16,7 +16,7 @@ from bot.actions import healing, wounds
 from bot.actions.healing import Heal, PlainRoll, Rest
 from bot.actions.outcome import Outcome
 from bot.actions.wounds import Lower
-from bot.errors import UserError
+from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.permissions import actor_of
@@ -40,27 +40,25 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 
-WHICH_SEVERITY = locale_str("Which severity", key="which-severity")
+WHICH_SEVERITY = locale_str("Which severity")
 
 
 @app_commands.guild_only()
-class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds", key="heal")):
+class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds")):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
     @app_commands.command(
         name="roll",
-        description=locale_str("Roll one healing session (after the rest period)", key="heal.roll"),
+        description=locale_str("Roll one healing session (after the rest period)"),
     )
     @app_commands.describe(
-        character=locale_str("Which character (default: your active one)", key="own-character"),
+        character=locale_str("Which character (default: your active one)"),
         dice=locale_str(
             "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
-            key="heal.roll.dice",
         ),
         track=locale_str(
             "Physical wounds (default), or mental ones when the server allows healing rolls for them",
-            key="heal.roll.track",
         ),
     )
     @app_commands.choices(track=TRACKS)
@@ -76,7 +74,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
 
     @app_commands.command(
         name="wound",
-        description=locale_str("Lower one physical wound one rank, no roll (GM)", key="heal.wound"),
+        description=locale_str("Lower one physical wound one rank, no roll (GM)"),
     )
     @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
     @app_commands.choices(severity=PHYSICAL)
@@ -96,9 +94,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         )
         await lower_and_reply(interaction, asked)
 
-    @app_commands.command(
-        name="mental", description=locale_str("Lower one mental wound one rank (GM)", key="heal.mental")
-    )
+    @app_commands.command(name="mental", description=locale_str("Lower one mental wound one rank (GM)"))
     @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
     @app_commands.choices(severity=MENTAL)
     @app_commands.autocomplete(character=autocomplete.characters)
@@ -125,7 +121,12 @@ async def lower_and_reply(interaction: discord.Interaction[HarmoniesBot], asked:
     result = lowering_embed(lowered.result, lowered.ruleset, lang)
     owner = lowered.character.owner_id
     await send_result(
-        interaction, lowered.character, lowered.ruleset, result, title_key="lower_title", mention=owner
+        interaction,
+        lowered.character,
+        lowered.ruleset,
+        result,
+        title_key=N_("GM healing — {name}"),
+        mention=owner,
     )
 
 
@@ -135,10 +136,10 @@ class Resting(commands.Cog):
 
     @app_commands.command(
         name="rest",
-        description=locale_str("Grant in-game rest (GM): to everyone alive, or to one character", key="rest"),
+        description=locale_str("Grant in-game rest (GM): to everyone alive, or to one character"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(days=locale_str("In-game days of rest", key="rest.days"), **WHO)
+    @app_commands.describe(days=locale_str("In-game days of rest"), **WHO)
     @app_commands.autocomplete(character=autocomplete.characters)
     async def rest(
         self,
@@ -163,16 +164,14 @@ class Resting(commands.Cog):
 
     @app_commands.command(
         name="roll",
-        description=locale_str("A ±d10 roll with your character's wound penalty applied", key="roll"),
+        description=locale_str("A ±d10 roll with your character's wound penalty applied"),
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        modifier=locale_str("Attributes and skill you add", key="roll.modifier"),
-        difficulty=locale_str(
-            "Difficulty: positive makes it easier, negative harder (as in Harmonies)", key="roll.difficulty"
-        ),
-        character=locale_str("Which character (default: your active one)", key="own-character"),
-        dice=locale_str("Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)", key="roll.dice"),
+        modifier=locale_str("Attributes and skill you add"),
+        difficulty=locale_str("Difficulty: positive makes it easier, negative harder (as in Harmonies)"),
+        character=locale_str("Which character (default: your active one)"),
+        dice=locale_str("Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)
     async def roll(
@@ -216,15 +215,26 @@ async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: 
     except UserError:
         if confirmed is not None:  # the question said "Rolling…": it must not stay so (why: a follow-up)
             with contextlib.suppress(discord.HTTPException):
-                said = t(caller_lang(interaction), "question_not_rolled")
+                said = t(caller_lang(interaction), "Nothing was rolled.")
                 await interaction.edit_original_response(content=said)
         raise
     lang = public_lang(interaction, healed.ruleset)
     result = healing_embed(healed.result, healed.ruleset, lang)
     if healed.unused_dice:
         # The player typed more dice than the session needed: say so rather than drop them silently.
-        result.set_footer(text=tn(lang, "dice_unused", healed.unused_dice))
-    key = "heal_title" if asked.track is Track.PHYSICAL else "heal_title_mental"
+        result.set_footer(
+            text=tn(
+                lang,
+                "{count} of your dice was not needed.",
+                "{count} of your dice were not needed.",
+                healed.unused_dice,
+            )
+        )
+    key = (
+        N_("Healing session — {name}")
+        if asked.track is Track.PHYSICAL
+        else N_("Mental healing session — {name}")
+    )
     await send_result(interaction, healed.character, healed.ruleset, result, title_key=key)
 
 
@@ -238,8 +248,8 @@ async def ask_before_healing(
     view = Question(
         interaction.user.id,
         lang,
-        go="button_heal_go",
-        going="heal_going",
+        go=N_("Roll"),
+        going=N_("Rolling…"),
         run=interaction.client.run_id,
         cancel_first=True,
     )
@@ -255,7 +265,7 @@ async def ask_before_healing(
         view.disable()
         with contextlib.suppress(discord.HTTPException):
             if sent is not None:
-                await sent.edit(content=t(lang, "expired"), view=view)
+                await sent.edit(content=t(lang, "No answer in time: nothing was changed."), view=view)
         return False
     return bool(view.value)
 

@@ -32,13 +32,11 @@ class History(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name="history", description=locale_str("Recorded changes, newest first", key="history")
-    )
+    @app_commands.command(name="history", description=locale_str("Recorded changes, newest first"))
     @app_commands.guild_only()
     @app_commands.describe(
-        character=locale_str("Only this character's events", key="history.character"),
-        page=locale_str("Page number", key="history.page"),
+        character=locale_str("Only this character's events"),
+        page=locale_str("Page number"),
     )
     @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def history(
@@ -67,11 +65,9 @@ class History(commands.Cog):
         )
         await send_public(interaction, embeds=[embed], view=view)
 
-    @app_commands.command(name="undo", description=locale_str("Revert the latest change (GM)", key="undo"))
+    @app_commands.command(name="undo", description=locale_str("Revert the latest change (GM)"))
     @app_commands.guild_only()
-    @app_commands.describe(
-        character=locale_str("Revert the latest change touching this character", key="undo.character")
-    )
+    @app_commands.describe(character=locale_str("Revert the latest change touching this character"))
     @app_commands.autocomplete(character=autocomplete.characters_even_deleted)
     async def undo(
         self, interaction: discord.Interaction[HarmoniesBot], character: str | None = None

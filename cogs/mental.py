@@ -28,7 +28,7 @@ class Mental(commands.Cog):
     def __init__(self, bot: HarmoniesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="mental", description=locale_str("Inflict mental wounds (GM)", key="mental"))
+    @app_commands.command(name="mental", description=locale_str("Inflict mental wounds (GM)"))
     @app_commands.guild_only()
     @app_commands.describe(**WOUNDING)
     @app_commands.choices(severity=MENTAL)

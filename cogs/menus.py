@@ -29,8 +29,8 @@ from .combat import inflict
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-WOUND_MENU = locale_str("Wound…", key="name.menu.wound")
-CARD_MENU = locale_str("Card", key="name.menu.card")
+WOUND_MENU = locale_str("Wound…")
+CARD_MENU = locale_str("Card")
 MENU_TIMEOUT = 600.0
 """The "Wound…" menu waits for the next blow this long (a fight's exchange); the interaction that
 opened it can edit its message for 15 minutes."""
@@ -63,7 +63,9 @@ class Menus(commands.Cog):
         chooser = WoundChooser(actor.user_id, lang, blow)
         await respond(
             interaction,
-            t_name(lang, "menu_wound_who", character.name, 1000),
+            t_name(
+                lang, "Wound {name}: choose the severity and how many, then inflict.", character.name, 1000
+            ),
             view=chooser,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -107,11 +109,13 @@ class WoundChooser(View):
             for severity in SEVERITIES
         ]
         counts = [
-            discord.SelectOption(label=tn(lang, "menu_count", n), value=str(n), default=n == 1)
+            discord.SelectOption(
+                label=tn(lang, "{count} wound", "{count} wounds", n), value=str(n), default=n == 1
+            )
             for n in range(1, MAX_COUNT + 1)
         ]
         self.severity: discord.ui.Select[WoundChooser] = discord.ui.Select(
-            placeholder=t(lang, "menu_severity"), options=severities, custom_id="wound-menu:severity", row=0
+            placeholder=t(lang, "Severity"), options=severities, custom_id="wound-menu:severity", row=0
         )
         self.how_many: discord.ui.Select[WoundChooser] = discord.ui.Select(
             options=counts, custom_id="wound-menu:count", row=1
@@ -120,7 +124,7 @@ class WoundChooser(View):
         self.how_many.callback = self._count  # type: ignore[method-assign]
         self.add_item(self.severity)
         self.add_item(self.how_many)
-        self.inflict.label = t(lang, "menu_inflict")
+        self.inflict.label = t(lang, "Inflict")
 
     async def _severity(self, interaction: discord.Interaction[Any]) -> None:
         track, _, name = self.severity.values[0].partition(":")
@@ -147,11 +151,19 @@ class WoundChooser(View):
         track, severity = self.choice
         await self.on_wound(interaction, track, severity, self.count)  # a refusal: answered by on_error
         chosen = severity_label(self.lang, track, parse_severity(track, severity))
-        await self._say(t(self.lang, "menu_inflicted", count=self.count, severity=chosen))
+        await self._say(
+            t(
+                self.lang,
+                "✅ Inflicted: {count} × {severity} (the result is in the channel). "
+                "Choose again for the next blow.",
+                count=self.count,
+                severity=chosen,
+            )
+        )
 
     async def on_timeout(self) -> None:
         self.disable()
-        await self._say(t(self.lang, "menu_closed"))
+        await self._say(t(self.lang, "This menu is closed: right-click the member again for the next blow."))
 
     async def _say(self, line: str) -> None:
         """Edit the menu's message: its first line (who is wounded), then ``line``."""

@@ -27,7 +27,9 @@ class Actor:
 
     def require_gm(self, ruleset: Ruleset) -> None:
         if not self.is_gm(ruleset):
-            raise UserError("not_gm")
+            raise UserError(
+                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+            )
 
     def owns(self, character: Character) -> bool:
         return character.owner_id is not None and character.owner_id == self.user_id
@@ -40,9 +42,15 @@ class Actor:
         if character.owner_id is None:
             if self.is_gm(ruleset):
                 return
-            raise UserError("heal_roll_npc", name=character.name)
+            raise UserError(
+                "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it "
+                "without a roll (/heal wound).",
+                name=character.name,
+            )
         raise UserError(
-            "heal_roll_owner", of_name=Possessive(character.name), player=Mention(character.owner_id)
+            "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound.",
+            of_name=Possessive(character.name),
+            player=Mention(character.owner_id),
         )
 
     def require_owner_or_gm(self, character: Character, ruleset: Ruleset) -> None:
@@ -53,5 +61,9 @@ class Actor:
 def refuse_not_owner(character: Character) -> None:
     """Who may act on ``character`` instead of the caller: the person who plays it (or a GM)."""
     if character.owner_id is None:
-        raise UserError("not_owner_npc", name=character.name)
-    raise UserError("not_owner", name=character.name, player=Mention(character.owner_id))
+        raise UserError("{name} is an NPC: only a GM can do this.", name=character.name)
+    raise UserError(
+        "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+        name=character.name,
+        player=Mention(character.owner_id),
+    )

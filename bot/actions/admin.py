@@ -56,7 +56,7 @@ async def history(store: Store, actor: Actor, *, ref: str | None, page: int) -> 
         events, total = reader.history(character_id, page=page, per_page=HISTORY_PAGE)
         pages = max(1, -(-total // HISTORY_PAGE))
         if page > pages:
-            raise UserError("page_range", pages=pages)
+            raise UserError("That page does not exist: choose a page from 1 to {pages}.", pages=pages)
         return HistoryPage(events, pages, character_name, reader.ruleset())
 
     return await store.read(actor.guild_id, look)
@@ -112,7 +112,12 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
         presets = dict(current.presets)
         if remove:
             if name not in presets:
-                raise UserError("preset_unknown", preset=typed, known=tuple(sorted(presets)))
+                raise UserError(
+                    "There is no preset called {preset}. Known presets: {known}. A GM can "
+                    "add one with /config preset.",
+                    preset=typed,
+                    known=tuple(sorted(presets)),
+                )
             del presets[name]
         else:
             base = presets.get(name, Preset())
@@ -129,7 +134,11 @@ def secret_npc(character_id: int, name: str, secret: bool) -> Change:
 
     def change(current: Ruleset) -> dict[str, Any]:
         if not secret and current.secret_npcs:
-            raise UserError("secret_all_npcs", name=name)
+            raise UserError(
+                "Every NPC of this server is secret, {name} included: turn that off "
+                "first with /config secret-npcs secret:False (without a character).",
+                name=name,
+            )
         chosen = set(current.secret_characters)
         if secret:
             chosen.add(character_id)
@@ -150,7 +159,14 @@ def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -
         if any(low >= high for low, high in pairwise(thresholds)):
             light, serious, critical, fatal = thresholds
             raise UserError(
-                "damage_thresholds_order", light=light, serious=serious, critical=critical, fatal=fatal
+                "The damage thresholds must increase: light < serious < critical < "
+                "fatal, and these would be {light}, {serious}, {critical}, {fatal}. "
+                "Nothing was changed: give thresholds that increase (/config show lists "
+                "the current table).",
+                light=light,
+                serious=serious,
+                critical=critical,
+                fatal=fatal,
             )
         return {"damage": {"thresholds": thresholds}}
 
@@ -170,9 +186,15 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
         try:
             updated = Ruleset.model_validate(merged)
         except ValidationError as error:
-            raise UserError("config_invalid", errors=validation_issues(error)) from None
+            raise UserError(
+                "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+                "and try again (/config show lists the current settings).",
+                errors=validation_issues(error),
+            ) from None
         if updated == current:  # a change that changes nothing would only clutter history and /undo
-            raise UserError("config_unchanged")
+            raise UserError(
+                "That is already the setting: nothing was changed. /config show lists every setting."
+            )
         tx.save_ruleset(updated)
         before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
         record(tx, actor, Configured(setting, _jsonable(changes), before, after))

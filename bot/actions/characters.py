@@ -39,9 +39,14 @@ async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, 
             owner = player_id
         else:
             if player_id not in (None, actor.user_id):
-                raise UserError("not_gm")
+                raise UserError(
+                    "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+                )
             if not ruleset.players_create:
-                raise UserError("players_cannot_create")
+                raise UserError(
+                    "On this server only GMs create characters. Ask a GM to create yours "
+                    "(/character create with player)."
+                )
             owner = actor.user_id
         fresh = new_character(
             asked.name,
@@ -71,8 +76,16 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
         character = targets.by_ref(tx, ref)
         if not actor.owns(character):
             if character.owner_id is None:
-                raise UserError("select_npc", name=character.name)
-            raise UserError("select_not_owner", name=character.name, player=Mention(character.owner_id))
+                raise UserError(
+                    "{name} is an NPC: it is nobody's active character. Choose one of yours.",
+                    name=character.name,
+                )
+            raise UserError(
+                "{name} is played by {player}: only that person can make it their active "
+                "character. Choose one of yours.",
+                name=character.name,
+                player=Mention(character.owner_id),
+            )
         current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
             tx.set_active(actor.user_id, _id(character))
@@ -85,16 +98,20 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
 async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Character, Ruleset]:
     """A GM changes anything; the owner may rename their character. ``edits`` is also what is recorded."""
     if not edits.changes():
-        raise UserError("edit_nothing")
+        raise UserError(
+            "Nothing to change: give at least one of name, corps, resistance, intuition or preset."
+        )
 
     def work(tx: Transaction) -> tuple[Character, Ruleset]:
         ruleset = tx.ruleset()
         character = targets.by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
-            raise UserError("not_gm")
+            raise UserError(
+                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+            )
         changed = _apply(character, edits, ruleset)
         if changed == character:
-            raise UserError("edit_unchanged", name=character.name)
+            raise UserError("{name} already is like that: nothing was changed.", name=character.name)
         saved = tx.save_character(changed)
         record(tx, actor, edits, character=saved)
         return saved, ruleset
@@ -110,13 +127,23 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
         value = getattr(edits, attribute)
         if value is not None:
             if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-                raise UserError("attribute_range", min=ATTRIBUTE_MIN, max=ATTRIBUTE_MAX)
+                raise UserError(
+                    "Corps, Résistance and Intuition must be between {min} and {max}. Type a "
+                    "value in that range.",
+                    min=ATTRIBUTE_MIN,
+                    max=ATTRIBUTE_MAX,
+                )
             changed = replace(changed, **{attribute: value})
     if edits.preset is not None:
         chosen = preset_of(ruleset, edits.preset)
         for track, maxima in ((Track.PHYSICAL, chosen.physical), (Track.MENTAL, chosen.mental)):
             if any(held > top for held, top in zip(character.counts(track), maxima, strict=True)):
-                raise UserError("preset_too_small", name=character.name, preset=edits.preset)
+                raise UserError(
+                    "{name} holds more wounds than the preset {preset} allows. Heal some "
+                    "first, or choose a larger preset.",
+                    name=character.name,
+                    preset=edits.preset,
+                )
         changed = replace(
             changed, preset=preset_key(edits.preset), physical_max=chosen.physical, mental_max=chosen.mental
         )

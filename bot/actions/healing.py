@@ -96,7 +96,11 @@ async def heal_roll(
         character = _healer_target(tx, actor, asked)
         actor.require_owner_or_gm_for_npc(character, ruleset)
         if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
-            raise UserError("heal_odds_changed", name=character.name)
+            raise UserError(
+                "{name} changed since the question (a wound, a rest or another session): "
+                "nothing was rolled. Run /heal roll again to see the new odds.",
+                name=character.name,
+            )
         manual = parse_dice(dice, ruleset.open_rolls) if dice else []
         feed = DiceFeed(rng, ruleset.open_rolls, manual)
         session = heal_session(character, ruleset, feed, track)
@@ -127,7 +131,10 @@ async def rest(store: Store, actor: Actor, asked: Rest) -> tuple[list[Character]
         else:
             chosen = [targets.target(tx, player_id=player_id, ref=ref)]
         if not chosen:
-            raise UserError("rest_nobody")
+            raise UserError(
+                "No character in play (alive and coherent) to rest in this server. "
+                "Create one with /character create."
+            )
         rested = [tx.save_character(grant_rest(c, asked.days)) for c in chosen]
         single = rested[0] if len(rested) == 1 and (player_id or ref) else None
         record(tx, actor, history.Rested(asked.days, len(rested)), character=single)
@@ -140,7 +147,9 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
     """A general ±d10 roll with the character's wound penalty applied (nothing is stored)."""
     modifier, difficulty, dice = asked.modifier, asked.difficulty, asked.dice
     if abs(modifier) > MODIFIER_LIMIT or abs(difficulty) > MODIFIER_LIMIT:
-        raise UserError("modifier_range", max=MODIFIER_LIMIT)
+        raise UserError(
+            "The modifier must be between −{max} and {max}. Type a smaller number.", max=MODIFIER_LIMIT
+        )
     ruleset, character = await store.read(
         actor.guild_id,
         lambda reader: (
@@ -152,7 +161,12 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
     if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
-        raise UserError("dice_invalid", text=dice)
+        raise UserError(
+            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+            "the option empty and the bot rolls.",
+            text=dice,
+        )
     feed = DiceFeed(rng, ruleset.open_rolls, manual)
     result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
     return Outcome(result, character, ruleset)

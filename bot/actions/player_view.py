@@ -19,7 +19,11 @@ async def give_link(store: Store, actor: Actor, *, base_url: str, language: str,
     """A new link to the server's player view (``revoke``: every link given before stops working at
     the commit). Only the token's digest is stored: a link is shown once, to the GM asking."""
     if not base_url:
-        raise UserError("view_off")
+        raise UserError(
+            "The player view is not set up on this bot: its operator sets "
+            "WEB_BASE_URL and WEB_PORT (docs/player-view.md). /board alone posts the "
+            "board in this channel."
+        )
     token = secrets.token_urlsafe(TOKEN_BYTES)
 
     def work(tx: Transaction) -> None:

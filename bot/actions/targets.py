@@ -22,9 +22,15 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
     """A character option: an id chosen from autocomplete, or a name typed by hand."""
     ref = ref.strip()
     if not ref:  # a blank option is refused, never read as "no character given"
-        raise UserError("character_blank")
+        raise UserError(
+            "The character option is blank. Pick a character from the suggestions, or leave the option out."
+        )
     if len(ref) > MAX_REF:
-        raise UserError("character_not_found", ref=ref[:MAX_REF])
+        raise UserError(
+            "No character called {ref} in this server. Pick one from the "
+            "suggestions, or see /character list.",
+            ref=ref[:MAX_REF],
+        )
     # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
     if ref.isascii() and ref.isdigit() and len(ref) <= 19:
         # What autocomplete sends: that id and nothing else. Were the character deleted meanwhile, a
@@ -36,7 +42,11 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
 def active_of(source: CharacterSource, user_id: int) -> Character:
     found = source.active_character(user_id)
     if found is None:
-        raise UserError("no_active_character", user=Mention(user_id))
+        raise UserError(
+            "No active character for {user}. Name one with the character option, "
+            "create one with /character create, or choose one with /character select.",
+            user=Mention(user_id),
+        )
     return found
 
 
@@ -45,11 +55,19 @@ def target(source: CharacterSource, *, player_id: int | None, ref: str | None) -
     if ref is not None:
         found = by_ref(source, ref)
         if player_id is not None and found.owner_id != player_id:
-            raise UserError("character_not_targets", name=found.name, user=Mention(player_id))
+            raise UserError(
+                "{name} is not a character of {user}. Give only target, or only "
+                "character, or one of that player's characters.",
+                name=found.name,
+                user=Mention(player_id),
+            )
         return found
     if player_id is not None:
         return active_of(source, player_id)
-    raise UserError("target_or_character")
+    raise UserError(
+        "Say who: give target (a player, for their active character) or "
+        "character (any character, NPCs included)."
+    )
 
 
 def own_or_named(source: CharacterSource, *, caller_id: int, ref: str | None) -> Character:

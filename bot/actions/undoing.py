@@ -47,7 +47,7 @@ def revert(tx: Transaction, actor_id: int | None, ref: str | None = None) -> Eve
     character_id = None if ref is None else named_even_deleted(tx, ref)[0]
     target = tx.latest_undoable(character_id)
     if target is None:
-        raise UserError("undo_nothing")
+        raise UserError("There is nothing left to undo here. See /history for what was recorded.")
     blocking = tx.blocker(target)
     if blocking is not None:
         # The character that ties the two changes: the one asked about, when the later change touched
@@ -58,14 +58,19 @@ def revert(tx: Transaction, actor_id: int | None, ref: str | None = None) -> Eve
         kind, blocked_by = EventKind(target.event.kind), EventKind(blocking.kind)
         if not tie:  # no character ties them (a settings change, say)
             raise UserError(
-                "undo_blocked_later",
+                "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+                "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+                "first (/undo without a character).",
                 id=target.event.id,
                 kind=kind,
                 blocked_by=blocked_by,
                 blocked_by_id=blocking.id,
             )
         raise UserError(
-            "undo_blocked",
+            "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+            "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+            "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+            "#{id}.",
             id=target.event.id,
             kind=kind,
             tie=tie,

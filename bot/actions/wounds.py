@@ -9,7 +9,7 @@ from bot.actions import targets
 from bot.actions.actor import Actor
 from bot.actions.outcome import Outcome
 from bot.actions.record import record
-from bot.errors import UserError
+from bot.errors import N_, UserError
 from bot.rules import (
     Character,
     Dice,
@@ -126,7 +126,18 @@ async def lower(store: Store, actor: Actor, asked: Lower) -> Outcome[Lowering]:
     def work(tx: Transaction) -> Outcome[Lowering]:
         ruleset = tx.ruleset()
         if not actor.is_gm(ruleset):  # a player looking for healing: point to the roll
-            raise UserError("not_gm_lower" if track is Track.PHYSICAL else "not_gm_lower_mental")
+            raise UserError(
+                N_(
+                    "Only a GM lowers a wound without a roll (surgery, magic). To heal your "
+                    "character, roll for it with /heal roll once the rest period is over."
+                )
+                if track is Track.PHYSICAL
+                else N_(
+                    "Only a GM lowers a mental wound by command. Ask a GM; when this server "
+                    "allows mental healing rolls, roll with /heal roll track:mental once the "
+                    "rest period is over."
+                )
+            )
         character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
         lowering = gm_lower(character, track, asked.severity)
         saved = tx.save_character(lowering.character)

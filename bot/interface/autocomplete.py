@@ -80,7 +80,9 @@ async def characters_even_deleted(
     )
     lang = lang_of(interaction.locale)
     marked = [
-        app_commands.Choice(name=clip(t(lang, "deleted_choice", name=name), CHOICE_NAME), value=str(cid))
+        app_commands.Choice(
+            name=clip(t(lang, "{name} — deleted character", name=name), CHOICE_NAME), value=str(cid)
+        )
         for cid, name in gone
     ]
     return kept + marked

@@ -37,7 +37,7 @@ COMMAND_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.5, 3.0, 5.0, 10.0)
 UNIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 GROUP_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
-FAILURES = ("internal_error", "unanswered")
+FAILURES = ("failed", "internal_error", "unanswered")
 """Error keys that are the bot's failure, not the user's (with every ``storage_…`` fault)."""
 
 
@@ -47,7 +47,7 @@ def outcome_of(error: str | None) -> str:
         return "answered"
     if error == "replayed":
         return "replayed"
-    if error in FAILURES or error.startswith("storage_"):
+    if error in FAILURES:
         return "failed"
     return "refused"
 

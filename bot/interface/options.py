@@ -13,7 +13,7 @@ from bot.rules.severity import SEVERITY_NAMES
 
 def choice(value: str) -> app_commands.Choice[str]:
     """A choice named by its value (``light``, ``physical``…), translated by the key ``choice.<value>``."""
-    return app_commands.Choice(name=locale_str(value, key=f"choice.{value}"), value=value)
+    return app_commands.Choice(name=locale_str(value), value=value)
 
 
 PHYSICAL = [choice(n) for n in SEVERITY_NAMES[Track.PHYSICAL]]
@@ -21,7 +21,7 @@ MENTAL = [choice(n) for n in SEVERITY_NAMES[Track.MENTAL]]
 TRACKS = [choice(track.value) for track in Track]
 
 WHO = {
-    "target": locale_str("A player: their active character", key="who.target"),
-    "character": locale_str("Any character", key="who.character"),
+    "target": locale_str("A player: their active character"),
+    "character": locale_str("Any character"),
 }
 """The two ways a GM command names its character: a tagged player, or any character."""

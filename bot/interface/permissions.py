@@ -10,7 +10,7 @@ from bot.errors import UserError
 
 def actor_of(interaction: discord.Interaction) -> Actor:
     if interaction.guild_id is None:
-        raise UserError("guild_only")
+        raise UserError("This command only works in a server, not in direct messages.")
     user = interaction.user
     guild = interaction.guild
     owner_id = guild.owner_id if guild is not None else None

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
-from bot.errors import UserError
+from bot.errors import N_, Failure, UserError
 from bot.rules import Ruleset
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
 from bot.ui.i18n import Lang, error_text, lang_of
@@ -172,29 +172,54 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
         case UserError() as refusal:
             return refusal
         case app_commands.NoPrivateMessage():
-            return UserError("guild_only")
+            return UserError("This command only works in a server, not in direct messages.")
         case app_commands.TransformerError() as bad:
-            return UserError("option_invalid", value=str(bad.value))
+            return UserError(
+                "This value is not valid: {value}. Check the option and try again.", value=str(bad.value)
+            )
         case app_commands.CheckFailure():
-            return UserError("not_gm")
+            return UserError(
+                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+            )
         case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
             log.error(
                 "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
             )
-            return UserError("storage_unconfirmed")
+            return Failure(
+                "The database did not confirm the change: it may have been recorded, or "
+                "not. Check /history before trying again."
+            )
         case Unavailable() as down:  # rolled back before its COMMIT: nothing was changed
             log.error("The database is unavailable (interaction %s): %s", interaction.id, down.cause)
-            return UserError("storage_unavailable")
+            return Failure(
+                "The database is unavailable right now: nothing was changed. Try again in a moment."
+            )
         case root if (fault := file_fault(root)) is not None:
             # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
             state = getattr(root, "sqlstate", None) or type(root).__name__  # SQLite's errors have none
             log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, state, root)
-            return UserError(f"storage_{fault}")
+            return Failure(
+                N_(
+                    "The bot's database is full (no space left on its disk): nothing was "
+                    "saved. Tell the bot's admins, and try again once they have freed some "
+                    "space."
+                )
+                if fault == "full"
+                else N_(
+                    "The bot's database is read-only at the moment: nothing was saved. Tell "
+                    "the bot's admins, and try again once they have fixed it."
+                )
+            )
         case root:
             error_id = secrets.token_hex(4)
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("Error %s in command %s", error_id, command, exc_info=root)
-            return UserError("internal_error", error_id=error_id)
+            return Failure(
+                "Something went wrong on our side (error id {error_id}). The change may "
+                "already be recorded: check /history before trying again. If it keeps "
+                "happening, give this id to the bot's admins.",
+                error_id=error_id,
+            )
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -216,7 +241,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
         return
     refusal = refusal_for(interaction, error)
-    interaction.extras["error"] = refusal.key
+    interaction.extras["error"] = refusal.outcome
     text = error_text(caller_lang(interaction), refusal)
     try:
         await send_private(interaction, text)

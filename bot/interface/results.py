@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.errors import N_
 from bot.interface.permissions import actor_of
 from bot.interface.replies import caller_lang, public_lang, respond, send_public
 from bot.rules import Character, Ruleset, Track, can_roll_healing
@@ -29,7 +30,7 @@ def heal_button(
     """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
     says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): red when the
     first roll can kill, grey when it cannot succeed, blue otherwise."""
-    label = t(lang, "button_heal" if track is Track.PHYSICAL else "button_heal_mental")
+    label = t(lang, N_("Heal") if track is Track.PHYSICAL else N_("Heal (mental)"))
     style = discord.ButtonStyle.primary
     if odds is not None:
         label = f"{label} · {stakes(odds, lang)}"
@@ -50,7 +51,7 @@ def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
     return discord.ui.Button(
         style=discord.ButtonStyle.secondary,
         emoji="📋",
-        label=t(lang, "button_card"),
+        label=t(lang, "Card"),
         custom_id=f"card:{character_id}",
     )
 
@@ -116,7 +117,9 @@ async def send_gm_only(
     """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
     if not actor_of(interaction).is_gm(ruleset):
         return
-    embed.set_author(name=t(caller_lang(interaction), "secret_gm_only"))
+    embed.set_author(
+        name=t(caller_lang(interaction), "For you only: this NPC is secret, the channel saw one word")
+    )
     await interaction.followup.send(
         embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )

@@ -70,7 +70,13 @@ class HarmoniesTree(app_commands.CommandTree[Any]):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.autocomplete([])
                 return
-            await answer_error(interaction, UserError("payload_invalid"))
+            await answer_error(
+                interaction,
+                UserError(
+                    "Discord sent this command in a form the bot cannot read (it may have "
+                    "just been updated). Nothing was changed: try again in a minute."
+                ),
+            )
         finally:
             if interaction.type is discord.InteractionType.application_command:
                 bot.metrics.command_done(interaction, time.perf_counter() - began)
@@ -142,4 +148,6 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
 
 
 def refuse(value: object) -> NoReturn:
-    raise UserError("option_invalid", value=str(value)[:100])
+    raise UserError(
+        "This value is not valid: {value}. Check the option and try again.", value=str(value)[:100]
+    )

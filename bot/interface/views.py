@@ -33,7 +33,10 @@ class View(discord.ui.View):
         interaction.client.handling()
         if self.author_id is not None and interaction.user.id != self.author_id:
             # A refusal: in the language of whoever clicked, not of the author.
-            await send_private(interaction, t(caller_lang(interaction), "not_your_button"))
+            await send_private(
+                interaction,
+                t(caller_lang(interaction), "Only the person who ran the command can use these buttons."),
+            )
             return False
         return True
 
@@ -99,7 +102,7 @@ class Question(View):
         )
         self.cancel: discord.ui.Button[Question] = discord.ui.Button(
             style=discord.ButtonStyle.secondary,
-            label=t(lang, "button_cancel"),
+            label=t(lang, "Cancel"),
             custom_id=f"ask:{run}:{question}:n",
         )
         self.go.callback = self._go  # type: ignore[method-assign]
@@ -128,7 +131,7 @@ class Question(View):
 
     async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
         if await self._answered(interaction, False):
-            await update(interaction, content=t(self.lang, "cancelled"), view=self)
+            await update(interaction, content=t(self.lang, "Cancelled: nothing was changed."), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()
@@ -160,7 +163,14 @@ class ExpiredQuestion(
         if self.run == interaction.client.run_id:
             return
         with contextlib.suppress(discord.HTTPException):
-            await send_private(interaction, t(caller_lang(interaction), "question_expired"))
+            await send_private(
+                interaction,
+                t(
+                    caller_lang(interaction),
+                    "This question was asked before the bot restarted, and no longer waits "
+                    "for an answer: nothing was changed. Run the command again.",
+                ),
+            )
 
 
 class Pager(View):
@@ -186,9 +196,9 @@ class Pager(View):
             self.previous: discord.ui.Button[Pager] = discord.ui.Button(emoji="◀️", style=secondary)
             self.next: discord.ui.Button[Pager] = discord.ui.Button(emoji="▶️", style=secondary)
         else:
-            self.first = discord.ui.Button(label=t(lang, "button_first"), style=secondary)
-            self.previous = discord.ui.Button(label=t(lang, "button_previous"), style=secondary)
-            self.next = discord.ui.Button(label=t(lang, "button_next"), style=secondary)
+            self.first = discord.ui.Button(label=t(lang, "First"), style=secondary)
+            self.previous = discord.ui.Button(label=t(lang, "Previous"), style=secondary)
+            self.next = discord.ui.Button(label=t(lang, "Next"), style=secondary)
         for button, turn in (
             (self.first, self._first),
             (self.previous, self._previous),

@@ -111,7 +111,7 @@ def clean_name(name: str) -> str:
     )
     clean = " ".join(kept.split())
     if not 1 <= len(clean) <= NAME_MAX or not any(ch.isprintable() and not ch.isspace() for ch in clean):
-        raise UserError("name_length", max=NAME_MAX)
+        raise UserError("A name must have 1 to {max} characters. Choose another name.", max=NAME_MAX)
     return clean
 
 
@@ -131,7 +131,12 @@ def new_character(
     clean = clean_name(name)
     for value in (corps, resistance, intuition):
         if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-            raise UserError("attribute_range", min=ATTRIBUTE_MIN, max=ATTRIBUTE_MAX)
+            raise UserError(
+                "Corps, Résistance and Intuition must be between {min} and {max}. Type a "
+                "value in that range.",
+                min=ATTRIBUTE_MIN,
+                max=ATTRIBUTE_MAX,
+            )
     chosen = preset_of(ruleset, preset)
     return Character(
         name=clean,
@@ -152,7 +157,12 @@ def preset_of(ruleset: Ruleset, name: str) -> Preset:
     try:
         return ruleset.presets[preset_key(name)]
     except KeyError:
-        raise UserError("preset_unknown", preset=name, known=tuple(sorted(ruleset.presets))) from None
+        raise UserError(
+            "There is no preset called {preset}. Known presets: {known}. A GM can "
+            "add one with /config preset.",
+            preset=name,
+            known=tuple(sorted(ruleset.presets)),
+        ) from None
 
 
 def with_wound_replaced(character: Character, old: Wound, new: Wound) -> Character:

@@ -96,7 +96,7 @@ class DamageInfliction:
 
 def check_damage(damage: int) -> None:
     if not 0 <= damage <= MAX_DAMAGE:
-        raise UserError("damage_range", max=MAX_DAMAGE)
+        raise UserError("The damage level must be between 0 and {max}.", max=MAX_DAMAGE)
 
 
 def _killing_blow(character: Character, track: Track, *, note: str, by: int | None, at: str) -> Character:
@@ -128,9 +128,14 @@ def inflict_damage(
     ensure_in_play(character)
     check_damage(damage)
     if not 1 <= count <= MAX_COUNT:
-        raise UserError("count_range", max=MAX_COUNT)
+        raise UserError(
+            "The number of wounds must be between 1 and {max}. For more, run the command again.",
+            max=MAX_COUNT,
+        )
     if len(note) > NOTE_MAX:
-        raise UserError("note_length", max=NOTE_MAX)
+        raise UserError(
+            "The note is too long: {max} characters at most. Shorten it and try again.", max=NOTE_MAX
+        )
     blows: list[Blow] = []
     current = character
     for done in range(count):

@@ -71,18 +71,37 @@ def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
     glued = _SEPARATOR.sub(r"\1", text.replace(",", " ").replace(";", " "))
     pairs = glued.split()
     if not pairs or len(pairs) > MAX_MANUAL_PAIRS:
-        raise UserError("dice_invalid", text=text)
+        raise UserError(
+            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+            "the option empty and the bot rolls.",
+            text=text,
+        )
     result: list[Dice] = []
     top = MAX_MANUAL_TOTAL if open_rolls else 10
     for pair in pairs:
         match = _PAIR.match(pair)
         if match is None:
-            raise UserError("dice_invalid", text=text)
+            raise UserError(
+                "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+                "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+                "the option empty and the bot rolls.",
+                text=text,
+            )
         luck, unluck = int(match.group(1)), int(match.group(2))
         if not open_rolls and 10 < max(luck, unluck) <= MAX_MANUAL_TOTAL and min(luck, unluck) >= 1:
-            raise UserError("dice_open_rolls_off", text=text)  # the total of an open die: not here
+            raise UserError(
+                "A die above 10 in {text}: open rolls are off on this server, so each "
+                "die shows 1 to 10. A GM can turn them on with /config dice open-rolls.",
+                text=text,
+            )  # the total of an open die: not here
         if not (1 <= luck <= top and 1 <= unluck <= top):
-            raise UserError("dice_invalid", text=text)
+            raise UserError(
+                "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+                "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+                "the option empty and the bot rolls.",
+                text=text,
+            )
         result.append(Dice((luck,), (unluck,), manual=True))
     return result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.errors import RestDays, UserError
+from bot.errors import N_, RestDays, UserError
 from bot.rules.character import Character, with_wound_replaced
 from bot.rules.dice import Dice, Roll
 from bot.rules.ruleset import Ruleset
@@ -56,7 +56,9 @@ def can_roll_healing(character: Character, ruleset: Ruleset, track: Track = Trac
 def grant_rest(character: Character, days: int) -> Character:
     """Add in-game rest. Dead or incoherent characters do not rest."""
     if not 1 <= days <= MAX_REST_GRANT:
-        raise UserError("rest_range", max=MAX_REST_GRANT)
+        raise UserError(
+            "Rest must be between 1 and {max} days. For more, grant it in several steps.", max=MAX_REST_GRANT
+        )
     ensure_in_play(character)
     return replace(character, rest_days=character.rest_days + days)
 
@@ -108,13 +110,21 @@ def session_severity(character: Character, ruleset: Ruleset, track: Track = Trac
     status = rest_status(character, ruleset, track)
     if status.severity is None:
         raise UserError(
-            "nothing_to_heal" if track is Track.PHYSICAL else "nothing_to_heal_mental", name=character.name
+            N_("{name} has no wound to heal: nothing to roll.")
+            if track is Track.PHYSICAL
+            else N_("{name} has no mental wound to heal: nothing to roll."),
+            name=character.name,
         )
     if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-        raise UserError("mental_healing_off")
+        raise UserError(
+            "On this server a GM heals mental wounds (/heal mental): players do not "
+            "roll for them. A GM can allow it with /config rest mental-healing-rolls."
+        )
     if not status.ready:
         raise UserError(
-            "rest_not_over",
+            "No healing roll yet for {name}: {days} of rest for the least severe "
+            "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+            "/rest.",
             name=character.name,
             days=RestDays(status.rested, status.needed),
             remaining=status.remaining,

@@ -37,9 +37,16 @@ def lowered(severity: Severity, maxima: Maxima) -> Severity | None:
 
 def ensure_in_play(character: Character) -> None:
     if character.dead:
-        raise UserError("character_dead", name=character.name)
+        raise UserError(
+            "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
+            name=character.name,
+        )
     if character.incoherent:
-        raise UserError("character_incoherent", name=character.name)
+        raise UserError(
+            "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only "
+            "a GM can bring them back, with /undo.",
+            name=character.name,
+        )
 
 
 @dataclass(frozen=True)
@@ -86,11 +93,18 @@ def inflict(
     """
     ensure_in_play(character)
     if not 1 <= count <= MAX_COUNT:
-        raise UserError("count_range", max=MAX_COUNT)
+        raise UserError(
+            "The number of wounds must be between 1 and {max}. For more, run the command again.",
+            max=MAX_COUNT,
+        )
     if len(note) > NOTE_MAX:
-        raise UserError("note_length", max=NOTE_MAX)
+        raise UserError(
+            "The note is too long: {max} characters at most. Shorten it and try again.", max=NOTE_MAX
+        )
     if "\x00" in note:  # a NUL character: no database stores it as text (PostgreSQL refuses it)
-        raise UserError("note_nul")
+        raise UserError(
+            "The note contains a NUL character (U+0000), which cannot be stored. Remove it and try again."
+        )
     results: list[Inflicted] = []
     wounds = list(character.wounds)
     current = character
@@ -153,11 +167,24 @@ def gm_lower(character: Character, track: Track, severity: Severity) -> Lowering
     ensure_in_play(character)
     candidates = [w for w in character.held(track) if w.current == severity]
     if not candidates:
-        raise UserError("no_wound_of_severity", name=character.name, track=track, severity=severity)
+        raise UserError(
+            "{name} has no {severity} to lower. Check the card with /character show "
+            "and pick a severity it holds.",
+            name=character.name,
+            track=track,
+            severity=severity,
+        )
     maxima = character.maxima(track)
     target = lowered(severity, maxima)
     if target is not None and character.counts(track)[target] >= maxima[target]:
-        raise UserError("lower_blocked", name=character.name, track=track, severity=severity, below=target)
+        raise UserError(
+            "This {severity} cannot be lowered: {name} already holds the maximum of "
+            "{below_plural}, and healing never escalates. Heal a {below} first.",
+            name=character.name,
+            track=track,
+            severity=severity,
+            below=target,
+        )
     before = candidates[0]
     after = replace(before, current=target)
     return Lowering(with_wound_replaced(character, before, after), before, after)

@@ -65,12 +65,25 @@ def name_key(name: str) -> str:
 
 def not_found(name: str | None = None) -> UserError:
     """No such character in the server: named when the caller typed a name, else gone (an id)."""
-    return UserError("character_gone") if name is None else UserError("character_not_found", ref=name)
+    return (
+        UserError(
+            "That character does not exist in this server (any more). Pick one from "
+            "the suggestions, or see /character list."
+        )
+        if name is None
+        else UserError(
+            "No character called {ref} in this server. Pick one from the "
+            "suggestions, or see /character list.",
+            ref=name,
+        )
+    )
 
 
 def name_taken(name: str) -> UserError:
     """Another present character of the server has that name."""
-    return UserError("name_taken", name=name)
+    return UserError(
+        "There is already a character called {name} in this server. Choose another name.", name=name
+    )
 
 
 def storable(character_id: int) -> bool:

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
@@ -37,7 +38,7 @@ def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     """``**Aria** · ⚠️ · @Alice · 🟨🟨🟧 · −5 · serious wound · 🩹 can heal: success 36%``: ⚠️ when one
     wound from death (or incoherence), ☠️ when a healing session can kill."""
     name = f"**{clip(escape(character.name), NAME_ON_BOARD)}**"
-    owner = t(lang, "npc") if character.owner_id is None else mention(character.owner_id)
+    owner = t(lang, "NPC") if character.owner_id is None else mention(character.owner_id)
     if ruleset.is_secret(character.owner_id, character.id):
         return f"{name} · {owner} · {secret_word(character, lang)}"
     if character.out_of_play:
@@ -55,9 +56,13 @@ def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     elif one_wound_from_out(character):
         parts.insert(1, "⚠️")
     for odds in sessions:  # a session offered, with what is at stake: never good news when it is not
-        key = "board_can_heal"
+        key = N_("🩹 can heal: {stakes}")
         if odds.death > 0:
-            key = "board_heal_deadly" if odds.track is Track.PHYSICAL else "board_heal_deadly_mental"
+            key = (
+                N_("☠️ healing can kill: {stakes}")
+                if odds.track is Track.PHYSICAL
+                else N_("🌀 mental healing can make incoherent: {stakes}")
+            )
         parts.append(t(lang, key, stakes=stakes(odds, lang)))
     return " · ".join(parts)
 
@@ -83,12 +88,14 @@ def board_embed(
     lines = [board_line(c, ruleset, lang) for c in characters]
     worst = worst_player_state(characters)
     embed = discord.Embed(
-        title=t(lang, "board_title"),
-        description=join_lines(lang, lines, DESCRIPTION) if lines else t(lang, "board_empty"),
+        title=t(lang, "Party board"),
+        description=join_lines(lang, lines, DESCRIPTION)
+        if lines
+        else t(lang, "No player characters yet (/character create). A GM adds NPCs with /board add:"),
         colour=discord.Colour(NOTICE_COLOUR) if worst is None else state_colour(worst),
         timestamp=updated,
     )
-    embed.set_footer(text=t(lang, "board_footer"))
+    embed.set_footer(text=t(lang, "Kept up to date after every change · /board again moves it here"))
     return embed
 
 
@@ -187,7 +194,7 @@ def choice_state(character: Character, ruleset: Ruleset, lang: Lang, *, reveal: 
     if character.out_of_play:
         return state_text(character, lang)
     penalty = total_penalty(character, ruleset)
-    return signed(penalty) if penalty else t(lang, "state_unhurt")
+    return signed(penalty) if penalty else t(lang, "unhurt")
 
 
 def choice_label(
@@ -196,8 +203,8 @@ def choice_label(
     """``Aélis (Léa) — −3`` within Discord's 100 characters (the name is cut first). Choice names are
     plain text: nothing to escape."""
     if character.owner_id is None:
-        who = t(lang, "npc")
+        who = t(lang, "NPC")
     else:
-        who = clip(" ".join((owner or t(lang, "choice_player")).split()), OWNER_IN_CHOICE)
+        who = clip(" ".join((owner or t(lang, "player")).split()), OWNER_IN_CHOICE)
     tail = f" ({who}) — {choice_state(character, ruleset, lang, reveal=reveal)}"
     return clip(character.name, CHOICE_NAME - len(tail)) + tail

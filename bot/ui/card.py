@@ -7,6 +7,7 @@ from enum import IntEnum
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
 from bot.rules.odds import healing_odds
@@ -73,11 +74,11 @@ def state_colour(state: State) -> discord.Colour:
 def state_text(character: Character, lang: Lang) -> str:
     """ "dead", "incoherent", "unhurt", or the worst wound of each track ("serious wound · trauma")."""
     if character.dead:
-        return t(lang, "state_dead")
+        return t(lang, "dead")
     if character.incoherent:
-        return t(lang, "state_incoherent")
+        return t(lang, "incoherent")
     worst = [severity_label(lang, track, s) for track in Track if (s := character.worst(track)) is not None]
-    return " · ".join(worst) if worst else t(lang, "state_unhurt")
+    return " · ".join(worst) if worst else t(lang, "unhurt")
 
 
 def track_rows(character: Character, track: Track, lang: Lang) -> str:
@@ -93,8 +94,12 @@ def track_rows(character: Character, track: Track, lang: Lang) -> str:
 def _warning_line(warning: EscalationWarning, lang: Lang) -> str:
     track, next_ = warning.track, severity_next(lang, warning.track, warning.severity)
     if warning.becomes is None:
-        return t(lang, "warn_fatal" if track is Track.PHYSICAL else "warn_incoherent", next=next_)
-    return t(lang, "warn_becomes", next=next_, becomes=severity_short(lang, track, warning.becomes))
+        return t(
+            lang,
+            N_("**{next} → FATAL**") if track is Track.PHYSICAL else N_("**{next} → INCOHERENT**"),
+            next=next_,
+        )
+    return t(lang, "{next} → {becomes}", next=next_, becomes=severity_short(lang, track, warning.becomes))
 
 
 def warning_lines(character: Character, lang: Lang) -> list[str]:
@@ -105,7 +110,14 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
     for track in Track:
         track_warnings = warnings(character, track)
         if any(w.beyond and w.severity is Severity.LOW for w in track_warnings):
-            loud.append(t(lang, "warn_fatal_any" if track is Track.PHYSICAL else "warn_incoherent_any"))
+            loud.append(
+                t(
+                    lang,
+                    N_("⚠️ **Any new wound is FATAL, even a light one**")
+                    if track is Track.PHYSICAL
+                    else N_("⚠️ **Any new mental wound makes them INCOHERENT, even a shock**"),
+                )
+            )
             track_warnings = [w for w in track_warnings if not w.beyond]
         found.extend(track_warnings)
     order = list(Track)
@@ -115,10 +127,20 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
 
 def _heal_line(ready: bool, remaining: int, lang: Lang, track: Track) -> str:
     if ready:
-        return t(lang, "card_heal_ready" if track is Track.PHYSICAL else "card_heal_ready_mental")
+        return t(
+            lang,
+            N_("/heal roll is available now.")
+            if track is Track.PHYSICAL
+            else N_("/heal roll (mental) is available now."),
+        )
     if remaining > 0:
-        return tn(lang, "card_heal_wait", remaining)
-    return t(lang, "card_heal_unavailable")
+        return tn(
+            lang,
+            "/heal roll after {count} more day of rest.",
+            "/heal roll after {count} more days of rest.",
+            remaining,
+        )
+    return t(lang, "/heal roll is not available.")
 
 
 def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: bool | None = None) -> list[str]:
@@ -126,23 +148,23 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
 
     ``can_heal`` overrides the rules' answer for the physical track (``None``: ask the rules)."""
     if character.dead:
-        return [t(lang, "card_out_dead")]
+        return [t(lang, "Dead: no rest and no healing. (/undo, by a GM, brings them back.)")]
     if character.incoherent:
-        return [t(lang, "card_out_incoherent")]
+        return [t(lang, "Incoherent: no rest and no healing. (/undo, by a GM, brings them back.)")]
     if not character.is_wounded():
-        return [t(lang, "card_unhurt")]
+        return [t(lang, "Unhurt: no rest needed.")]
     lines: list[str] = []
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
             continue
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-            lines.append(t(lang, "card_mental_by_gm"))
+            lines.append(t(lang, "Mental wounds: healed by a GM (/heal mental)."))
             continue
         lines.append(
             t(
                 lang,
-                "card_rest_line",
+                "{track}: rested {days} (least severe: {severity})",
                 track=track_label(lang, track),
                 days=days_text(lang, status.rested, status.needed),
                 severity=severity_label(lang, track, status.severity),
@@ -153,8 +175,17 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
             ready = can_heal
         odds = healing_odds(character, ruleset, track) if ready else None
         if odds is not None and only_hurts(odds):  # never offered as good news
-            suffix = "" if track is Track.PHYSICAL else "_mental"
-            lines.append(t(lang, f"card_heal_only_hurts{suffix}"))
+            lines.append(
+                t(
+                    lang,
+                    N_("/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.")
+                    if track is Track.PHYSICAL
+                    else N_(
+                        "/heal roll (mental) cannot succeed now: it can only leave the wound as "
+                        "it is, or worsen it."
+                    ),
+                )
+            )
         else:
             lines.append(_heal_line(ready, status.remaining, lang, track))
         if odds is not None:
@@ -176,9 +207,9 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
         }
         if wound.inflicted != wound.current:
             inflicted = severity_label(lang, wound.track, wound.inflicted)
-            line = t(lang, "card_note_escalated", inflicted=inflicted, **params)
+            line = t(lang, "{severity} (inflicted as {inflicted}): {note}", inflicted=inflicted, **params)
         else:
-            line = t(lang, "card_note", **params)
+            line = t(lang, "{severity}: {note}", **params)
         if line not in counts:
             lines.append(line)
         counts[line] = counts.get(line, 0) + 1
@@ -187,21 +218,21 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
 
 def card_title(character: Character, lang: Lang) -> str:
     if character.dead:
-        return t_name(lang, "card_title_dead", character.name, TITLE)
+        return t_name(lang, "† {name} — dead", character.name, TITLE)
     if character.incoherent:
-        return t_name(lang, "card_title_incoherent", character.name, TITLE)
+        return t_name(lang, "🌀 {name} — incoherent", character.name, TITLE)
     return clip(escape(character.name), TITLE)
 
 
 def card_description(character: Character, lang: Lang) -> str:
     owner = (
-        t(lang, "card_npc")
+        t(lang, "NPC, kept by the GMs")
         if character.owner_id is None
-        else t(lang, "card_played_by", player=mention(character.owner_id))
+        else t(lang, "Played by {player}", player=mention(character.owner_id))
     )
     attributes = t(
         lang,
-        "card_attributes",
+        "Cp {corps} · Rs {resistance} · It {intuition} · preset {preset}",
         corps=signed(character.corps),
         resistance=signed(character.resistance),
         intuition=signed(character.intuition),
@@ -213,8 +244,8 @@ def card_description(character: Character, lang: Lang) -> str:
 def penalty_text(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     penalty = total_penalty(character, ruleset)
     if penalty == 0:
-        return t(lang, "card_penalty_none")
-    return t(lang, "card_penalty_value", penalty=signed(penalty))
+        return t(lang, "0 (no penalty)")
+    return t(lang, "{penalty} on all rolls", penalty=signed(penalty))
 
 
 def character_card(
@@ -226,20 +257,16 @@ def character_card(
         description=card_description(character, lang),
         colour=state_colour(state_of(character)),
     )
-    embed.add_field(name=t(lang, "card_physical"), value=track_rows(character, Track.PHYSICAL, lang))
-    embed.add_field(name=t(lang, "card_mental"), value=track_rows(character, Track.MENTAL, lang))
+    embed.add_field(name=t(lang, "Physical wounds"), value=track_rows(character, Track.PHYSICAL, lang))
+    embed.add_field(name=t(lang, "Mental wounds"), value=track_rows(character, Track.MENTAL, lang))
     if not character.out_of_play:  # the dead and the incoherent show their state, not figures
-        embed.add_field(
-            name=t(lang, "card_penalty"), value=penalty_text(character, ruleset, lang), inline=False
-        )
+        embed.add_field(name=t(lang, "Penalty"), value=penalty_text(character, ruleset, lang), inline=False)
     if found := warning_lines(character, lang):
-        embed.add_field(
-            name=t(lang, "card_warnings"), value=join_lines(lang, found, FIELD_VALUE), inline=False
-        )
+        embed.add_field(name=t(lang, "Warnings"), value=join_lines(lang, found, FIELD_VALUE), inline=False)
     rest = rest_lines(character, ruleset, lang, can_heal)
-    embed.add_field(name=t(lang, "card_rest"), value=join_lines(lang, rest, FIELD_VALUE), inline=False)
+    embed.add_field(name=t(lang, "Rest and healing"), value=join_lines(lang, rest, FIELD_VALUE), inline=False)
     if notes := note_lines(character, lang):
-        embed.add_field(name=t(lang, "card_notes"), value=join_lines(lang, notes, NOTES_FIELD), inline=False)
+        embed.add_field(name=t(lang, "Notes"), value=join_lines(lang, notes, NOTES_FIELD), inline=False)
     return fit_total(embed, CARD_BUDGET)
 
 
@@ -248,12 +275,12 @@ def character_card(
 SECRET_COLOUR = 0x99AAB5
 """One colour for every secret NPC: the colour of the card would tell its state."""
 SECRET_WORDS: dict[tuple[Track, Severity], str] = {
-    (Track.PHYSICAL, Severity.LOW): "secret_wounded",
-    (Track.PHYSICAL, Severity.MID): "secret_badly_wounded",
-    (Track.PHYSICAL, Severity.HIGH): "secret_deaths_door",
-    (Track.MENTAL, Severity.LOW): "secret_shaken",
-    (Track.MENTAL, Severity.MID): "secret_shaken",
-    (Track.MENTAL, Severity.HIGH): "secret_madness_edge",
+    (Track.PHYSICAL, Severity.LOW): N_("wounded"),
+    (Track.PHYSICAL, Severity.MID): N_("badly wounded"),
+    (Track.PHYSICAL, Severity.HIGH): N_("at death's door"),
+    (Track.MENTAL, Severity.LOW): N_("shaken"),
+    (Track.MENTAL, Severity.MID): N_("shaken"),
+    (Track.MENTAL, Severity.HIGH): N_("on the edge of madness"),
 }
 """A secret NPC's state by its worst wound and the track it is on (words with no grammatical gender in
 French: "mal en point", "aux portes de la mort", "au bord de la folie")."""
@@ -284,8 +311,8 @@ def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str
         return []
     lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
     if not lines:
-        return [t(lang, "short_unhurt")]
-    lines.append(t(lang, "short_penalty", penalty=signed(total_penalty(character, ruleset))))
+        return [t(lang, "Unhurt.")]
+    lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
     if found := warning_lines(character, lang):
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
@@ -303,7 +330,7 @@ def secret_word(character: Character, lang: Lang) -> str:
         return state_text(character, lang)
     held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
     if not held:
-        return t(lang, "secret_unhurt")
+        return t(lang, "unhurt")
     severity, track = max(held, key=lambda h: (h[0], h[1] is Track.PHYSICAL))  # a tie: the body first
     return t(lang, SECRET_WORDS[track, severity])
 
@@ -311,7 +338,7 @@ def secret_word(character: Character, lang: Lang) -> str:
 def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """``embed`` (a short result) with the character's state after the change as its last field."""
     if lines := status_lines(character, ruleset, lang):
-        embed.add_field(name=t(lang, "short_now"), value="\n".join(lines), inline=False)
+        embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
 
@@ -321,9 +348,9 @@ def secret_card(character: Character, lang: Lang) -> discord.Embed:
         title=card_title(character, lang),
         description="\n".join(
             [
-                t(lang, "card_npc"),
-                t(lang, "secret_state", word=secret_word(character, lang)),
-                t(lang, "secret_card_note"),
+                t(lang, "NPC, kept by the GMs"),
+                t(lang, "State: **{word}**", word=secret_word(character, lang)),
+                t(lang, "The GMs keep this character's wounds secret."),
             ]
         ),
         colour=discord.Colour(SECRET_COLOUR),
@@ -334,6 +361,6 @@ def secret_result(character: Character, lang: Lang, title_key: str) -> discord.E
     """A public result about a secret NPC: what kind of change, and its state as a word."""
     return discord.Embed(
         title=t_name(lang, title_key, character.name, TITLE),
-        description=t(lang, "secret_state", word=secret_word(character, lang)),
+        description=t(lang, "State: **{word}**", word=secret_word(character, lang)),
         colour=discord.Colour(SECRET_COLOUR),
     )

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.damage import Blow, DamageInfliction, Harm, HarmOdds, resistance
 from bot.rules.dice import Dice
@@ -22,35 +23,53 @@ from bot.ui.text import TITLE, fit_total, signed
 
 def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:
     """What a blow gives by the table (``harm``) and what it became through escalation."""
-    beyond = "damage_fatal" if track is Track.PHYSICAL else "damage_incoherent"
+    beyond = N_("☠️ **FATAL**") if track is Track.PHYSICAL else N_("🌀 **INCOHERENT**")
     severity = harm.severity
     if harm is Harm.NONE:
-        return t(lang, "damage_none")
+        return t(lang, "no wound")
     if severity is None:  # the table's last band
         return t(lang, beyond)
     inflicted = severity_label(lang, track, severity)
     if became is None:
-        return t(lang, f"damage_escalated_{beyond.removeprefix('damage_')}", inflicted=inflicted)
+        return t(
+            lang,
+            N_("{inflicted} → ☠️ **FATAL**")
+            if track is Track.PHYSICAL
+            else N_("{inflicted} → 🌀 **INCOHERENT**"),
+            inflicted=inflicted,
+        )
     if became != severity:
-        return t(lang, "damage_escalated", inflicted=inflicted, became=severity_label(lang, track, became))
-    return t(lang, "damage_wound", severity=inflicted)
+        return t(
+            lang,
+            "{inflicted} → **{became}** (escalated)",
+            inflicted=inflicted,
+            became=severity_label(lang, track, became),
+        )
+    return t(lang, "**{severity}**", severity=inflicted)
 
 
 def blow_line(index: int, blow: Blow, track: Track, lang: Lang) -> str:
     if blow.roll.success:
         effective = t(
             lang,
-            "damage_effective_success",
+            "success: effective damage {damage} − {margin} = **{effective}**",
             damage=blow.damage,
             margin=blow.roll.margin,
             effective=number(blow.effective),
         )
     else:
-        effective = t(lang, "damage_effective_failure", damage=blow.damage)
+        effective = t(lang, "failure: effective damage **{damage}**", damage=blow.damage)
     became = blow.result.became if blow.result is not None else None
     outcome = outcome_text(track, blow.harm, became, lang)
     terms = roll_terms(blow.roll, lang, attributes_label(track), difficulty=False)
-    return t(lang, "damage_blow", index=index, terms=terms, effective=effective, outcome=outcome)
+    return t(
+        lang,
+        "**Roll {index}**: {terms}; {effective} ⇒ {outcome}",
+        index=index,
+        terms=terms,
+        effective=effective,
+        outcome=outcome,
+    )
 
 
 def damage_embed(
@@ -63,11 +82,24 @@ def damage_embed(
     """What ``/wound damage:`` or ``/mental damage:`` did: every roll in full, the effective damage and
     what each blow became, death or incoherence called out, the blows not rolled after a fatal one."""
     track, character = infliction.track, infliction.character
-    lines = [t(lang, "damage_intro", damage=infliction.damage, label=attributes_label(track))]
+    lines = [
+        t(
+            lang,
+            "Damage **{damage}**; resistance roll with {label} and the penalty:",
+            damage=infliction.damage,
+            label=attributes_label(track),
+        )
+    ]
     blows = [blow_line(index, blow, track, lang) for index, blow in enumerate(infliction.blows, 1)]
     lines.append(join_lines(lang, blows, 3000))
     if not infliction.results:
-        lines.append(t(lang, "damage_no_wound_at_all", light=ruleset.damage.thresholds[0]))
+        lines.append(
+            t(
+                lang,
+                "No wound: the effective damage stayed under {light}.",
+                light=ruleset.damage.thresholds[0],
+            )
+        )
     return fit_total(wound_result(character, lines, infliction, lang, note=note), RESULT_BUDGET)
 
 
@@ -78,11 +110,11 @@ def percent(chance: Fraction, lang: Lang) -> str:
         return value.replace(".", ",") if lang == "fr" else value
 
     if 0 < chance < Fraction(1, 1000):
-        return t(lang, "percent_below", value=shown("0.1"))
+        return t(lang, "< {value} %", value=shown("0.1"))
     if Fraction(999, 1000) < chance < 1:
-        return t(lang, "percent_above", value=shown("99.9"))
+        return t(lang, "> {value} %", value=shown("99.9"))
     value = f"{float(chance * 100):.1f}".removesuffix(".0")
-    return t(lang, "percent", value=shown(value))
+    return t(lang, "{value} %", value=shown(value))
 
 
 def preview_embed(
@@ -101,30 +133,37 @@ def preview_embed(
     lines = [
         t(
             lang,
-            "preview_roll",
+            "The roll: ±d10, {label} {attributes}, penalty {penalty}.",
             label=attributes_label(track),
             attributes=signed(attributes),
             penalty=signed(penalty),
         )
     ]
     if dice is not None:
-        lines.append(t(lang, "preview_known_dice", dice=dice_text(dice, lang)))
+        lines.append(t(lang, "The dice given decide the first roll: {dice}.", dice=dice_text(dice, lang)))
     lines += [
         t(
             lang,
-            "preview_line",
+            "• {outcome}: **{chance}**",
             outcome=outcome_text(track, o.harm, o.becomes, lang),
             chance=percent(o.chance, lang),
         )
         for o in odds
     ]
     if count > 1:
-        lines.append(t(lang, "preview_batch", count=count))
-    lines.append(t(lang, "preview_confirm"))
+        lines.append(
+            t(
+                lang,
+                "These are the odds of the first of {count} blows; each next one rolls "
+                "with the penalty of the wounds held then.",
+                count=count,
+            )
+        )
+    lines.append(t(lang, "Nothing is rolled until you confirm. Only you can see this."))
     embed = discord.Embed(
-        title=t_name(lang, "preview_title", character.name, TITLE, damage=damage),
+        title=t_name(lang, "Damage {damage} on {name}: the odds", character.name, TITLE, damage=damage),
         description="\n".join(lines),
         colour=discord.Colour(NOTICE_COLOUR),
     )
-    embed.set_footer(text=t(lang, "damage_table_footer", table=damage_table_text(ruleset.damage, lang)))
+    embed.set_footer(text=t(lang, "Damage table: {table}", table=damage_table_text(ruleset.damage, lang)))
     return fit_total(embed)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import discord
 from pydantic import ValidationError
 
+from bot.errors import N_
 from bot.history import (
     Configured,
     Created,
@@ -34,7 +35,7 @@ from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
 from bot.ui.card import NOTICE_COLOUR
-from bot.ui.i18n import CATALOGUE, Lang, healed_word, join_lines, severity_label, t, t_name, tn
+from bot.ui.i18n import EVENT_KINDS, Lang, healed_word, join_lines, severity_label, t, t_name, tn
 from bot.ui.rolls import cascade_reason
 from bot.ui.settings import ruleset_changes
 from bot.ui.text import DESCRIPTION, TITLE, clip, escape, mention
@@ -44,7 +45,13 @@ log = logging.getLogger(__name__)
 EVENT_LIMIT = 400
 NAME_IN_EVENT = 60
 VALUE_IN_EVENT = 120
-EDIT_FIELDS = ("name", "corps", "resistance", "intuition", "preset")
+EDIT_FIELDS = {  # a character's fields, by their names in an edit
+    "name": N_("name"),
+    "corps": N_("corps"),
+    "resistance": N_("résistance"),
+    "intuition": N_("intuition"),
+    "preset": N_("preset"),
+}
 
 
 def _value_text(value: object) -> str:
@@ -58,8 +65,8 @@ def _value_text(value: object) -> str:
 def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     parts = []
     for key, value in changes.items():
-        label = t(lang, f"field_{key}") if key in EDIT_FIELDS else clip(escape(key), 40)
-        parts.append(label + t(lang, "colon") + _value_text(value))
+        label = t(lang, EDIT_FIELDS[key]) if key in EDIT_FIELDS else clip(escape(key), 40)
+        parts.append(label + t(lang, ": ") + _value_text(value))
     return ", ".join(parts)
 
 
@@ -82,42 +89,54 @@ def _settings_diff(record: Configured, lang: Lang) -> str | None:
     return "; ".join(ruleset_changes(before, after, lang, mentions=False)) or "—"
 
 
+def _beyond(lang: Lang, track: Track) -> str:
+    """What a wound beyond the last severity became: "☠️ FATAL", "🌀 INCOHERENT"."""
+    return t(lang, N_("☠️ FATAL") if track is Track.PHYSICAL else N_("🌀 INCOHERENT"))
+
+
 def _wound(record: Wounded, lang: Lang, name: str) -> str:
     track = record.track
     outcome = ""
     if any(became != record.severity for became in record.became):
         labels = [
-            (
-                t(lang, f"event_beyond_{track.value}")
-                if became is None
-                else severity_label(lang, track, became)
-            )
+            (_beyond(lang, track) if became is None else severity_label(lang, track, became))
             + _why(lang, track, record.severity, became, record.maxima)
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
     severity = severity_label(lang, track, record.severity)
     outcome += _batch_end(record, lang)
-    return t(lang, "event_wound", name=name, count=record.count, severity=severity, outcome=outcome)
+    return t(
+        lang,
+        "**{name}**: {count} × {severity}{outcome}",
+        name=name,
+        count=record.count,
+        severity=severity,
+        outcome=outcome,
+    )
 
 
 def _batch_end(record: Wounded | DamageRolled, lang: Lang) -> str:
     """What ends the line of a batch of wounds: the wounds not applied after a fatal one, the note."""
-    text = tn(lang, "event_not_applied", record.not_applied) if record.not_applied > 0 else ""
+    text = (
+        tn(lang, " ({count} not applied)", " ({count} not applied)", record.not_applied)
+        if record.not_applied > 0
+        else ""
+    )
     if record.note.strip():
-        text += t(lang, "event_note", note=clip(escape(record.note), 80))
+        text += t(lang, " — “{note}”", note=clip(escape(record.note), 80))
     return text
 
 
 def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
     """A damage roll (rules.md §8): each blow's outcome by the table, and what its wound became."""
     track, became = record.track, list(record.became)
-    beyond = t(lang, f"event_beyond_{track.value}")
+    beyond = _beyond(lang, track)
     outcomes = []
     for blow in record.rolls:
         severity = blow.harm.severity
         if blow.harm is Harm.NONE:
-            outcomes.append(t(lang, "damage_none"))
+            outcomes.append(t(lang, "no wound"))
             continue
         ended = became.pop(0) if became else None
         if severity is None:  # the table's last band
@@ -132,7 +151,7 @@ def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
             outcomes.append(label)
     text = t(
         lang,
-        "event_damage",
+        "**{name}**: damage {damage} × {count} → {outcomes}",
         name=name,
         damage=record.damage,
         count=len(record.rolls),
@@ -148,12 +167,14 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     if last is not None and last.worsened:
         why = _why(lang, track, record.severity.higher(), last.became, record.maxima)
         if last.became is None:
-            outcome = " → " + t(lang, f"event_beyond_{track.value}") + why
+            outcome = " → " + _beyond(lang, track) + why
         else:
-            outcome = t(lang, "event_worsened", severity=severity_label(lang, track, last.became)) + why
+            outcome = (
+                t(lang, " — worsened: {severity}", severity=severity_label(lang, track, last.became)) + why
+            )
     return t(
         lang,
-        "event_heal_roll",
+        "**{name}**: healing session ({severity}), {healed}/{rolls} successful rolls{outcome}",
         name=name,
         severity=severity_label(lang, track, record.severity),
         healed=record.healed,
@@ -166,12 +187,14 @@ def _lowered(record: Lowered, lang: Lang, name: str) -> str:
     track = record.track
     after = healed_word(lang, track) if record.became is None else severity_label(lang, track, record.became)
     severity = severity_label(lang, track, record.severity)
-    return t(lang, "event_heal_wound", name=name, severity=severity, became=after)
+    return t(
+        lang, "**{name}**: GM healing, {severity} → {became}", name=name, severity=severity, became=after
+    )
 
 
 def _unknown(lang: Lang, kind: str) -> str:
-    shown = t(lang, f"kind_{kind}") if f"kind_{kind}" in CATALOGUE else clip(escape(kind), 40)
-    return t(lang, "event_unknown", kind=shown)
+    shown = t(lang, EVENT_KINDS[kind]) if kind in EVENT_KINDS else clip(escape(kind), 40)
+    return t(lang, "{kind}", kind=shown)
 
 
 def describe(record: Record, character_name: str | None, lang: Lang) -> str:
@@ -179,12 +202,23 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
     name = clip(escape(character_name or "?"), NAME_IN_EVENT)
     match record:
         case Created(owner_id=owner):
-            shown = mention(owner) if owner else t(lang, "npc")
-            return t(lang, "event_character_create", name=name, owner=shown)
+            shown = mention(owner) if owner else t(lang, "NPC")
+            return t(lang, "character **{name}** created ({owner})", name=name, owner=shown)
         case Edited():
-            return t(lang, "event_character_edit", name=name, changes=_changes(lang, record.changes()) or "—")
+            return t(
+                lang,
+                "character **{name}** edited: {changes}",
+                name=name,
+                changes=_changes(lang, record.changes()) or "—",
+            )
         case Deleted() | Selected():
-            return t(lang, f"event_{record.kind.value}", name=name)
+            return t(
+                lang,
+                N_("character **{name}** deleted")
+                if isinstance(record, Deleted)
+                else N_("**{name}** became the active character"),
+                name=name,
+            )
         case Wounded():
             return _wound(record, lang, name)
         case DamageRolled():
@@ -194,25 +228,33 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
         case Lowered():
             return _lowered(record, lang, name)
         case Rested(days=days, characters=count):
-            who = name if character_name else t(lang, "event_rest_all", count=count)
-            return tn(lang, "event_rest", days, who=who)
+            who = name if character_name else t(lang, "{count} characters", count=count)
+            return tn(lang, "rest of {count} day for {who}", "rest of {count} days for {who}", days, who=who)
         case Configured() if (diff := _settings_diff(record, lang)) is not None:
-            return t(lang, "event_config_diff", changes=diff)
+            return t(lang, "settings changed: {changes}", changes=diff)
         case Configured(setting=setting, changes=changes):
-            shown = t(lang, "colon") + _changes(lang, changes) if changes else ""
-            return t(lang, "event_config", setting=clip(escape(setting), 40), changes=shown)
+            shown = t(lang, ": ") + _changes(lang, changes) if changes else ""
+            return t(
+                lang,
+                "setting **{setting}** changed{changes}",
+                setting=clip(escape(setting), 40),
+                changes=shown,
+            )
         case Imported(counts=counts):
-            shown = t(lang, "colon") + _changes(lang, counts) if counts else ""
-            return t(lang, "event_import", changes=shown)
+            shown = t(lang, ": ") + _changes(lang, counts) if counts else ""
+            return t(lang, "server data imported{changes}", changes=shown)
         case LinkGiven(revoked=revoked):
-            return t(lang, "event_view_link_revoked" if revoked else "event_view_link")
+            return t(
+                lang,
+                N_("player-view links revoked, a new one given") if revoked else N_("player-view link given"),
+            )
         case Undid(event_id=undoes, reverted=reverted):
             what = (
                 ""
                 if reverted is None
                 else " — " + describe(reverted, record.character_name or character_name, lang)
             )
-            return t(lang, "event_undo", undoes=undoes, what=what)
+            return t(lang, "undid change #{undoes}{what}", undoes=undoes, what=what)
         case Unreadable(raw_kind=kind):
             return _unknown(lang, kind)
 
@@ -229,9 +271,16 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
     name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
     if isinstance(record, Undid):
         if kind_of(record.reverted) in SECRET_KINDS:
-            return t(lang, "event_secret_undo", undoes=record.event_id, name=name)
+            return t(
+                lang,
+                "undid change #{undoes} — **{name}**, a change kept secret",
+                undoes=record.event_id,
+                name=name,
+            )
         return None
-    return t(lang, "event_secret", name=name) if kind_of(record) in SECRET_KINDS else None
+    return (
+        t(lang, "**{name}** — a change kept secret", name=name) if kind_of(record) in SECRET_KINDS else None
+    )
 
 
 def kind_of(record: Record | None) -> EventKind | None:
@@ -270,7 +319,7 @@ def event_line(event: Event, lang: Lang, hidden: Collection[int] = ()) -> str:
     if event.actor_id:
         parts.append(mention(event.actor_id))
     line = " ".join(parts) + " — " + describe_event(event, lang, hidden)
-    return f"~~{line}~~ {t(lang, 'history_undone')}" if event.undone else line
+    return f"~~{line}~~ {t(lang, '(undone)')}" if event.undone else line
 
 
 def history_embed(
@@ -284,12 +333,12 @@ def history_embed(
 ) -> discord.Embed:
     """One page of history, newest first as given, with a "page 2/5" footer (secret NPCs: ``hidden``)."""
     lines = [event_line(event, lang, hidden) for event in events]
-    description = join_lines(lang, lines, DESCRIPTION - 96) if lines else t(lang, "history_empty")
+    description = join_lines(lang, lines, DESCRIPTION - 96) if lines else t(lang, "Nothing recorded yet.")
     title = (
-        t(lang, "history_title")
+        t(lang, "History")
         if character_name is None
-        else t_name(lang, "history_title_character", character_name, TITLE)
+        else t_name(lang, "History — {name}", character_name, TITLE)
     )
     embed = discord.Embed(title=title, description=description, colour=discord.Colour(NOTICE_COLOUR))
-    embed.set_footer(text=t(lang, "page_footer", page=page, pages=pages))
+    embed.set_footer(text=t(lang, "page {page}/{pages}", page=page, pages=pages))
     return embed

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.damage import DamageInfliction
 from bot.rules.dice import Roll
@@ -35,9 +36,14 @@ FAILURE_COLOUR = COLOURS[State.CRITICAL]
 def _out_line(character: Character, lang: Lang) -> str | None:
     """The loud line of a character who just died or became incoherent."""
     if character.dead:
-        return t_name(lang, "wound_dead", character.name, 400)
+        return t_name(lang, "☠️ **{name} is DEAD.** (/undo, by a GM, brings them back.)", character.name, 400)
     if character.incoherent:
-        return t_name(lang, "wound_incoherent", character.name, 400)
+        return t_name(
+            lang,
+            "🌀 **{name} is INCOHERENT**: unplayable. (/undo, by a GM, brings them back.)",
+            character.name,
+            400,
+        )
     return None
 
 
@@ -54,12 +60,16 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
     inflicted = severity_label(lang, track, result.inflicted)
     why = cascade_reason(lang, track, result.inflicted, result.became, maxima)
     if result.became is None:
-        key = "wound_line_fatal" if track is Track.PHYSICAL else "wound_line_incoherent"
+        key = (
+            N_("• {inflicted} → ☠️ **FATAL**")
+            if track is Track.PHYSICAL
+            else N_("• {inflicted} → 🌀 **INCOHERENT**")
+        )
         return t(lang, key, inflicted=inflicted) + why
     if result.escalated:
         became = severity_label(lang, track, result.became)
-        return t(lang, "wound_line_escalated", inflicted=inflicted, became=became) + why
-    return t(lang, "wound_line", inflicted=inflicted)
+        return t(lang, "• {inflicted} → **{became}**", inflicted=inflicted, became=became) + why
+    return t(lang, "• {inflicted}", inflicted=inflicted)
 
 
 def _grouped(lines: Sequence[str]) -> list[str]:
@@ -102,10 +112,17 @@ def wound_result(
     if loud := _out_line(character, lang):
         lines = [loud, *lines]
     if note.strip():
-        lines.append(t(lang, "wound_note", note=clip(escape(note), NOTE_SHOWN)))
+        lines.append(t(lang, "Note: {note}", note=clip(escape(note), NOTE_SHOWN)))
     if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
-        lines.append(tn(lang, "wound_rest_lost", infliction.rest_lost))
-    key = "wound_title" if infliction.track is Track.PHYSICAL else "wound_title_mental"
+        lines.append(
+            tn(
+                lang,
+                "The {count} day of rest taken is lost: the rest period starts again.",
+                "The {count} days of rest taken are lost: the rest period starts again.",
+                infliction.rest_lost,
+            )
+        )
+    key = N_("Wounds — {name}") if infliction.track is Track.PHYSICAL else N_("Mental wounds — {name}")
     return discord.Embed(
         title=t_name(lang, key, character.name, TITLE),
         description="\n".join(lines),
@@ -119,9 +136,12 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
     before, after = lowering.before.current, lowering.after.current
     before_text = "?" if before is None else severity_label(lang, track, before)
     after_text = healed_word(lang, track) if after is None else severity_label(lang, track, after)
-    lines = [t(lang, "lower_line", before=before_text, after=after_text), t(lang, "lower_note")]
+    lines = [
+        t(lang, "{before} → **{after}**", before=before_text, after=after_text),
+        t(lang, "No roll. The rest counter is unchanged."),
+    ]
     embed = discord.Embed(
-        title=t_name(lang, "lower_title", lowering.character.name, TITLE),
+        title=t_name(lang, "GM healing — {name}", lowering.character.name, TITLE),
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )
@@ -136,39 +156,67 @@ def attributes_label(track: Track) -> str:
 def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> str:
     if step.roll.success:
         if step.became is None:
-            return t(lang, "heal_outcome_healed", healed=healed_word(lang, track))
-        return t(lang, "heal_outcome_lowered", severity=severity_label(lang, track, step.became))
+            return t(lang, "✅ {healed}", healed=healed_word(lang, track))
+        return t(lang, "✅ now {severity}", severity=severity_label(lang, track, step.became))
     margin = step.roll.failure_margin
     why = cascade_reason(lang, track, step.severity.higher(), step.became, maxima)
     if step.beyond or (step.worsened and step.became is None):
-        key = "heal_outcome_fatal" if track is Track.PHYSICAL else "heal_outcome_incoherent"
+        key = (
+            N_("☠️ failed by {margin} (10 or more): **FATAL**")
+            if track is Track.PHYSICAL
+            else N_("🌀 failed by {margin} (10 or more): **INCOHERENT**")
+        )
         return t(lang, key, margin=margin) + why
     if step.worsened and step.became is not None:
         severity = severity_label(lang, track, step.became)
-        return t(lang, "heal_outcome_worsened", margin=margin, severity=severity) + why
-    return t(lang, "heal_outcome_failed", margin=margin)
+        return (
+            t(
+                lang,
+                "⚠️ failed by {margin} (10 or more), the session ends: **worsened to {severity}**",
+                margin=margin,
+                severity=severity,
+            )
+            + why
+        )
+    return t(lang, "❌ failed (failure margin {margin}): unchanged, the session ends", margin=margin)
 
 
 def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """One healing session: every roll in full, what each did, and that the rest was consumed."""
     track, label = session.track, attributes_label(session.track)
     steps = [
-        t(lang, "heal_step", index=index, terms=roll_terms(step.roll, lang, label))
+        t(lang, "**Roll {index}**: {terms}", index=index, terms=roll_terms(step.roll, lang, label))
         + " — "
         + _step_outcome(step, track, session.character.maxima(track), lang)
         for index, step in enumerate(session.steps, 1)
     ]
     severity = severity_label(lang, track, session.severity)
-    head = [t(lang, "heal_intro", eligible=session.eligible, severity=severity)]
+    head = [
+        t(
+            lang,
+            "{eligible} × {severity} to heal: one roll per wound, in order, until the first failure.",
+            eligible=session.eligible,
+            severity=severity,
+        )
+    ]
     tail = []
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
         head.insert(0, loud)
     elif (left := session.eligible - len(session.steps)) > 0:
-        tail.append(tn(lang, "heal_not_rolled", left))
-    tail.append(t(lang, "heal_summary", healed=session.healed, rolls=len(session.steps)))
+        tail.append(
+            tn(
+                lang,
+                "{count} wound not rolled in this session.",
+                "{count} wounds not rolled in this session.",
+                left,
+            )
+        )
+    tail.append(
+        t(lang, "Result: {healed}/{rolls} successful rolls.", healed=session.healed, rolls=len(session.steps))
+    )
     if not session.character.out_of_play:
-        tail.append(t(lang, "heal_rest_consumed"))
-    key = "heal_title" if track is Track.PHYSICAL else "heal_title_mental"
+        tail.append(t(lang, "The rest is consumed: the next session needs a new full rest period."))
+    key = N_("Healing session — {name}") if track is Track.PHYSICAL else N_("Mental healing session — {name}")
     title = t_name(lang, key, session.character.name, TITLE)
     room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
         len(part) + 1 for part in head + tail
@@ -184,8 +232,8 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
 def roll_verdict(roll: Roll, lang: Lang) -> str:
     """``✅ **Success**, margin +2`` / ``❌ **Failure**, failure margin 3``."""
     if roll.success:
-        return t(lang, "roll_success", margin=signed(roll.margin))
-    return t(lang, "roll_failure", margin=roll.failure_margin)
+        return t(lang, "✅ **Success**, margin {margin}", margin=signed(roll.margin))
+    return t(lang, "❌ **Failure**, failure margin {margin}", margin=roll.failure_margin)
 
 
 def roll_embed(
@@ -200,14 +248,14 @@ def roll_embed(
     means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
     lines = [roll_verdict(roll, lang)]
     if terms:
-        lines.append(roll_terms(roll, lang, t(lang, "roll_modifier")))
+        lines.append(roll_terms(roll, lang, t(lang, "modifier")))
     embed = discord.Embed(
-        title=t_name(lang, "roll_title", character_name, TITLE),
+        title=t_name(lang, "Roll — {name}", character_name, TITLE),
         description="\n".join(lines),
         colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
     )
     if difficulty_typed and terms:
-        embed.set_footer(text=t(lang, "roll_difficulty_hint"))
+        embed.set_footer(text=t(lang, "A positive difficulty makes a roll easier, a negative one harder."))
     return embed
 
 
@@ -215,22 +263,22 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
     """One line per track the character can heal by rolling and holds wounds on: rest and readiness."""
     name = clip(escape(character.name), NAME_IN_LINE)
     if ruleset.is_secret(character.owner_id, character.id):
-        return [t(lang, "rest_line_secret", name=name, word=secret_word(character, lang))]
+        return [t(lang, "{name}: {word}", name=name, word=secret_word(character, lang))]
     if not character.is_wounded():
-        return [t(lang, "rest_line_unhurt", name=name)]
+        return [t(lang, "{name}: unhurt", name=name)]
     lines = []
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
             continue
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-            lines.append(t(lang, "rest_line_mental_by_gm", name=name))
+            lines.append(t(lang, "{name}: mental wounds, healed by a GM (/heal mental)", name=name))
             continue
         if can_roll_healing(character, ruleset, track):
             continue  # listed once, with the odds of its first roll, under who can roll (rest_embed)
         severity = severity_label(lang, track, status.severity)
         days = days_text(lang, status.rested, status.needed)
-        lines.append(t(lang, "rest_line_wait", name=name, days=days, severity=severity))
+        lines.append(t(lang, "{name}: {days} ({severity})", name=name, days=days, severity=severity))
     return lines
 
 
@@ -262,11 +310,10 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
     odds of their first roll."""
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
-    description = join_lines(lang, lines, 2500) if characters else t(lang, "rest_none")
+    description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     fields: list[tuple[str, str]] = []
     hopeless: list[tuple[str, str]] = []
     for track in Track:
-        suffix = "" if track is Track.PHYSICAL else "_mental"
         ready: list[str] = []
         only_hurt: list[str] = []
         for character, odds in ready_to_heal(characters, ruleset, track):
@@ -274,15 +321,35 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
             (only_hurt if only_hurts(odds) else ready).append(line)
         if ready:
             text = join_lines(lang, ready, FIELD_VALUE)
-            fields.append((t(lang, f"rest_ready{suffix}"), text))
+            fields.append(
+                (
+                    t(
+                        lang,
+                        N_("Can roll healing now (/heal roll)")
+                        if track is Track.PHYSICAL
+                        else N_("Can roll mental healing now (/heal roll track:mental)"),
+                    ),
+                    text,
+                )
+            )
         if only_hurt:
             text = join_lines(lang, only_hurt, FIELD_VALUE)
-            hopeless.append((t(lang, f"rest_only_hurts{suffix}"), text))
+            hopeless.append(
+                (
+                    t(
+                        lang,
+                        N_("Rest over, but healing cannot succeed now (not pinged)")
+                        if track is Track.PHYSICAL
+                        else N_("Rest over, but mental healing cannot succeed now (not pinged)"),
+                    ),
+                    text,
+                )
+            )
     if not fields:
-        description = t(lang, "rest_nobody_ready") + "\n" + description
+        description = t(lang, "Nobody can roll healing yet.") + "\n" + description
     fields += hopeless
     embed = discord.Embed(
-        title=tn(lang, "rest_title", days),
+        title=tn(lang, "Rest: {count} day", "Rest: {count} days", days),
         description=description or None,
         colour=discord.Colour(NOTICE_COLOUR),
     )

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.dice import Dice, Roll
 from bot.rules.odds import HealingOdds
@@ -32,10 +33,10 @@ def throws(values: tuple[int, ...]) -> str:
 def dice_text(dice: Dice, lang: Lang) -> str:
     """``luck 7 − unluck 3 = +4``, marked when the player typed the dice."""
     text = (
-        f"{t(lang, 'roll_luck')} {throws(dice.luck)} {MINUS} {t(lang, 'roll_unluck')} {throws(dice.unluck)}"
+        f"{t(lang, 'luck')} {throws(dice.luck)} {MINUS} {t(lang, 'unluck')} {throws(dice.unluck)}"
         f" = {signed(dice.value)}"
     )
-    return f"{text} ({t(lang, 'roll_manual')})" if dice.manual else text
+    return text + " (" + t(lang, "player's dice") + ")" if dice.manual else text
 
 
 def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -> str:
@@ -43,9 +44,9 @@ def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -
     ``difficulty=False`` for a damage roll, which has none."""
     terms = [dice_text(roll.dice, lang), f"{label} {signed(roll.attributes)}"]
     if difficulty:
-        terms.append(f"{t(lang, 'roll_difficulty')} {signed(roll.difficulty)}")
-    terms.append(f"{t(lang, 'roll_penalty')} {signed(roll.penalty)}")
-    return ", ".join(terms) + f" → {t(lang, 'roll_margin')} {signed(roll.margin)}"
+        terms.append(f"{t(lang, 'difficulty')} {signed(roll.difficulty)}")
+    terms.append(f"{t(lang, 'penalty')} {signed(roll.penalty)}")
+    return ", ".join(terms) + f" → {t(lang, 'margin')} {signed(roll.margin)}"
 
 
 # ---- Why a wound became worse than asked: the full ranks it went through ("light full 4/4").
@@ -59,11 +60,21 @@ def skipped(start: Severity | None, became: Severity | None) -> list[Severity]:
     return [s for s in SEVERITIES if s >= start and (became is None or s < became)]
 
 
+FULL = {  # a severity by its English choice value: "full" as the reason of an escalation
+    "light": N_("light full {max}/{max}"),
+    "serious": N_("serious full {max}/{max}"),
+    "critical": N_("critical full {max}/{max}"),
+    "shock": N_("shock full {max}/{max}"),
+    "trauma": N_("trauma full {max}/{max}"),
+    "psychosis": N_("psychosis full {max}/{max}"),
+}
+
+
 def cascade_reason(
     lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima
 ) -> str:
     """`` (light full 4/4, serious full 2/2)``, or nothing when the wound stayed at ``start``."""
-    full = [t(lang, f"full_{severity_name(track, s)}", max=maxima[s]) for s in skipped(start, became)]
+    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped(start, became)]
     return f" ({', '.join(full)})" if full else ""
 
 
@@ -79,7 +90,7 @@ def damage_table_text(table: DamageTable, lang: Lang) -> str:
     light, serious, critical, fatal = table.thresholds
     return t(
         lang,
-        "damage_table",
+        "none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}",
         none=light - 1,
         light=_band(light, serious - 1),
         serious=_band(serious, critical - 1),
@@ -116,8 +127,8 @@ def only_hurts(odds: HealingOdds) -> bool:
 def success_text(odds: HealingOdds, lang: Lang) -> str:
     """ "success 36%", or "success impossible"."""
     if only_hurts(odds):
-        return t(lang, "odds_success_none")
-    return t(lang, "odds_success", success=percent(lang, odds.success))
+        return t(lang, "success impossible")
+    return t(lang, "success {success}", success=percent(lang, odds.success))
 
 
 def danger_text(odds: HealingOdds, lang: Lang) -> str:
@@ -127,7 +138,7 @@ def danger_text(odds: HealingOdds, lang: Lang) -> str:
         mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
         return f"{mark} {percent(lang, odds.death)}"
     if odds.worsening > 0:
-        return t(lang, "odds_worsening", worsening=percent(lang, odds.worsening))
+        return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
     return ""
 
 
@@ -140,13 +151,17 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
     """ "First roll (light wound): **success impossible** · worsening 64% · ☠️ **death 64%**"."""
     line = t(
         lang,
-        "odds_line",
+        "First roll ({severity}): {success} · worsening {worsening}",
         severity=severity_label(lang, odds.track, odds.severity),
         success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
         worsening=percent(lang, odds.worsening),
     )
     if odds.death > 0:
-        key = "odds_death" if odds.track is Track.PHYSICAL else "odds_incoherent"
+        key = (
+            N_(" · ☠️ **death {death}**")
+            if odds.track is Track.PHYSICAL
+            else N_(" · 🌀 **incoherence {death}**")
+        )
         line += t(lang, key, death=percent(lang, odds.death))
     return line
 
@@ -155,14 +170,36 @@ def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
     """The private question before a session the bot rolls: what is at stake first, then why."""
     at_stake = stakes(odds, lang)
     if not odds.beyond:
-        return t(lang, "confirm_heal", stakes=at_stake)
-    key = "confirm_heal_fatal" if odds.track is Track.PHYSICAL else "confirm_heal_incoherent"
+        return t(
+            lang,
+            "**{stakes}**\nThis healing session may make things worse: a first roll "
+            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
+            "nothing.)",
+            stakes=at_stake,
+        )
+    key = (
+        N_(
+            "⚠️ **{stakes}**\nThis healing session may **kill** {name}: a first roll "
+            "failed by 10 or more worsens the wound, and that would be fatal. Roll "
+            "anyway? (Cancel changes nothing.)"
+        )
+        if odds.track is Track.PHYSICAL
+        else N_(
+            "⚠️ **{stakes}**\nThis healing session may make {name} **incoherent**: a "
+            "first roll failed by 10 or more worsens the wound beyond the last "
+            "psychosis. Roll anyway? (Cancel changes nothing.)"
+        )
+    )
     return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
 
 
 def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
     """The character's name and the odds of the first roll, for the question."""
-    key = "odds_title" if odds.track is Track.PHYSICAL else "odds_title_mental"
+    key = (
+        N_("Healing session — {name}")
+        if odds.track is Track.PHYSICAL
+        else N_("Mental healing session — {name}")
+    )
     return discord.Embed(
         title=t_name(lang, key, character.name, TITLE),
         description=odds_line(odds, lang),

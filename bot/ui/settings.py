@@ -7,13 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 import discord
 
+from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.card import NOTICE_COLOUR, State, secret_word, state_colour, state_text
 from bot.ui.i18n import (
-    CATALOGUE,
     Lang,
     join_lines,
     number,
@@ -35,29 +35,36 @@ def _maxima(values: tuple[int, int, int]) -> str:
 
 def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: Callable[[int], str]) -> str:
     terms = " · ".join(f"{severity_short(lang, track, s)} {shown(values[s])}" for s in SEVERITIES)
-    return t(lang, "config_track_line", track=track_label(lang, track), values=terms)
+    return t(lang, "{track}: {values}", track=track_label(lang, track), values=terms)
 
 
 NUMBERS: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
-    ("config_penalties", lambda n: n.penalties, signed),
-    ("config_rest", lambda n: n.rest_days, number),
-    ("config_difficulty", lambda n: n.difficulty, signed),
+    (N_("Penalty per wound"), lambda n: n.penalties, signed),
+    (N_("Rest before healing (days)"), lambda n: n.rest_days, number),
+    (N_("Healing difficulty (positive is easier)"), lambda n: n.difficulty, signed),
 )
 """The settings with a number per track and severity: their label, where they are, how they show."""
 
 
 def _on(lang: Lang, value: bool) -> str:
-    return t(lang, "on" if value else "off")
+    return t(lang, N_("on") if value else N_("off"))
+
+
+ASK_HEALING = {  # /config dice ask-before-healing: when to ask, by its choice value
+    "deadly": N_("when its first roll can kill or make incoherent"),
+    "worsening": N_("whenever its first roll can worsen a wound"),
+    "never": N_("never"),
+}
 
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    embed = discord.Embed(title=t(lang, "config_title"), colour=discord.Colour(NOTICE_COLOUR))
-    embed.add_field(name=t(lang, "config_gm_role"), value=_role(lang, ruleset.gm_role_id), inline=False)
+    embed = discord.Embed(title=t(lang, "Server settings"), colour=discord.Colour(NOTICE_COLOUR))
+    embed.add_field(name=t(lang, "GM role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
             lang,
-            "config_preset_line",
+            "{name}: physical {physical} · mental {mental}",
             name=preset_label(lang, name),
             physical=_maxima(preset.physical),
             mental=_maxima(preset.mental),
@@ -65,36 +72,52 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "config_presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
+        name=t(lang, "Maxima presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
     for key, pick, shown in NUMBERS:
         lines = [_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track]
         embed.add_field(name=t(lang, key), value="\n".join(lines), inline=False)
-    damage = damage_table_text(ruleset.damage, lang) + "\n" + t(lang, "damage_table_mental")
-    embed.add_field(name=t(lang, "config_damage"), value=damage, inline=False)
-    dice = t(
-        lang, "config_dice_value", open=_on(lang, ruleset.open_rolls), tie=_on(lang, ruleset.tie_succeeds)
+    damage = (
+        damage_table_text(ruleset.damage, lang)
+        + "\n"
+        + t(lang, "Mental: shock, trauma, psychosis, then incoherent.")
     )
-    embed.add_field(name=t(lang, "config_dice"), value=dice, inline=False)
-    embed.add_field(name=t(lang, "config_mental_healing"), value=_on(lang, ruleset.mental_healing_rolls))
-    ask = t(lang, f"ask_healing_{ruleset.ask_before_healing}")
-    embed.add_field(name=t(lang, "config_ask_healing"), value=ask)
-    embed.add_field(name=t(lang, "config_players_create"), value=_on(lang, ruleset.players_create))
-    embed.add_field(name=t(lang, "config_secret_npcs"), value=_secret(lang, ruleset))
-    embed.add_field(name=t(lang, "config_language"), value=_language(lang, ruleset.language))
-    embed.set_footer(text=t(lang, "config_footer"))
+    embed.add_field(name=t(lang, "Damage rolls (effective damage)"), value=damage, inline=False)
+    dice = t(
+        lang,
+        "open rolls: {open} · a tie (margin 0) succeeds: {tie}",
+        open=_on(lang, ruleset.open_rolls),
+        tie=_on(lang, ruleset.tie_succeeds),
+    )
+    embed.add_field(name=t(lang, "Dice"), value=dice, inline=False)
+    embed.add_field(name=t(lang, "Mental healing rolls"), value=_on(lang, ruleset.mental_healing_rolls))
+    ask = t(lang, ASK_HEALING[ruleset.ask_before_healing])
+    embed.add_field(name=t(lang, "Ask before a healing session"), value=ask)
+    embed.add_field(name=t(lang, "Players create their characters"), value=_on(lang, ruleset.players_create))
+    embed.add_field(name=t(lang, "Secret NPCs"), value=_secret(lang, ruleset))
+    embed.add_field(name=t(lang, "Language"), value=_language(lang, ruleset.language))
+    embed.set_footer(text=t(lang, "A GM changes these with /config …; every change is recorded in /history."))
     return embed
+
+
+COUNTS = {  # what an import held, by its name in the import's counts
+    "characters": N_("characters"),
+    "wounds": N_("wounds"),
+    "events": N_("history events"),
+    "presets": N_("presets"),
+    "active": N_("active characters"),
+}
 
 
 def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
     """An import succeeded: what the file held (``{"characters": 12, "wounds": 30, …}``)."""
-    lines = [t(lang, "import_body")]
+    lines = [t(lang, "This server's characters, wounds and settings were replaced by the file's.")]
     for key, value in counts.items():
-        label = t(lang, f"count_{key}") if f"count_{key}" in CATALOGUE else clip(escape(str(key)), 40)
+        label = t(lang, COUNTS[key]) if key in COUNTS else clip(escape(str(key)), 40)
         shown = number(value) if isinstance(value, int) else clip(escape(str(value)), 40)
-        lines.append(label + t(lang, "colon") + shown)
+        lines.append(label + t(lang, ": ") + shown)
     return discord.Embed(
-        title=t(lang, "import_title"),
+        title=t(lang, "Import done"),
         description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(NOTICE_COLOUR),
     )
@@ -102,26 +125,34 @@ def import_embed(counts: Mapping[str, object], lang: Lang) -> discord.Embed:
 
 def _role(lang: Lang, role_id: int | None, mentions: bool = True) -> str:
     if role_id is None:
-        return t(lang, "config_gm_role_none")
-    return f"<@&{role_id}>" if mentions else t(lang, "diff_role_id", id=role_id)
+        return t(lang, "none: Manage Server or the server owner only")
+    return f"<@&{role_id}>" if mentions else t(lang, "role {id}", id=role_id)
+
+
+LANGUAGES = {"en": N_("English"), "fr": N_("French")}  # /config language: a server's language
 
 
 def _language(lang: Lang, value: str | None) -> str:
-    return t(lang, "config_language_auto") if value is None else t(lang, f"lang_{value}")
+    return t(lang, "the server's locale") if value is None else t(lang, LANGUAGES.get(value, N_("English")))
 
 
 def _preset_value(lang: Lang, ruleset: Ruleset, name: str) -> str:
     preset = ruleset.presets.get(name)
     if preset is None:
-        return t(lang, "diff_none")
-    return t(lang, "diff_preset", physical=_maxima(preset.physical), mental=_maxima(preset.mental))
+        return t(lang, "none")
+    return t(
+        lang,
+        "physical {physical} · mental {mental}",
+        physical=_maxima(preset.physical),
+        mental=_maxima(preset.mental),
+    )
 
 
 def _secret(lang: Lang, ruleset: Ruleset) -> str:
     if ruleset.secret_npcs:
-        return t(lang, "config_secret_all")
+        return t(lang, "all of them")
     if ruleset.secret_characters:
-        return t(lang, "config_secret_some", count=len(ruleset.secret_characters))
+        return t(lang, "{count} chosen", count=len(ruleset.secret_characters))
     return _on(lang, False)
 
 
@@ -132,12 +163,12 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
 
     def change(label: str, old: str, new: str) -> None:
         if old != new:
-            lines.append(t(lang, "diff_line", label=label, old=old, new=new))
+            lines.append(t(lang, "{label}: {old} → **{new}**", label=label, old=old, new=new))
 
     old_role, new_role = _role(lang, before.gm_role_id, mentions), _role(lang, after.gm_role_id, mentions)
-    change(t(lang, "config_gm_role"), old_role, new_role)
+    change(t(lang, "GM role"), old_role, new_role)
     for name in sorted(set(before.presets) | set(after.presets)):
-        label = t(lang, "diff_preset_label", name=preset_label(lang, name))
+        label = t(lang, "Preset {name}", name=preset_label(lang, name))
         change(label, _preset_value(lang, before, name), _preset_value(lang, after, name))
     for key, pick, shown in NUMBERS:
         for track in Track:
@@ -145,38 +176,38 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
             for severity in SEVERITIES:
                 label = t(
                     lang,
-                    "diff_per_severity",
+                    "{what}, {severity}",
                     what=t(lang, key),
                     severity=severity_short(lang, track, severity),
                 )
                 change(label, shown(old[severity]), shown(new[severity]))
     flags = (
-        ("diff_open_rolls", before.open_rolls, after.open_rolls),
-        ("diff_tie_succeeds", before.tie_succeeds, after.tie_succeeds),
-        ("config_mental_healing", before.mental_healing_rolls, after.mental_healing_rolls),
-        ("config_players_create", before.players_create, after.players_create),
+        (N_("Open rolls"), before.open_rolls, after.open_rolls),
+        (N_("A tie (margin 0) succeeds"), before.tie_succeeds, after.tie_succeeds),
+        (N_("Mental healing rolls"), before.mental_healing_rolls, after.mental_healing_rolls),
+        (N_("Players create their characters"), before.players_create, after.players_create),
     )
     for key, old_flag, new_flag in flags:
         change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
     old_ask, new_ask = before.ask_before_healing, after.ask_before_healing
-    asked = t(lang, f"ask_healing_{old_ask}"), t(lang, f"ask_healing_{new_ask}")
-    change(t(lang, "config_ask_healing"), *asked)
-    change(t(lang, "config_language"), _language(lang, before.language), _language(lang, after.language))
+    asked = t(lang, ASK_HEALING[old_ask]), t(lang, ASK_HEALING[new_ask])
+    change(t(lang, "Ask before a healing session"), *asked)
+    change(t(lang, "Language"), _language(lang, before.language), _language(lang, after.language))
     old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
-    change(t(lang, "config_damage"), old_table, new_table)
-    change(t(lang, "config_secret_npcs"), _secret(lang, before), _secret(lang, after))
+    change(t(lang, "Damage rolls (effective damage)"), old_table, new_table)
+    change(t(lang, "Secret NPCs"), _secret(lang, before), _secret(lang, after))
     return lines
 
 
 def settings_changed_embed(before: Ruleset, after: Ruleset, lang: Lang) -> discord.Embed:
     """The answer to a /config change: what changed, old → new (/config show has the whole card)."""
-    lines = ruleset_changes(before, after, lang) or [t(lang, "diff_nothing")]
+    lines = ruleset_changes(before, after, lang) or [t(lang, "Nothing changed.")]
     embed = discord.Embed(
-        title=t(lang, "diff_title"),
+        title=t(lang, "Settings changed"),
         description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(NOTICE_COLOUR),
     )
-    embed.set_footer(text=t(lang, "diff_footer"))
+    embed.set_footer(text=t(lang, "/config show lists every setting; /undo reverts this change."))
     return embed
 
 
@@ -189,7 +220,7 @@ NAME_IN_LIST = 100
 
 def character_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     """``**Aria** — @player — serious wound · shock — −4``; ``**Aria** — @player — dead`` without figures."""
-    owner = t(lang, "npc") if character.owner_id is None else mention(character.owner_id)
+    owner = t(lang, "NPC") if character.owner_id is None else mention(character.owner_id)
     name = clip(escape(character.name), NAME_IN_LIST)
     if ruleset.is_secret(character.owner_id, character.id):
         return f"**{name}** — {owner} — {secret_word(character, lang)}"
@@ -220,19 +251,25 @@ def character_list_embeds(
     most, each page within Discord's limits, with a "page 1/3" footer. Never an empty list."""
     colour = discord.Colour(NOTICE_COLOUR)
     if not characters:
-        return [discord.Embed(title=t(lang, "list_title"), description=t(lang, "list_empty"), colour=colour)]
+        return [
+            discord.Embed(
+                title=t(lang, "Characters"),
+                description=t(lang, "No characters yet: create one with /character create."),
+                colour=colour,
+            )
+        ]
     pages = _pages([character_line(c, ruleset, lang) for c in characters])
     embeds = []
     for index, page in enumerate(pages, 1):
-        embed = discord.Embed(title=t(lang, "list_title"), description="\n".join(page), colour=colour)
-        embed.set_footer(text=t(lang, "page_footer", page=index, pages=len(pages)))
+        embed = discord.Embed(title=t(lang, "Characters"), description="\n".join(page), colour=colour)
+        embed.set_footer(text=t(lang, "page {page}/{pages}", page=index, pages=len(pages)))
         embeds.append(embed)
     return embeds
 
 
 def character_deleted_embed(character: Character, lang: Lang) -> discord.Embed:
     return discord.Embed(
-        title=t_name(lang, "deleted_title", character.name, TITLE),
-        description=t(lang, "deleted_body"),
+        title=t_name(lang, "Deleted: {name}", character.name, TITLE),
+        description=t(lang, "The character and its wounds were deleted. A GM can bring it back with /undo."),
         colour=state_colour(State.OUT),
     )

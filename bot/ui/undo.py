@@ -7,14 +7,15 @@ from collections.abc import Collection, Mapping, Sequence
 
 import discord
 
+from bot.errors import N_
 from bot.history import Event, Undid, record_of
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
+from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.card import NOTICE_COLOUR, secret_word, state_text
 from bot.ui.events import EVENT_LIMIT, NAME_IN_EVENT, SECRET_KINDS, describe, describe_event, kind_of
-from bot.ui.i18n import Lang, join_lines, plural_form, severity_short, t
+from bot.ui.i18n import Lang, join_lines, severity_short, t
 from bot.ui.text import DESCRIPTION, clip, escape, signed
 
 
@@ -39,21 +40,23 @@ def undo_embed(
         inner = record.reverted
         name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
         if secret and kind_of(inner) in SECRET_KINDS:
-            what = t(lang, "event_secret", name=name)  # "#60: Goblin — a change kept secret"
+            what = t(
+                lang, "**{name}** — a change kept secret", name=name
+            )  # "#60: Goblin — a change kept secret"
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:
             what = clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
     else:
         reverted, what = event.id, describe_event(event, lang, hidden)
-    lines = [t(lang, "undo_body", id=reverted, what=what)]
+    lines = [t(lang, "Reverted change #{id}: {what}", id=reverted, what=what)]
     lines += [_came_back(c, ruleset, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
     embed = discord.Embed(
-        title=t(lang, "undo_title"),
+        title=t(lang, "Undone"),
         description=join_lines(lang, lines, DESCRIPTION),
         colour=discord.Colour(NOTICE_COLOUR),
     )
-    embed.set_footer(text=t(lang, "undo_again"))
+    embed.set_footer(text=t(lang, "Run /undo again to go further back."))
     return embed
 
 
@@ -72,12 +75,13 @@ def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool,
             if (n := character.counts(track)[s])
         ]
         state = ", ".join(held) + " · " + signed(total_penalty(character, ruleset))
-    key = {"dead": "undo_alive_again", "incoherent": "undo_coherent_again"}.get(was or "", "undo_came_back")
+    key = {
+        "dead": N_("↩️ **{name}** — alive again · state restored: {state}"),
+        "incoherent": N_("↩️ **{name}** — coherent again · state restored: {state}"),
+    }.get(was or "", N_("↩️ **{name}** — state restored: {state}"))
     return t(lang, key, name=name, state=state)
 
 
 def _word(lang: Lang, track: Track, severity: Severity, count: int) -> str:
     """The bare word for ``count`` wounds: "light" / "légère(s)", "trauma(s)" / "traumatisme(s)"."""
-    if plural_form(lang, count) == "one":
-        return severity_short(lang, track, severity)
-    return t(lang, f"sev_{severity_name(track, severity)}_shorts")
+    return severity_short(lang, track, severity, count)

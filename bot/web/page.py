@@ -38,19 +38,21 @@ def _line(line: PartyLine, lang: Lang) -> str:
     classes = ["who", f"level-{line.level}"] + (["near-death"] if line.near_death else [])
     name = f'<span class="name">{escape(line.name)}</span>'
     if line.npc:
-        name += f' <span class="npc">{escape(t(lang, "npc"))}</span>'
+        name += f' <span class="npc">{escape(t(lang, "NPC"))}</span>'
     parts = [f'<div class="head">{name}<span class="state">{escape(line.state)}</span></div>']
     if line.level == "secret":
-        parts.append(f'<div class="secret">{escape(t(lang, "view_secret"))}</div>')
+        parts.append(f'<div class="secret">{escape(t(lang, "kept secret by the GMs"))}</div>')
     parts.extend(_track(track) for track in line.tracks)
     if line.penalty is not None:
-        parts.append(f'<div class="penalty">{escape(t(lang, "view_penalty", penalty=line.penalty))}</div>')
+        parts.append(
+            f'<div class="penalty">{escape(t(lang, "penalty {penalty}", penalty=line.penalty))}</div>'
+        )
     if line.warning is not None:
         sign = "" if line.warning.startswith("⚠️") else "⚠️ "
         parts.append(f'<div class="warning">{sign}{_inline(line.warning)}</div>')
     for heal in line.heals:
         sign = "☠️ " if line.heal_can_kill else "🩹 "
-        parts.append(f'<div class="heal">{sign}{escape(t(lang, "view_can_heal"))} — {_inline(heal)}</div>')
+        parts.append(f'<div class="heal">{sign}{escape(t(lang, "can heal"))} — {_inline(heal)}</div>')
     return f'<li class="{" ".join(classes)}">{"".join(parts)}</li>'
 
 
@@ -63,9 +65,9 @@ def party_html(party: Party) -> str:
     """The party alone: the title and one item per character (one line of HTML)."""
     lang = language_of(party)
     lines = party_lines(party.characters, party.ruleset, lang)
-    title = f"<h1>{escape(t(lang, 'view_title'))}</h1>"
+    title = f"<h1>{escape(t(lang, 'The party'))}</h1>"
     if not lines:
-        return f'{title}<p class="empty">{escape(t(lang, "view_empty"))}</p>'
+        return f'{title}<p class="empty">{escape(t(lang, "No characters on the board yet."))}</p>'
     return f'{title}<ul class="party">{"".join(_line(line, lang) for line in lines)}</ul>'
 
 
@@ -73,7 +75,7 @@ def page_html(party: Party, *, overlay: bool) -> str:
     """The whole page. Its style sheet and script are relative (``static/…``): behind a reverse proxy
     that serves the bot under a path, they follow the page."""
     lang = language_of(party)
-    title = escape(t(lang, "view_title"))
+    title = escape(t(lang, "The party"))
     body_class = "overlay" if overlay else "screen"
     return (
         "<!doctype html>\n"
@@ -89,15 +91,18 @@ def page_html(party: Party, *, overlay: bool) -> str:
         "</head>\n"
         f'<body class="{body_class}">\n'
         f'<main id="party" aria-live="polite">{party_html(party)}</main>\n'
-        f'<footer><span id="status" data-live="{escape(t(lang, "view_live"))}" '
-        f'data-reconnecting="{escape(t(lang, "view_reconnecting"))}"></span></footer>\n'
+        f'<footer><span id="status" data-live="{escape(t(lang, "live"))}" '
+        f'data-reconnecting="{escape(t(lang, "reconnecting…"))}"></span></footer>\n'
         "</body>\n</html>\n"
     )
 
 
 def not_found_html() -> str:
     """The one answer to an unknown or revoked link (both languages: the server is not known)."""
-    text = " / ".join(escape(t(lang, "view_not_found")) for lang in ("en", "fr"))
+    text = " / ".join(
+        escape(t(lang, "No such player view: the link is wrong, or the GM replaced it."))
+        for lang in ("en", "fr")
+    )
     return (
         '<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

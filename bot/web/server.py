@@ -19,6 +19,7 @@ from importlib import resources
 
 from aiohttp import web
 
+from bot.errors import N_
 from bot.storage.player_views import Party, digest
 from bot.storage.store import Store
 from bot.ui.i18n import t
@@ -103,7 +104,9 @@ class PlayerView:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not self.limits.allow(address_of(request)):
-            response: web.StreamResponse = web.Response(status=429, text=both("view_too_many_requests"))
+            response: web.StreamResponse = web.Response(
+                status=429, text=both(N_("Too many requests: try again in a moment."))
+            )
             response.headers["Retry-After"] = "5"
         else:
             try:
@@ -114,7 +117,9 @@ class PlayerView:
                 response = web.Response(status=error.status, text=error.reason)
             except Exception:  # the database is away, say: said in the log, not on the page
                 log.exception("Player view: could not answer a request")  # never the token: it is the key
-                response = web.Response(status=503, text=both("view_unavailable"))
+                response = web.Response(
+                    status=503, text=both(N_("Not available right now: try again in a moment."))
+                )
                 response.headers["Retry-After"] = "5"
         for name, value in HEADERS.items():
             if not response.prepared:  # a stream's headers were sent when it started
@@ -160,7 +165,11 @@ class PlayerView:
             return not_found()
         address = address_of(request)
         if not self.limits.open_stream(address):
-            return web.Response(status=429, text=both("view_too_many_pages"), headers={"Retry-After": "30"})
+            return web.Response(
+                status=429,
+                text=both(N_("Too many pages open from this address: close one and try again.")),
+                headers={"Retry-After": "30"},
+            )
         try:
             return await self._stream(request, key, party.guild_id)
         finally:

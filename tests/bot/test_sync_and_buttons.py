@@ -6,11 +6,11 @@ from typing import Any
 
 import discord
 import pytest
+from bot.ui.strings_commands import COMMANDS
 from discord import app_commands
 
 from bot.rules import Track
 from bot.ui.i18n import key_of
-from bot.ui.strings_commands import COMMANDS
 from tests import fakediscord as harness
 from tests.databases import history_of
 from tests.fakediscord import check_requests

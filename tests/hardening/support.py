@@ -23,9 +23,9 @@ from functools import cache
 from typing import Any
 
 import discord
+from bot.ui.strings_refusals import ERRORS
 
 from bot.ui.i18n import CATALOGUE, Lang, lang_of
-from bot.ui.strings_refusals import ERRORS
 from bot.ui.text import CHOICE_NAME
 from tests import fakediscord as harness
 from tests.databases import Connection, connect, sql_lines
@@ -43,7 +43,9 @@ DEPARTED = 100000000000000098
 #: Locales a caller may have: French, English, and ones the bot falls back to English for.
 LOCALES = ("en-US", "en-GB", "fr", "de", "ja", "pt-BR")
 #: Refusals that are no refusal at all: the funnel's answers to a bug.
-NOT_REFUSALS = frozenset({"internal_error", "error_unknown"})
+NOT_REFUSALS = frozenset(
+    {"internal_error", "That was refused ({key}). Check the command's options and try again."}
+)
 #: Text that must never reach a message unescaped, whatever a user typed.
 PINGS = re.compile(rf"@(everyone|here)|<@&{HOSTILE_ROLE}>|<@!?{STRANGER}>")
 
@@ -81,7 +83,7 @@ def touched_players(before: list[str], after: list[str]) -> set[int]:
     return players
 
 
-PRIVATE_SUCCESSES = ("board_added", "board_removed")
+PRIVATE_SUCCESSES = ("{name} is on the board now.", "{name} is off the board.")
 """What the bot answers privately when it did what was asked (a GM's ``/board add:`` and ``remove:``)."""
 
 
@@ -98,7 +100,10 @@ def _pattern(template: str) -> re.Pattern[str]:
 @cache
 def refusal_patterns(lang: Lang) -> list[tuple[str, re.Pattern[str]]]:
     """Every refusal of the catalogue in ``lang`` as a regex, its parameters matching anything."""
-    refusals = {**ERRORS, "not_your_button": CATALOGUE["not_your_button"]}
+    refusals = {
+        **ERRORS,
+        "not_your_button": CATALOGUE["Only the person who ran the command can use these buttons."],
+    }
     return [(key, _pattern(entry[lang])) for key, entry in refusals.items() if key not in NOT_REFUSALS]
 
 

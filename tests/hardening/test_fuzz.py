@@ -499,7 +499,13 @@ async def test_imported_oddities_never_break_a_command(
     )
     event(f"import: {outcome.refusal or 'public'}")
     if outcome.refused:
-        outcome.refused_with("import_invalid", "name_taken")
+        outcome.refused_with(
+            (
+                "This file cannot be imported: {errors}. Nothing was changed; use a file "
+                "made by /config export."
+            ),
+            ("There is already a character called {name} in this server. Choose another name."),
+        )
         return
     here = await living(hard)
     for index, command in enumerate(after):

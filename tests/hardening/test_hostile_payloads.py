@@ -151,4 +151,13 @@ async def test_numbers_that_are_no_ids_are_simply_not_found(hard: Hardened) -> N
             ("undo", {}),
         ]:
             outcome = await hard.run(command, {"character": ref, **options}, locale="fr")
-            outcome.refused_with("character_not_found", "character_gone")
+            outcome.refused_with(
+                (
+                    "No character called {ref} in this server. Pick one from the "
+                    "suggestions, or see /character list."
+                ),
+                (
+                    "That character does not exist in this server (any more). Pick one from "
+                    "the suggestions, or see /character list."
+                ),
+            )

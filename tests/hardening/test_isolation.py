@@ -50,14 +50,36 @@ async def test_no_command_reaches_a_character_of_another_server(hard: Hardened, 
             outcome = await hard.run(command, {"character": ref, **options}, user=caller, locale="fr")
             if caller == ALICE:  # a player is refused GM commands before any character is looked up
                 outcome.refused_with(
-                    "character_not_found",
-                    "character_gone",
-                    "not_gm",
-                    "not_gm_lower",
-                    "not_gm_lower_mental",
+                    (
+                        "No character called {ref} in this server. Pick one from the "
+                        "suggestions, or see /character list."
+                    ),
+                    (
+                        "That character does not exist in this server (any more). Pick one from "
+                        "the suggestions, or see /character list."
+                    ),
+                    ("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."),
+                    (
+                        "Only a GM lowers a wound without a roll (surgery, magic). To heal your "
+                        "character, roll for it with /heal roll once the rest period is over."
+                    ),
+                    (
+                        "Only a GM lowers a mental wound by command. Ask a GM; when this server "
+                        "allows mental healing rolls, roll with /heal roll track:mental once the "
+                        "rest period is over."
+                    ),
                 )
             else:
-                outcome.refused_with("character_not_found", "character_gone")
+                outcome.refused_with(
+                    (
+                        "No character called {ref} in this server. Pick one from the "
+                        "suggestions, or see /character list."
+                    ),
+                    (
+                        "That character does not exist in this server (any more). Pick one from "
+                        "the suggestions, or see /character list."
+                    ),
+                )
             assert guild_rows(hard.url, OTHER_GUILD) == other, (command, ref)
 
 
@@ -115,7 +137,20 @@ async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None
     for _ in range(40):
         outcome = await hard.run("undo", {}, user=OWNER)
         if outcome.refused:
-            outcome.refused_with("undo_nothing", "undo_blocked", "undo_blocked_later")
+            outcome.refused_with(
+                "There is nothing left to undo here. See /history for what was recorded.",
+                (
+                    "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+                    "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+                    "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+                    "#{id}."
+                ),
+                (
+                    "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+                    "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+                    "first (/undo without a character)."
+                ),
+            )
             break
         assert "Zorglub" not in outcome.text
     assert guild_rows(hard.url, OTHER_GUILD) == other
@@ -123,7 +158,9 @@ async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None
     there = await hard.run("config export", {}, user=OWNER, guild=OTHER_GUILD)
     [file] = there.public().files
     outcome = await hard.run("config import", {"file": harness.attachment("o.json", file.data)}, user=OWNER)
-    outcome.refused_with("import_invalid")
+    outcome.refused_with(
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."
+    )
     assert guild_rows(hard.url, OTHER_GUILD) == other
 
 

@@ -141,7 +141,10 @@ async def test_manual_dice_and_the_most_presets(hard: Hardened, server_locale: s
         await run("config preset", {"name": name, "light": 20, "serious": 20, "critical": 20,
                                     "shock": 20, "trauma": 20, "psychosis": 20})  # fmt: skip
     over = await hard.run("config preset", {"name": "one-too-many", "light": 1}, locale=server_locale)
-    over.refused_with("config_invalid")
+    over.refused_with(
+        "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+        "and try again (/config show lists the current settings)."
+    )
     await run("config penalties", {"track": "physical", "light": -50, "serious": -50, "critical": -50})
     await run("config difficulty", {"track": "mental", "light": -50, "serious": 50, "critical": -50})
     await run("config rest", {"track": "physical", "light": 3650, "serious": 3650, "critical": 3650})

@@ -41,7 +41,9 @@ async def test_a_name_is_stored_as_shown(hard: Hardened, typed: str, stored: str
 
 @pytest.mark.parametrize("typed", INVISIBLE)
 async def test_a_name_with_nothing_to_show_is_refused(hard: Hardened, typed: str) -> None:
-    (await hard.run("character create", {"name": typed}, locale="fr")).refused_with("name_length")
+    (await hard.run("character create", {"name": typed}, locale="fr")).refused_with(
+        "A name must have 1 to {max} characters. Choose another name."
+    )
     await hard.create("Visible")
     outcome = await hard.run("character edit", {"character": "Visible", "name": typed})
-    outcome.refused_with("name_length")
+    outcome.refused_with("A name must have 1 to {max} characters. Choose another name.")

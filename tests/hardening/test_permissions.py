@@ -71,7 +71,17 @@ GM_ONLY: list[tuple[str, dict[str, Any]]] = [
 
 
 #: GM commands whose refusal points a player to what they can do instead.
-GM_REFUSALS = {"heal wound": "not_gm_lower", "heal mental": "not_gm_lower_mental"}
+GM_REFUSALS = {
+    "heal wound": (
+        "Only a GM lowers a wound without a roll (surgery, magic). To heal your "
+        "character, roll for it with /heal roll once the rest period is over."
+    ),
+    "heal mental": (
+        "Only a GM lowers a mental wound by command. Ask a GM; when this server "
+        "allows mental healing rolls, roll with /heal roll track:mental once the "
+        "rest period is over."
+    ),
+}
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr"])
@@ -80,13 +90,16 @@ async def test_a_plain_player_is_refused_every_gm_command(hard: Hardened, locale
     for command, options in GM_ONLY:
         for player in (ALICE, NOBODY):
             outcome = await hard.run(command, options, user=player, locale=locale)
-            expected = GM_REFUSALS.get(command, "not_gm")
+            expected = GM_REFUSALS.get(
+                command,
+                ("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."),
+            )
             assert outcome.refusal == expected, (command, options, player, outcome.text)
     # A GM role only counts when it is the server's: Alice holding some other role is still a player.
     outcome = await hard.run(
         "wound", {"severity": "light", "character": "Aria"}, user=ALICE, roles=[NEW_ROLE]
     )
-    outcome.refused_with("not_gm")
+    outcome.refused_with("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.")
 
 
 async def test_a_player_never_creates_an_npc(hard: Hardened) -> None:
@@ -104,20 +117,82 @@ async def test_players_cannot_create_their_own_when_the_server_forbids_it(hard: 
     await seat(hard)
     (await hard.run("config players-create", {"allowed": False})).public()
     outcome = await hard.run("character create", {"name": "Mine"}, user=ALICE, locale="fr")
-    outcome.refused_with("players_cannot_create")
+    outcome.refused_with(
+        "On this server only GMs create characters. Ask a GM to create yours (/character create with player)."
+    )
     outcome = await hard.run("character create", {"name": "Mine", "player": harness.user(ALICE)}, user=ALICE)
-    outcome.refused_with("players_cannot_create")
+    outcome.refused_with(
+        "On this server only GMs create characters. Ask a GM to create yours (/character create with player)."
+    )
 
 
 #: What a player may do on their own character but not on someone else's (Brann is Bob's; Garde an NPC;
 #: Fantôme the character of a player who left).
 OWNER_ONLY: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
-    ("heal roll", {}, ("heal_roll_owner", "heal_roll_npc")),
-    ("heal roll", {"track": "mental"}, ("heal_roll_owner", "heal_roll_npc", "mental_healing_off")),
-    ("roll", {"modifier": 3}, ("not_owner", "not_owner_npc")),
-    ("character select", {}, ("select_not_owner", "select_npc")),
-    ("character edit", {"name": "Renamed"}, ("not_gm",)),
-    ("character delete", {}, ("not_owner", "not_owner_npc")),
+    (
+        "heal roll",
+        {},
+        (
+            (
+                "{of_name} healing rolls are rolled by {player}; a GM can heal without a "
+                "roll with /heal wound."
+            ),
+            (
+                "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it "
+                "without a roll (/heal wound)."
+            ),
+        ),
+    ),
+    (
+        "heal roll",
+        {"track": "mental"},
+        (
+            (
+                "{of_name} healing rolls are rolled by {player}; a GM can heal without a "
+                "roll with /heal wound."
+            ),
+            (
+                "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it "
+                "without a roll (/heal wound)."
+            ),
+            (
+                "On this server a GM heals mental wounds (/heal mental): players do not "
+                "roll for them. A GM can allow it with /config rest mental-healing-rolls."
+            ),
+        ),
+    ),
+    (
+        "roll",
+        {"modifier": 3},
+        (
+            ("{name} is played by {player}: only that person (or a GM) can do this. Use your own character."),
+            "{name} is an NPC: only a GM can do this.",
+        ),
+    ),
+    (
+        "character select",
+        {},
+        (
+            (
+                "{name} is played by {player}: only that person can make it their active "
+                "character. Choose one of yours."
+            ),
+            "{name} is an NPC: it is nobody's active character. Choose one of yours.",
+        ),
+    ),
+    (
+        "character edit",
+        {"name": "Renamed"},
+        (("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."),),
+    ),
+    (
+        "character delete",
+        {},
+        (
+            ("{name} is played by {player}: only that person (or a GM) can do this. Use your own character."),
+            "{name} is an NPC: only a GM can do this.",
+        ),
+    ),
 ]
 
 
@@ -144,7 +219,9 @@ async def test_the_heal_button_of_someone_elses_card_is_refused(hard: Hardened) 
     assert button["custom_id"] == f"heal:{ids['Brann']}:p"
     for user in (ALICE, NOBODY, GM):  # a GM heals players' characters with /heal wound, not their roll
         outcome = await hard.click(button["custom_id"], card.message, user=user, locale="fr")
-        outcome.refused_with("heal_roll_owner")
+        outcome.refused_with(
+            "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound."
+        )
     (await hard.click(button["custom_id"], card.message, user=BOB)).public()
 
 
@@ -155,7 +232,7 @@ async def test_only_the_asker_can_confirm_a_deletion(hard: Hardened) -> None:
     confirm = next(c for row in asked.reply.components for c in row["components"] if c["style"] == 4)
     for user in (BOB, GM):
         outcome = await hard.click(confirm["custom_id"], asked.reply.message, user=user, locale="fr")
-        outcome.refused_with("not_your_button")
+        outcome.refused_with("Only the person who ran the command can use these buttons.")
     done = await hard.click(confirm["custom_id"], asked.reply.message, user=ALICE)
     assert done.changed and any(not m.ephemeral for m in done.reply.followups)
 
@@ -164,14 +241,18 @@ async def test_a_changed_gm_role_no_longer_grants_gm(hard: Hardened) -> None:
     await seat(hard)
     (await hard.run("config gm-role", {"role": harness.role(NEW_ROLE)}, user=OWNER)).public()
     wound = {"severity": "light", "character": "Brann"}
-    (await hard.run("wound", wound, user=GM, roles=[GM_ROLE], locale="fr")).refused_with("not_gm")
+    (await hard.run("wound", wound, user=GM, roles=[GM_ROLE], locale="fr")).refused_with(
+        "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+    )
     (await hard.run("config gm-role", {"role": harness.role(GM_ROLE)}, roles=[GM_ROLE])).refused_with(
-        "not_gm"
+        "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
     )
     (await hard.run("wound", wound, user=ALICE, roles=[NEW_ROLE], may_ping=(BOB,))).public()
     # Clearing the role leaves only the owner and Manage Server.
     (await hard.run("config gm-role", {}, user=ALICE, roles=[NEW_ROLE])).public()
-    (await hard.run("wound", wound, user=ALICE, roles=[NEW_ROLE])).refused_with("not_gm")
+    (await hard.run("wound", wound, user=ALICE, roles=[NEW_ROLE])).refused_with(
+        "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
+    )
     (await hard.run("undo", {}, user=OWNER)).public()
 
 
@@ -183,7 +264,7 @@ async def test_a_deleted_gm_role_no_longer_grants_gm(hard: Hardened) -> None:
     assert guild is not None and guild.get_role(GM_ROLE) is None
     # Discord no longer lists the deleted role on anyone.
     outcome = await hard.run("wound", {"severity": "light", "character": "Brann"}, user=GM, roles=[])
-    outcome.refused_with("not_gm")
+    outcome.refused_with("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.")
     (await hard.run("config gm-role", {"role": harness.role(NEW_ROLE)}, user=OWNER)).public()
     (await hard.run("rest", {"days": 1}, user=GM, roles=[NEW_ROLE])).public()
 
@@ -222,6 +303,6 @@ async def test_a_gm_adding_an_npc_to_the_board_is_told_privately_and_it_is_done(
     added = await hard.run("board", {"add": "Gobelin"})
     assert added.refused and added.changed and added.refusal is None
     again = await hard.run("board", {"add": "Gobelin"})
-    again.refused_with("board_npc_already")
+    again.refused_with("{name} is already on this channel's board.")
     removed = await hard.run("board", {"drop": "Gobelin"})
     assert removed.changed and removed.refusal is None

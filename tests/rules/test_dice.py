@@ -56,7 +56,11 @@ def test_parse_dice_accepts(text: str, pairs: list[tuple[int, int]]) -> None:
 def test_parse_dice_rejects(text: str) -> None:
     with pytest.raises(UserError) as error:
         parse_dice(text)
-    assert error.value.key == "dice_invalid"
+    assert error.value.message == (
+        "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+        "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+        "the option empty and the bot rolls."
+    )
     assert error.value.params == {"text": text}
 
 
@@ -64,7 +68,10 @@ def test_parse_dice_rejects(text: str) -> None:
 def test_a_die_above_10_without_open_rolls_says_open_rolls_are_off(text: str) -> None:
     with pytest.raises(UserError) as error:
         parse_dice(text)
-    assert error.value.key == "dice_open_rolls_off" and error.value.params == {"text": text}
+    assert error.value.message == (
+        "A die above 10 in {text}: open rolls are off on this server, so each "
+        "die shows 1 to 10. A GM can turn them on with /config dice open-rolls."
+    ) and error.value.params == {"text": text}
 
 
 def test_open_rolls_accept_totals_above_10() -> None:

@@ -56,7 +56,11 @@ def test_rest_not_over(held: Counts, rested: int, needed: int, severity: Severit
     assert not can_roll_healing(who, Ruleset())
     with pytest.raises(UserError) as error:
         heal_session(who, Ruleset(), no_dice())
-    assert error.value.key == "rest_not_over"
+    assert error.value.message == (
+        "No healing roll yet for {name}: {days} of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+        "/rest."
+    )
     assert error.value.params["days"] == RestDays(rested, needed)
     assert error.value.params["remaining"] == needed - rested
     assert error.value.params["severity"] is severity
@@ -91,7 +95,7 @@ def test_nothing_to_heal() -> None:
     assert not can_roll_healing(who, Ruleset())
     with pytest.raises(UserError) as error:
         heal_session(who, Ruleset(), no_dice())
-    assert error.value.key == "nothing_to_heal"
+    assert error.value.message == "{name} has no wound to heal: nothing to roll."
 
 
 @pytest.mark.parametrize("days", [1, 3, MAX_REST_GRANT])
@@ -106,27 +110,40 @@ def test_grant_rest_adds_days(days: int) -> None:
 def test_grant_rest_range(days: int) -> None:
     with pytest.raises(UserError) as error:
         grant_rest(character((1, 0, 0)), days)
-    assert error.value.key == "rest_range"
+    assert error.value.message == (
+        "Rest must be between 1 and {max} days. For more, grant it in several steps."
+    )
 
 
 @pytest.mark.parametrize(
     ("who", "key"),
     [
-        pytest.param(character((4, 2, 1), dead=True), "character_dead", id="dead"),
-        pytest.param(character(mental=(4, 2, 1), incoherent=True), "character_incoherent", id="incoherent"),
+        pytest.param(
+            character((4, 2, 1), dead=True),
+            ("{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo."),
+            id="dead",
+        ),
+        pytest.param(
+            character(mental=(4, 2, 1), incoherent=True),
+            (
+                "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only "
+                "a GM can bring them back, with /undo."
+            ),
+            id="incoherent",
+        ),
     ],
 )
 def test_out_of_play_neither_rests_nor_heals(who: Character, key: str) -> None:
     with pytest.raises(UserError) as error:
         grant_rest(who, 3)
-    assert error.value.key == key
+    assert error.value.message == key
     rested = replace(who, rest_days=100)
     assert not can_roll_healing(rested, MENTAL_ON)
     assert not can_roll_healing(rested, MENTAL_ON, MENTAL)
     for track in (PHYSICAL, MENTAL):
         with pytest.raises(UserError) as error:
             heal_session(rested, MENTAL_ON, no_dice(), track)
-        assert error.value.key == key
+        assert error.value.message == key
 
 
 # --- the healing session -------------------------------------------------------------------------
@@ -332,7 +349,9 @@ def test_a_dead_character_makes_no_more_rolls() -> None:
     assert session.character.dead
     with pytest.raises(UserError) as error:
         heal_session(replace(session.character, rest_days=30), Ruleset(), no_dice())
-    assert error.value.key == "character_dead"
+    assert error.value.message == (
+        "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo."
+    )
 
 
 def test_new_rest_is_measured_from_the_least_severe_wound_then_held() -> None:
@@ -351,7 +370,10 @@ def test_mental_healing_rolls_are_off_by_default() -> None:
     assert not can_roll_healing(who, Ruleset(), MENTAL)
     with pytest.raises(UserError) as error:
         heal_session(who, Ruleset(), no_dice(), MENTAL)
-    assert error.value.key == "mental_healing_off"
+    assert error.value.message == (
+        "On this server a GM heals mental wounds (/heal mental): players do not "
+        "roll for them. A GM can allow it with /config rest mental-healing-rolls."
+    )
 
 
 def test_mental_healing_uses_intuition_resistance_and_mental_rest() -> None:
@@ -360,7 +382,11 @@ def test_mental_healing_uses_intuition_resistance_and_mental_rest() -> None:
     assert not can_roll_healing(who, MENTAL_ON, MENTAL)
     with pytest.raises(UserError) as error:
         heal_session(who, MENTAL_ON, no_dice(), MENTAL)
-    assert error.value.key == "rest_not_over" and error.value.params["days"] == RestDays(1, 2)
+    assert error.value.message == (
+        "No healing roll yet for {name}: {days} of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+        "/rest."
+    ) and error.value.params["days"] == RestDays(1, 2)
 
     rested = grant_rest(who, 1)
     session = heal_session(rested, MENTAL_ON, scripted((5, 5)), MENTAL)

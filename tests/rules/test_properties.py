@@ -102,7 +102,14 @@ def test_out_of_play_is_refused_and_unchanged(
     for attempt in refusals:
         with pytest.raises(UserError) as error:
             attempt()
-        assert error.value.key == ("character_dead" if dead else "character_incoherent")
+        assert error.value.message == (
+            ("{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.")
+            if dead
+            else (
+                "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only "
+                "a GM can bring them back, with /undo."
+            )
+        )
         assert character == snapshot
 
 
@@ -242,8 +249,20 @@ def test_gm_lower_lowers_one_wound_or_refuses(character: Character, track: Track
     try:
         result = gm_lower(character, track, severity)
     except UserError as error:
-        assert error.key in {"no_wound_of_severity", "lower_blocked"}
-        assert error.key == "lower_blocked" or severity not in {w.current for w in character.held(track)}
+        assert error.message in {
+            (
+                "{name} has no {severity} to lower. Check the card with /character show "
+                "and pick a severity it holds."
+            ),
+            (
+                "This {severity} cannot be lowered: {name} already holds the maximum of "
+                "{below_plural}, and healing never escalates. Heal a {below} first."
+            ),
+        }
+        assert error.message == (
+            "This {severity} cannot be lowered: {name} already holds the maximum of "
+            "{below_plural}, and healing never escalates. Heal a {below} first."
+        ) or severity not in {w.current for w in character.held(track)}
         return
     after = result.character
     assert result.before.current == severity

@@ -121,17 +121,36 @@ def test_new_character_takes_the_maxima_of_its_preset() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "key"),
     [
-        pytest.param({"name": "   "}, "name_length", id="blank-name"),
-        pytest.param({"name": "x" * 65}, "name_length", id="long-name"),
-        pytest.param({"name": "Aria", "corps": 11}, "attribute_range", id="corps-11"),
-        pytest.param({"name": "Aria", "intuition": -11}, "attribute_range", id="intuition-minus-11"),
-        pytest.param({"name": "Aria", "preset": "dragon"}, "preset_unknown", id="unknown-preset"),
+        pytest.param(
+            {"name": "   "}, "A name must have 1 to {max} characters. Choose another name.", id="blank-name"
+        ),
+        pytest.param(
+            {"name": "x" * 65}, "A name must have 1 to {max} characters. Choose another name.", id="long-name"
+        ),
+        pytest.param(
+            {"name": "Aria", "corps": 11},
+            ("Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range."),
+            id="corps-11",
+        ),
+        pytest.param(
+            {"name": "Aria", "intuition": -11},
+            ("Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range."),
+            id="intuition-minus-11",
+        ),
+        pytest.param(
+            {"name": "Aria", "preset": "dragon"},
+            (
+                "There is no preset called {preset}. Known presets: {known}. A GM can "
+                "add one with /config preset."
+            ),
+            id="unknown-preset",
+        ),
     ],
 )
 def test_new_character_refusals(kwargs: dict[str, Any], key: str) -> None:
     with pytest.raises(UserError) as error:
         new_character(ruleset=Ruleset(), **kwargs)
-    assert error.value.key == key
+    assert error.value.message == key
 
 
 @pytest.mark.parametrize(

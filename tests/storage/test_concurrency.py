@@ -95,7 +95,7 @@ async def test_concurrent_inflictions_equal_sequential_application(store: Store)
             await store.run(GUILD, partial(wound, i=i))
             return "ok"
         except UserError as refused:
-            return refused.key
+            return refused.message
 
     outcomes = await asyncio.gather(*(wound_once(i) for i in range(N)))
 
@@ -106,7 +106,7 @@ async def test_concurrent_inflictions_equal_sequential_application(store: Store)
             expected = inflict(expected, Track.PHYSICAL, Severity.LOW, note="hit", by=GM).character
             sequential.append("ok")
         except UserError as refused:
-            sequential.append(refused.key)
+            sequential.append(refused.message)
     assert sorted(outcomes) == sorted(sequential)
     assert outcomes.count("ok") == 61  # 20 light, 20 serious, 20 critical, then the fatal one
     final = await character_of(store, GUILD, character_id)

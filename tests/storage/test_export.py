@@ -213,7 +213,9 @@ async def test_hostile_imports_are_refused_and_change_nothing(
     before = dump(database_url)
     with pytest.raises(UserError) as refused:
         await import_(store, HOSTILE[name])
-    assert refused.value.key == "import_invalid"
+    assert refused.value.message == (
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."
+    )
     problems = refused.value.params["errors"]
     assert isinstance(problems, tuple) and problems
     assert all(isinstance(p, ImportProblem) for p in problems)  # data, not English text
@@ -260,7 +262,9 @@ async def test_an_import_with_invisible_characters_in_a_name_is_refused(store: S
     }
     with pytest.raises(UserError) as refused:
         await import_(store, json.dumps(data).encode(), guild_id=1)
-    assert refused.value.key == "import_invalid"
+    assert refused.value.message == (
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."
+    )
     assert await characters_of(store, 1) == []
 
 
@@ -270,7 +274,9 @@ async def test_an_import_with_a_nul_character_is_refused_clearly(store: Store, w
     data["characters"][0]["wounds"][0][where] = "2024-01-01\x00" if where == "at" else "a\x00b"
     with pytest.raises(UserError) as refused:
         await import_(store, json.dumps(data).encode())
-    assert refused.value.key == "import_invalid"
+    assert refused.value.message == (
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."
+    )
     assert any(p.where[-2:] == (0, where) for p in refused.value.params["errors"])  # type: ignore[attr-defined]
     assert f"wounds.0.{where} : valeur invalide" in error_text("fr", refused.value)
     assert await characters_of(store, GUILD) == []

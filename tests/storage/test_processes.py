@@ -47,7 +47,7 @@ async def _wound_many(url: str, character_id: int, process: int) -> list[str]:
                 await store.run(GUILD, partial(_wound, character_id=character_id, tag=f"{process}-{i}"))
                 return "ok"
             except UserError as refused:
-                return refused.key
+                return refused.message
 
         return list(await asyncio.gather(*(once(i) for i in range(TASKS))))
     finally:
@@ -130,7 +130,7 @@ async def test_four_processes_wounding_one_character_give_the_serial_result(
             expected = inflict(expected, Track.PHYSICAL, Severity.LOW, note="hit", by=GM).character
             sequential.append("ok")
         except UserError as refused:
-            sequential.append(refused.key)
+            sequential.append(refused.message)
     every = [o for found in outcomes for o in found]  # type: ignore[attr-defined]
     assert sorted(every) == sorted(sequential)
     assert every.count("ok") == 61  # 20 light, 20 serious, 20 critical, then the fatal one

@@ -27,7 +27,9 @@ def create_once(name: str):  # type: ignore[no-untyped-def]
 
     def work(tx: Transaction) -> int:
         if any(c.name == name for c in tx.characters()):
-            raise UserError("name_taken", name=name)
+            raise UserError(
+                "There is already a character called {name} in this server. Choose another name.", name=name
+            )
         saved = tx.save_character(new_character(name, ruleset=tx.ruleset()))
         assert saved.id is not None
         return saved.id

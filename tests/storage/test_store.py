@@ -68,15 +68,21 @@ async def test_names_are_unique_per_server_case_insensitively(store: Store) -> N
     bob = await create(store, "Bob", BOB)
     with pytest.raises(UserError) as taken:
         await create(store, "  ARIA ", BOB)
-    assert taken.value.key == "name_taken"
+    assert taken.value.message == (
+        "There is already a character called {name} in this server. Choose another name."
+    )
     with pytest.raises(UserError) as renamed:
         await store.run(GUILD, lambda tx: tx.save_character(replace(tx.character(bob.id or 0), name="aria")))
-    assert renamed.value.key == "name_taken"
+    assert renamed.value.message == (
+        "There is already a character called {name} in this server. Choose another name."
+    )
     full_width = await store.read(GUILD, lambda r: r.character_by_name("ＡＲＩＡ"))  # NFKC
     assert full_width.name == "Aria"
     with pytest.raises(UserError) as missing:
         await store.read(GUILD, lambda r: r.character_by_name("Nobody"))
-    assert missing.value.key == "character_not_found"
+    assert missing.value.message == (
+        "No character called {ref} in this server. Pick one from the suggestions, or see /character list."
+    )
 
 
 async def test_search_puts_prefix_matches_first_and_escapes_wildcards(store: Store) -> None:

@@ -79,11 +79,14 @@ async def test_undos_in_a_row_walk_back_through_history(store: Store) -> None:
     assert await undo(store) == "character_create"
     with pytest.raises(UserError) as gone:
         await character_of(store, GUILD, aria_id)
-    assert gone.value.key == "character_gone"
+    assert gone.value.message == (
+        "That character does not exist in this server (any more). Pick one from "
+        "the suggestions, or see /character list."
+    )
     assert await store.read(GUILD, lambda r: r.active_character(ALICE)) is None
     with pytest.raises(UserError) as nothing:
         await undo(store)
-    assert nothing.value.key == "undo_nothing"
+    assert nothing.value.message == "There is nothing left to undo here. See /history for what was recorded."
 
     events, total = await history_of(store, GUILD)
     assert total == 8
@@ -182,7 +185,12 @@ async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store
     before = dump(database_url)
     with pytest.raises(UserError) as blocked:
         await undo(store, aria.id)  # the latest change of Aria is the rest, which Bob's wound follows
-    assert blocked.value.key == "undo_blocked"
+    assert blocked.value.message == (
+        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+        "#{id}."
+    )
     assert blocked.value.params["blocked_by"] == "wound"
     assert blocked.value.params["kind"] == "rest"
     assert dump(database_url) == before
@@ -204,7 +212,10 @@ async def test_undo_of_one_character_skips_the_others(store: Store) -> None:
     assert aria_wounded.wounds  # it had one
     with pytest.raises(UserError) as unknown:
         await undo(store, 987654)
-    assert unknown.value.key == "character_gone"
+    assert unknown.value.message == (
+        "That character does not exist in this server (any more). Pick one from "
+        "the suggestions, or see /character list."
+    )
 
 
 async def test_undo_restores_the_ruleset(store: Store) -> None:
@@ -228,7 +239,10 @@ async def test_an_invalid_ruleset_is_refused_and_stores_nothing(store: Store) ->
     it is given): without the humanoid preset, it is refused in the user's language."""
     with pytest.raises(UserError) as refused:
         await admin.configure(store, OWNER, "preset", lambda current: {"presets": {}})
-    assert refused.value.key == "config_invalid"
+    assert refused.value.message == (
+        "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+        "and try again (/config show lists the current settings)."
+    )
     assert await ruleset_of(store, GUILD) == Ruleset()
 
 
@@ -249,7 +263,9 @@ async def test_undo_refuses_to_bring_back_a_name_taken_since(store: Store, datab
     before = dump(database_url)
     with pytest.raises(UserError) as refused:
         await undo(store, aria.id)
-    assert refused.value.key == "name_taken"
+    assert refused.value.message == (
+        "There is already a character called {name} in this server. Choose another name."
+    )
     assert refused.value.params["name"] == "Aria"
     assert dump(database_url) == before
 
@@ -359,7 +375,15 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
     await store.run(GUILD, configure)
     with pytest.raises(UserError) as blocked:
         await undo(store, solo.id)
-    assert blocked.value.key == "undo_blocked_later" and blocked.value.params["blocked_by"] == "config"
+    assert (
+        blocked.value.message
+        == (
+            "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+            "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+            "first (/undo without a character)."
+        )
+        and blocked.value.params["blocked_by"] == "config"
+    )
     assert await undo(store) == "config"
     assert await undo(store, solo.id) == "import"
     assert await characters_of(store, GUILD) == []
@@ -384,7 +408,12 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
     await wound(store, crowd[-1])
     with pytest.raises(UserError) as blocked:
         await undo(store, crowd[0].id)
-    assert blocked.value.key == "undo_blocked"
+    assert blocked.value.message == (
+        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+        "#{id}."
+    )
     assert blocked.value.params["tie"] == crowd[-1].name  # the character that ties the two changes
     assert await undo(store) == "wound"
     assert await undo(store, crowd[0].id) == "rest"

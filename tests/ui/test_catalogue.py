@@ -95,9 +95,9 @@ def test_every_call_site_gives_every_parameter_of_its_message() -> None:
 def test_the_checks_see_the_damage_line_bug_they_were_written_for() -> None:
     """The damage line once filled ``damage_blow`` without two of its parameters: the renderer raises."""
     with pytest.raises(KeyError, match="effective"):
-        t("en", "damage_blow", index=1, terms="luck 7")
-    assert tn("fr", "rest_title", 2) == "Repos : 2 jours"
-    assert t_name("en", "wound_title", "Aélis", 256) == "Wounds — Aélis"
+        t("en", "**Roll {index}**: {terms}; {effective} ⇒ {outcome}", index=1, terms="luck 7")
+    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 2) == "Repos : 2 jours"
+    assert t_name("en", "Wounds — {name}", "Aélis", 256) == "Wounds — Aélis"
 
 
 def _named_keys() -> tuple[set[str], list[re.Pattern[str]]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import discord
 import pytest
+from bot.ui.strings_refusals import ERRORS
 
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
@@ -28,7 +29,6 @@ from bot.ui.i18n import (
     t_name,
     tn,
 )
-from bot.ui.strings_refusals import ERRORS
 from tests.ui.builders import PING
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,36 +50,70 @@ def test_no_key_is_defined_twice() -> None:
 
 
 REQUIRED = [
-    "character_dead",
-    "character_incoherent",
-    "count_range",
-    "note_length",
-    "note_nul",
-    "no_wound_of_severity",
-    "lower_blocked",
-    "mental_healing_off",
-    "nothing_to_heal",
-    "rest_not_over",
-    "rest_range",
-    "dice_invalid",
-    "name_length",
-    "attribute_range",
-    "preset_unknown",
-    "character_not_found",
-    "name_taken",
-    "undo_nothing",
-    "undo_blocked",
-    "import_invalid",
-    "not_gm",
-    "not_owner",
-    "players_cannot_create",
-    "no_active_character",
-    "target_or_character",
-    "character_not_targets",
-    "guild_only",
-    "config_invalid",
+    ("{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo."),
+    (
+        "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only "
+        "a GM can bring them back, with /undo."
+    ),
+    ("The number of wounds must be between 1 and {max}. For more, run the command again."),
+    ("The note is too long: {max} characters at most. Shorten it and try again."),
+    ("The note contains a NUL character (U+0000), which cannot be stored. Remove it and try again."),
+    ("{name} has no {severity} to lower. Check the card with /character show and pick a severity it holds."),
+    (
+        "This {severity} cannot be lowered: {name} already holds the maximum of "
+        "{below_plural}, and healing never escalates. Heal a {below} first."
+    ),
+    (
+        "On this server a GM heals mental wounds (/heal mental): players do not "
+        "roll for them. A GM can allow it with /config rest mental-healing-rolls."
+    ),
+    "{name} has no wound to heal: nothing to roll.",
+    (
+        "No healing roll yet for {name}: {days} of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+        "/rest."
+    ),
+    ("Rest must be between 1 and {max} days. For more, grant it in several steps."),
+    (
+        "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+        "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+        "the option empty and the bot rolls."
+    ),
+    "A name must have 1 to {max} characters. Choose another name.",
+    ("Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range."),
+    ("There is no preset called {preset}. Known presets: {known}. A GM can add one with /config preset."),
+    ("No character called {ref} in this server. Pick one from the suggestions, or see /character list."),
+    ("There is already a character called {name} in this server. Choose another name."),
+    "There is nothing left to undo here. See /history for what was recorded.",
+    (
+        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+        "#{id}."
+    ),
+    ("This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."),
+    ("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."),
+    ("{name} is played by {player}: only that person (or a GM) can do this. Use your own character."),
+    ("On this server only GMs create characters. Ask a GM to create yours (/character create with player)."),
+    (
+        "No active character for {user}. Name one with the character option, "
+        "create one with /character create, or choose one with /character select."
+    ),
+    (
+        "Say who: give target (a player, for their active character) or "
+        "character (any character, NPCs included)."
+    ),
+    (
+        "{name} is not a character of {user}. Give only target, or only "
+        "character, or one of that player's characters."
+    ),
+    "This command only works in a server, not in direct messages.",
+    (
+        "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+        "and try again (/config show lists the current settings)."
+    ),
     "internal_error",
-    "page_range",
+    "That page does not exist: choose a page from 1 to {pages}.",
 ]
 
 
@@ -143,12 +177,22 @@ def test_severity_label(lang: Lang, track: Track, severity: Severity, expected: 
 def test_in_production_unknown_keys_and_missing_parameters_show(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "STRICT", False)
     assert t("en", "no_such_key") == "no_such_key"
-    assert t("fr", "not_owner") == t("fr", "not_owner", name="?")
+    assert t(
+        "fr", "{name} is played by {player}: only that person (or a GM) can do this. Use your own character."
+    ) == t(
+        "fr",
+        "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+        name="?",
+    )
 
 
 def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
     with pytest.raises(MissingParameter, match="'name'"):
-        t("fr", "not_owner", player="<@1>")
+        t(
+            "fr",
+            "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+            player="<@1>",
+        )
     with pytest.raises(MissingParameter, match="no_such_key"):
         t("en", "no_such_key")
 
@@ -156,63 +200,154 @@ def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
 def test_plural_forms() -> None:
     assert [plural_form("en", n) for n in (0, 1, 2)] == ["other", "one", "other"]
     assert [plural_form("fr", n) for n in (0, 1, 2)] == ["one", "one", "other"]
-    assert tn("en", "rest_title", 1) == "Rest: 1 day"
-    assert tn("fr", "rest_title", 3) == "Repos : 3 jours"
+    assert tn("en", "Rest: {count} day", "Rest: {count} days", 1) == "Rest: 1 day"
+    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos : 3 jours"
 
 
 def test_t_name_escapes_and_fits_the_limit() -> None:
-    title = t_name("en", "card_title_dead", "@everyone" * 100, 256)
+    title = t_name("en", "† {name} — dead", "@everyone" * 100, 256)
     assert len(title) <= 256
     assert title.startswith("† ") and title.endswith(" — dead")
     assert not PING.search(title)
 
 
 SAMPLES = [
-    UserError("character_dead", name="Aria"),
-    UserError("character_incoherent", name="Aria"),
-    UserError("count_range", max=7),
-    UserError("note_length", max=200),
-    UserError("board_none"),
-    UserError("board_player_character", name="Aria"),
-    UserError("board_npc_already", name="Goblin"),
-    UserError("board_npc_absent", name="Goblin"),
-    UserError("board_one_at_a_time"),
-    UserError("secret_player_character", name="Aria"),
-    UserError("secret_all_npcs", name="Goblin"),
-    UserError("note_nul"),
-    UserError("no_wound_of_severity", name="Aria", track=Track.PHYSICAL, severity=Severity.MID),
-    UserError("lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW),
-    UserError("mental_healing_off"),
-    UserError("nothing_to_heal", name="Aria"),
-    UserError("heal_odds_changed", name="Aria"),
-    UserError("nothing_to_heal_mental", name="Aria"),
-    UserError("not_gm_lower"),
-    UserError("not_gm_lower_mental"),
-    UserError("dice_open_rolls_off", text="15-3"),
     UserError(
-        "rest_not_over",
+        "{name} is dead: no more wounds, rest or rolls. Only a GM can bring them back, with /undo.",
+        name="Aria",
+    ),
+    UserError(
+        "{name} is incoherent (unplayable): no more wounds, rest or rolls. Only "
+        "a GM can bring them back, with /undo.",
+        name="Aria",
+    ),
+    UserError("The number of wounds must be between 1 and {max}. For more, run the command again.", max=7),
+    UserError("The note is too long: {max} characters at most. Shorten it and try again.", max=200),
+    UserError("There is no board in this channel: post one with /board first."),
+    UserError(
+        "{name} is a player character: player characters are always on the "
+        "board. Only NPCs are added or taken off.",
+        name="Aria",
+    ),
+    UserError("{name} is already on this channel's board.", name="Goblin"),
+    UserError("{name} is not on this channel's board: nothing to take off.", name="Goblin"),
+    UserError("Add or drop one NPC at a time: run /board twice."),
+    UserError("{name} is a player character: only NPCs can be kept secret.", name="Aria"),
+    UserError(
+        "Every NPC of this server is secret, {name} included: turn that off "
+        "first with /config secret-npcs secret:False (without a character).",
+        name="Goblin",
+    ),
+    UserError("The note contains a NUL character (U+0000), which cannot be stored. Remove it and try again."),
+    UserError(
+        "{name} has no {severity} to lower. Check the card with /character show "
+        "and pick a severity it holds.",
+        name="Aria",
+        track=Track.PHYSICAL,
+        severity=Severity.MID,
+    ),
+    UserError(
+        "This {severity} cannot be lowered: {name} already holds the maximum of "
+        "{below_plural}, and healing never escalates. Heal a {below} first.",
+        name="Aria",
+        track=Track.MENTAL,
+        severity=Severity.MID,
+        below=Severity.LOW,
+    ),
+    UserError(
+        "On this server a GM heals mental wounds (/heal mental): players do not "
+        "roll for them. A GM can allow it with /config rest mental-healing-rolls."
+    ),
+    UserError("{name} has no wound to heal: nothing to roll.", name="Aria"),
+    UserError(
+        "{name} changed since the question (a wound, a rest or another session): "
+        "nothing was rolled. Run /heal roll again to see the new odds.",
+        name="Aria",
+    ),
+    UserError("{name} has no mental wound to heal: nothing to roll.", name="Aria"),
+    UserError(
+        "Only a GM lowers a wound without a roll (surgery, magic). To heal your "
+        "character, roll for it with /heal roll once the rest period is over."
+    ),
+    UserError(
+        "Only a GM lowers a mental wound by command. Ask a GM; when this server "
+        "allows mental healing rolls, roll with /heal roll track:mental once the "
+        "rest period is over."
+    ),
+    UserError(
+        "A die above 10 in {text}: open rolls are off on this server, so each "
+        "die shows 1 to 10. A GM can turn them on with /config dice open-rolls.",
+        text="15-3",
+    ),
+    UserError(
+        "No healing roll yet for {name}: {days} of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+        "/rest.",
         name="Aria",
         days=RestDays(2, 7),
         remaining=5,
         severity=Severity.MID,
         track=Track.PHYSICAL,
     ),
-    UserError("rest_range", max=365),
-    UserError("dice_invalid", text="7-x"),
-    UserError("damage_thresholds_order", light=11, serious=21, critical=21, fatal=41),
-    UserError("severity_or_damage"),
-    UserError("damage_option_alone"),
-    UserError("damage_range", max=999),
-    UserError("name_length", max=64),
-    UserError("attribute_range", min=-10, max=10),
-    UserError("preset_unknown", preset="elf", known="humanoid, orc"),
-    UserError("preset_too_small", name="Aria", preset="tiny"),
-    UserError("character_not_found", ref="Bob"),
-    UserError("character_gone"),
-    UserError("name_taken", name="Aria"),
-    UserError("undo_nothing"),
+    UserError("Rest must be between 1 and {max} days. For more, grant it in several steps.", max=365),
     UserError(
-        "undo_blocked",
+        "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+        "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+        "the option empty and the bot rolls.",
+        text="7-x",
+    ),
+    UserError(
+        "The damage thresholds must increase: light < serious < critical < "
+        "fatal, and these would be {light}, {serious}, {critical}, {fatal}. "
+        "Nothing was changed: give thresholds that increase (/config show lists "
+        "the current table).",
+        light=11,
+        serious=21,
+        critical=21,
+        fatal=41,
+    ),
+    UserError(
+        "Give either severity (a wound of that severity) or damage (a damage "
+        "level the target rolls against), not both and not neither."
+    ),
+    UserError(
+        "The dice and preview options only go with damage (a damage level the "
+        "target rolls against). Give damage instead of severity, or leave them "
+        "out."
+    ),
+    UserError("The damage level must be between 0 and {max}.", max=999),
+    UserError("A name must have 1 to {max} characters. Choose another name.", max=64),
+    UserError(
+        "Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range.",
+        min=-10,
+        max=10,
+    ),
+    UserError(
+        "There is no preset called {preset}. Known presets: {known}. A GM can add one with /config preset.",
+        preset="elf",
+        known="humanoid, orc",
+    ),
+    UserError(
+        "{name} holds more wounds than the preset {preset} allows. Heal some "
+        "first, or choose a larger preset.",
+        name="Aria",
+        preset="tiny",
+    ),
+    UserError(
+        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
+        ref="Bob",
+    ),
+    UserError(
+        "That character does not exist in this server (any more). Pick one from "
+        "the suggestions, or see /character list."
+    ),
+    UserError("There is already a character called {name} in this server. Choose another name.", name="Aria"),
+    UserError("There is nothing left to undo here. See /history for what was recorded."),
+    UserError(
+        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+        "#{id}.",
         id=30,
         kind=EventKind("wound"),
         tie="Aria",
@@ -220,50 +355,121 @@ SAMPLES = [
         blocked_by_id=31,
     ),
     UserError(
-        "undo_blocked_later", id=4, kind=EventKind("import"), blocked_by=EventKind("config"), blocked_by_id=5
+        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "first (/undo without a character).",
+        id=4,
+        kind=EventKind("import"),
+        blocked_by=EventKind("config"),
+        blocked_by_id=5,
     ),
-    UserError("import_invalid", errors=(ImportProblem((), "not_json"),)),
-    UserError("not_gm"),
-    UserError("not_owner", name="Aria", player=Mention(100000000000000003)),
-    UserError("not_owner_npc", name="Goblin"),
-    UserError("heal_roll_owner", of_name=Possessive("Aélis"), player=Mention(100000000000000003)),
-    UserError("heal_roll_npc", name="Goblin"),
-    UserError("select_not_owner", name="Aria", player=Mention(100000000000000003)),
-    UserError("select_npc", name="Goblin"),
-    UserError("config_nothing"),
-    UserError("players_cannot_create"),
-    UserError("no_active_character", user=Mention(42)),
-    UserError("target_or_character"),
-    UserError("character_not_targets", name="Aria", user=Mention(42)),
-    UserError("guild_only"),
-    UserError("config_invalid", errors=((("physical", "penalties", 0), "less_than_equal", 0),)),
-    UserError("internal_error", error_id="ab12cd34"),
-    UserError("page_range", pages=3),
-    UserError("option_invalid", value="abc"),
-    UserError("payload_invalid"),
-    UserError("storage_full"),
-    UserError("storage_read_only"),
-    UserError("storage_unavailable"),
-    UserError("storage_unconfirmed"),
-    UserError("character_blank"),
-    UserError("edit_nothing"),
-    UserError("edit_unchanged", name="Aria"),
-    UserError("config_unchanged"),
-    UserError("gm_role_everyone"),
-    UserError("rest_nobody"),
-    UserError("modifier_range", max=100),
-    UserError("view_off"),
-    UserError("view_revoke_alone"),
-    UserError("view_link_alone"),
+    UserError(
+        "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+        errors=(ImportProblem((), "this is not a JSON file"),),
+    ),
+    UserError("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."),
+    UserError(
+        "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+        name="Aria",
+        player=Mention(100000000000000003),
+    ),
+    UserError("{name} is an NPC: only a GM can do this.", name="Goblin"),
+    UserError(
+        "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound.",
+        of_name=Possessive("Aélis"),
+        player=Mention(100000000000000003),
+    ),
+    UserError(
+        "{name} is an NPC: a GM rolls its healing (/heal roll), or heals it without a roll (/heal wound).",
+        name="Goblin",
+    ),
+    UserError(
+        "{name} is played by {player}: only that person can make it their active "
+        "character. Choose one of yours.",
+        name="Aria",
+        player=Mention(100000000000000003),
+    ),
+    UserError("{name} is an NPC: it is nobody's active character. Choose one of yours.", name="Goblin"),
+    UserError("Nothing to change: give at least one value. /config show lists every setting."),
+    UserError(
+        "On this server only GMs create characters. Ask a GM to create yours (/character create with player)."
+    ),
+    UserError(
+        "No active character for {user}. Name one with the character option, "
+        "create one with /character create, or choose one with /character select.",
+        user=Mention(42),
+    ),
+    UserError(
+        "Say who: give target (a player, for their active character) or "
+        "character (any character, NPCs included)."
+    ),
+    UserError(
+        "{name} is not a character of {user}. Give only target, or only "
+        "character, or one of that player's characters.",
+        name="Aria",
+        user=Mention(42),
+    ),
+    UserError("This command only works in a server, not in direct messages."),
+    UserError(
+        "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+        "and try again (/config show lists the current settings).",
+        errors=((("physical", "penalties", 0), "less_than_equal", 0),),
+    ),
+    UserError(
+        "Something went wrong on our side (error id {error_id}). The change may "
+        "already be recorded: check /history before trying again. If it keeps "
+        "happening, give this id to the bot's admins.",
+        error_id="ab12cd34",
+    ),
+    UserError("That page does not exist: choose a page from 1 to {pages}.", pages=3),
+    UserError("This value is not valid: {value}. Check the option and try again.", value="abc"),
+    UserError(
+        "Discord sent this command in a form the bot cannot read (it may have "
+        "just been updated). Nothing was changed: try again in a minute."
+    ),
+    UserError(
+        "The bot's database is full (no space left on its disk): nothing was "
+        "saved. Tell the bot's admins, and try again once they have freed some "
+        "space."
+    ),
+    UserError(
+        "The bot's database is read-only at the moment: nothing was saved. Tell "
+        "the bot's admins, and try again once they have fixed it."
+    ),
+    UserError("The database is unavailable right now: nothing was changed. Try again in a moment."),
+    UserError(
+        "The database did not confirm the change: it may have been recorded, or "
+        "not. Check /history before trying again."
+    ),
+    UserError(
+        "The character option is blank. Pick a character from the suggestions, or leave the option out."
+    ),
+    UserError("Nothing to change: give at least one of name, corps, resistance, intuition or preset."),
+    UserError("{name} already is like that: nothing was changed.", name="Aria"),
+    UserError("That is already the setting: nothing was changed. /config show lists every setting."),
+    UserError("The role every member has cannot be the GM role: create a role for your GMs and choose it."),
+    UserError(
+        "No character in play (alive and coherent) to rest in this server. Create one with /character create."
+    ),
+    UserError("The modifier must be between −{max} and {max}. Type a smaller number.", max=100),
+    UserError(
+        "The player view is not set up on this bot: its operator sets "
+        "WEB_BASE_URL and WEB_PORT (docs/player-view.md). /board alone posts the "
+        "board in this channel."
+    ),
+    UserError("revoke:True goes with link:True: /board link:True revoke:True."),
+    UserError("link:True goes alone (or with revoke:True): add or drop NPCs in another /board."),
 ]
 
 
 def test_the_samples_cover_every_refusal() -> None:
-    assert {e.key for e in SAMPLES} == set(ERRORS) - {"error_unknown"}
+    assert {e.message for e in SAMPLES} == set(ERRORS) - {
+        "That was refused ({key}). Check the command's options and try again."
+    }
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.key)
+@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.message)
 def test_every_refusal_renders_completely(
     lang: Lang, err: UserError, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -275,12 +481,19 @@ def test_every_refusal_renders_completely(
 
 def test_refusals_name_severities_in_the_right_language() -> None:
     err = UserError(
-        "lower_blocked", name="Aria", track=Track.MENTAL, severity=Severity.MID, below=Severity.LOW
+        "This {severity} cannot be lowered: {name} already holds the maximum of "
+        "{below_plural}, and healing never escalates. Heal a {below} first.",
+        name="Aria",
+        track=Track.MENTAL,
+        severity=Severity.MID,
+        below=Severity.LOW,
     )
     assert "trauma" in error_text("en", err) and "shocks" in error_text("en", err)
     assert "traumatisme" in error_text("fr", err) and "chocs" in error_text("fr", err)
     rest = UserError(
-        "rest_not_over",
+        "No healing roll yet for {name}: {days} of rest for the least severe "
+        "wound ({severity}), {remaining} to go. A GM grants in-game rest with "
+        "/rest.",
         name="A",
         days=RestDays(2, 7),
         remaining=5,
@@ -292,12 +505,35 @@ def test_refusals_name_severities_in_the_right_language() -> None:
 
 
 def test_required_texts() -> None:
-    not_gm = error_text("en", UserError("not_gm"))
+    not_gm = error_text(
+        "en", UserError("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.")
+    )
     assert "Only a GM (the GM role, Manage Server, or the server owner) can" in not_gm
-    assert "error id ab12" in error_text("en", UserError("internal_error", error_id="ab12"))
-    assert "Something went wrong on our side" in error_text("en", UserError("internal_error", error_id="x"))
+    assert "error id ab12" in error_text(
+        "en",
+        UserError(
+            "Something went wrong on our side (error id {error_id}). The change may "
+            "already be recorded: check /history before trying again. If it keeps "
+            "happening, give this id to the bot's admins.",
+            error_id="ab12",
+        ),
+    )
+    assert "Something went wrong on our side" in error_text(
+        "en",
+        UserError(
+            "Something went wrong on our side (error id {error_id}). The change may "
+            "already be recorded: check /history before trying again. If it keeps "
+            "happening, give this id to the bot's admins.",
+            error_id="x",
+        ),
+    )
     assert "physical.penalties" in error_text(
-        "en", UserError("config_invalid", errors="physical.penalties: x")
+        "en",
+        UserError(
+            "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
+            "and try again (/config show lists the current settings).",
+            errors="physical.penalties: x",
+        ),
     )
 
 
@@ -308,28 +544,73 @@ def test_unknown_refusals_do_not_crash_and_name_the_key() -> None:
 
 
 def test_refusal_parameters_are_escaped_and_clipped() -> None:
-    text = error_text("en", UserError("character_not_found", ref="@everyone <@&1> **b**" * 500))
+    text = error_text(
+        "en",
+        UserError(
+            "No character called {ref} in this server. Pick one from the "
+            "suggestions, or see /character list.",
+            ref="@everyone <@&1> **b**" * 500,
+        ),
+    )
     assert not PING.search(text)
     assert "\\*\\*b" in text
     assert len(text) <= 2000
-    odd = error_text("fr", UserError("dice_invalid", text=object()))
+    odd = error_text(
+        "fr",
+        UserError(
+            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+            "the option empty and the bot rolls.",
+            text=object(),
+        ),
+    )
     assert odd
 
 
 def test_a_character_without_a_name_to_show_and_a_change_without_a_tie_have_texts_of_their_own() -> None:
-    assert error_text("en", UserError("character_gone")).startswith("That character does not exist")
-    assert error_text("fr", UserError("character_gone")).startswith("Ce personnage n'existe pas")
+    assert error_text(
+        "en",
+        UserError(
+            "That character does not exist in this server (any more). Pick one from "
+            "the suggestions, or see /character list."
+        ),
+    ).startswith("That character does not exist")
+    assert error_text(
+        "fr",
+        UserError(
+            "That character does not exist in this server (any more). Pick one from "
+            "the suggestions, or see /character list."
+        ),
+    ).startswith("Ce personnage n'existe pas")
     later = UserError(
-        "undo_blocked_later", id=4, kind=EventKind("import"), blocked_by=EventKind("config"), blocked_by_id=5
+        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "first (/undo without a character).",
+        id=4,
+        kind=EventKind("import"),
+        blocked_by=EventKind("config"),
+        blocked_by_id=5,
     )
     assert "a later change, #5 (setting change), depends on it" in error_text("en", later)
 
 
 def test_a_refusal_missing_a_parameter_fails_under_the_tests() -> None:
     with pytest.raises(MissingParameter, match="'ref'"):
-        error_text("en", UserError("character_not_found"))
+        error_text(
+            "en",
+            UserError(
+                "No character called {ref} in this server. Pick one from the "
+                "suggestions, or see /character list."
+            ),
+        )
     with pytest.raises(MissingParameter, match="'user'"):
-        error_text("en", UserError("no_active_character"))
+        error_text(
+            "en",
+            UserError(
+                "No active character for {user}. Name one with the character option, "
+                "create one with /character create, or choose one with /character select."
+            ),
+        )
 
 
 def raised_refusals() -> list[tuple[str, str, set[str]]]:
@@ -365,7 +646,10 @@ def test_every_refusal_raised_in_the_code_gives_exactly_its_placeholders() -> No
 
 def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
     err = UserError(
-        "undo_blocked",
+        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
+        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
+        "#{id}.",
         id=30,
         kind=EventKind("wound"),
         tie="Aélis",
@@ -417,16 +701,22 @@ def test_every_import_problem_is_worded_in_both_languages(
     lang: Lang, caplog: pytest.LogCaptureFixture
 ) -> None:
     problems = (
-        ImportProblem((), "too_large", (("mb", 16),)),
-        ImportProblem(("characters", 2, "name"), "same_name", (("first", 0),)),
+        ImportProblem((), "the file is larger than {mb} MB", (("mb", 16),)),
+        ImportProblem(("characters", 2, "name"), "same name as character {first}", (("first", 0),)),
         ImportProblem(
             ("characters", 1),
-            "too_many",
+            "{held} {severity_plural} held, more than the maximum of {maximum}",
             (("held", 3), ("maximum", 2), ("track", Track.MENTAL), ("severity", Severity.MID)),
         ),
-        ImportProblem(("x\n@everyone",), "unknown_field"),
+        ImportProblem(("x\n@everyone",), "unknown field"),
     )
-    text = error_text(lang, UserError("import_invalid", errors=problems))
+    text = error_text(
+        lang,
+        UserError(
+            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+            errors=problems,
+        ),
+    )
     assert "missing" not in caplog.text and "{" not in text
     assert "@everyone" not in text  # a key of the file is not echoed
     if lang == "fr":
@@ -441,14 +731,20 @@ def test_every_import_problem_key_has_a_message() -> None:
     source = (ROOT / "bot" / "export_file.py").read_text(encoding="utf-8")
     whats = set(re.findall(r'ImportProblem\((?:where|\(.*?\)), "([a-z_]+)"', source)) | {"too_large"}
     whats |= {"fatal_not_dead", "fatal_not_incoherent", "dead_not_fatal", "incoherent_not_fatal"}
-    whats |= {"missing", "unknown_field", "not_json", "invalid_value"}
+    whats |= {"missing", "unknown_field", "not_json", "this value is not allowed"}
     assert len(whats) > 12 and {f"import_{what}" for what in whats} <= set(CATALOGUE)
 
 
 @pytest.mark.parametrize(("lang", "more"), [("en", "… and {} more"), ("fr", "… et {} de plus")])
 def test_a_long_list_of_import_problems_is_cut_with_a_count(lang: Lang, more: str) -> None:
-    problems = tuple(ImportProblem(("characters", i, "corps"), "invalid_value") for i in range(100))
-    text = error_text(lang, UserError("import_invalid", errors=problems))
+    problems = tuple(ImportProblem(("characters", i, "corps"), "invalid value") for i in range(100))
+    text = error_text(
+        lang,
+        UserError(
+            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
+            errors=problems,
+        ),
+    )
     assert len(text) <= 2000
     shown = text.count("characters.")
     assert 10 < shown < 100 and more.format(100 - shown) in text
@@ -456,16 +752,33 @@ def test_a_long_list_of_import_problems_is_cut_with_a_count(lang: Lang, more: st
 
 def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None:
     fr = error_text(
-        "fr", UserError("heal_roll_owner", of_name=Possessive("Aélis"), player=Mention(100000000000000003))
+        "fr",
+        UserError(
+            "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound.",
+            of_name=Possessive("Aélis"),
+            player=Mention(100000000000000003),
+        ),
     )
     assert fr == (
         "Les jets de guérison d'Aélis sont lancés par <@100000000000000003> ; un MJ peut soigner sans jet "
         "avec /soin blessure."
     )
-    en = error_text("en", UserError("heal_roll_owner", of_name=Possessive("Mira Vance"), player=Mention(3)))
+    en = error_text(
+        "en",
+        UserError(
+            "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound.",
+            of_name=Possessive("Mira Vance"),
+            player=Mention(3),
+        ),
+    )
     assert en.startswith("Mira Vance's healing rolls are rolled by <@3>; a GM can heal")
     assert "de Mira" in error_text(
-        "fr", UserError("heal_roll_owner", of_name=Possessive("Mira"), player=Mention(1))
+        "fr",
+        UserError(
+            "{of_name} healing rolls are rolled by {player}; a GM can heal without a roll with /heal wound.",
+            of_name=Possessive("Mira"),
+            player=Mention(1),
+        ),
     )
 
 
