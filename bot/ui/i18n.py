@@ -67,9 +67,9 @@ def read_catalogue(path: Path) -> Catalogue:
         if isinstance(message.id, tuple | list) and isinstance(message.string, tuple | list):
             forms = tuple(message.string)
             if all(forms):
-                messages[message.context, message.id[0]] = forms
+                messages[message.context, str(message.id[0])] = forms
         elif isinstance(message.string, str) and message.string:
-            messages[message.context, message.id] = message.string
+            messages[message.context, str(message.id)] = message.string
     return Catalogue(messages, gettext.c2py(po.plural_expr))
 
 
@@ -444,6 +444,9 @@ UNKNOWN: Final = N_("That was refused ({key}). Check the command's options and t
 def error_text(lang: Lang, err: UserError) -> str:
     """The refusal ``err`` in ``lang``, with what to do instead; never raises, always ≤ 2000 chars."""
     try:
+        if (None, err.message) not in KNOWN:  # a refusal with no message in the catalogues: a bug
+            log.warning("No message for UserError %r", err.message)
+            return t(lang, UNKNOWN, key=_shown(err.message))
         return clip(t(lang, err.message, **error_params(lang, err.params)), CONTENT)
     except MissingParameter:
         raise
