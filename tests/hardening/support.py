@@ -23,14 +23,14 @@ from functools import cache
 from typing import Any
 
 import discord
-from bot.ui.strings_refusals import ERRORS
 
-from bot.ui.i18n import CATALOGUE, Lang, lang_of
+from bot.ui.i18n import CATALOGUES, UNKNOWN, Lang, lang_of
 from bot.ui.text import CHOICE_NAME
 from tests import fakediscord as harness
 from tests.databases import Connection, connect, sql_lines
 from tests.table import GM, GM_ROLE, GUILD, OTHER_GUILD, OWNER, Table
 from tests.ui import limits
+from tests.ui.refusals import INTERNAL_ERROR, REFUSALS
 
 #: A user who is nobody at the table: the id hostile names and notes try to ping.
 STRANGER = 100000000000000099
@@ -43,15 +43,22 @@ DEPARTED = 100000000000000098
 #: Locales a caller may have: French, English, and ones the bot falls back to English for.
 LOCALES = ("en-US", "en-GB", "fr", "de", "ja", "pt-BR")
 #: Refusals that are no refusal at all: the funnel's answers to a bug.
-NOT_REFUSALS = frozenset(
-    {"internal_error", "That was refused ({key}). Check the command's options and try again."}
-)
+NOT_REFUSALS = frozenset({INTERNAL_ERROR, UNKNOWN})
 #: Text that must never reach a message unescaped, whatever a user typed.
 PINGS = re.compile(rf"@(everyone|here)|<@&{HOSTILE_ROLE}>|<@!?{STRANGER}>")
 
 
+def template(message: str, lang: Lang) -> str:
+    """The English ``message`` in ``lang``, its placeholders unfilled."""
+    if lang == "en":
+        return message
+    translated = CATALOGUES[lang].messages[None, message]
+    assert isinstance(translated, str)
+    return translated
+
+
 INTERNAL = [
-    re.compile(re.escape(ERRORS["internal_error"][lang]).replace(re.escape("{error_id}"), r"[0-9a-f]+"))
+    re.compile(re.escape(template(INTERNAL_ERROR, lang)).replace(re.escape("{error_id}"), r"[0-9a-f]+"))
     for lang in ("en", "fr")
 ]
 
@@ -100,22 +107,19 @@ def _pattern(template: str) -> re.Pattern[str]:
 @cache
 def refusal_patterns(lang: Lang) -> list[tuple[str, re.Pattern[str]]]:
     """Every refusal of the catalogue in ``lang`` as a regex, its parameters matching anything."""
-    refusals = {
-        **ERRORS,
-        "not_your_button": CATALOGUE["Only the person who ran the command can use these buttons."],
-    }
-    return [(key, _pattern(entry[lang])) for key, entry in refusals.items() if key not in NOT_REFUSALS]
+    refusals = REFUSALS | {"Only the person who ran the command can use these buttons."}
+    return [(message, _pattern(template(message, lang))) for message in sorted(refusals - NOT_REFUSALS)]
 
 
 def is_private_success(text: str, lang: Lang) -> bool:
-    return any(_pattern(CATALOGUE[key][lang]).fullmatch(text) for key in PRIVATE_SUCCESSES)
+    return any(_pattern(template(message, lang)).fullmatch(text) for message in PRIVATE_SUCCESSES)
 
 
-def refusal_key(text: str, lang: Lang) -> str | None:
-    """The catalogue key of the refusal ``text`` in ``lang``, None if it is not one."""
-    for key, pattern in refusal_patterns(lang):
+def refusal_of(text: str, lang: Lang) -> str | None:
+    """The refusal ``text`` in ``lang`` (by its English), None if it is not one."""
+    for message, pattern in refusal_patterns(lang):
         if pattern.fullmatch(text):
-            return key
+            return message
     return None
 
 
@@ -237,10 +241,10 @@ class Outcome:
 
     @property
     def refusal(self) -> str | None:
-        """The catalogue key of the refusal (matched on the message as sent, not stripped)."""
+        """The refusal, by its English (matched on the message as sent, not stripped)."""
         if not self.refused:
             return None
-        return refusal_key("\n".join(m.content for m in visible(self.reply)), self.lang)
+        return refusal_of("\n".join(m.content for m in visible(self.reply)), self.lang)
 
     def public(self) -> harness.Reply:
         """The reply, asserting it is a public result."""

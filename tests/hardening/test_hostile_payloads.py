@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests import fakediscord as harness
-from tests.hardening.support import Hardened, is_refusal, refusal_key
+from tests.hardening.support import Hardened, is_refusal, refusal_of
 from tests.hardening.world import build_world
 from tests.table import ALICE, GM, GUILD, OTHER_GUILD, OWNER
 
@@ -108,7 +108,10 @@ async def test_guild_commands_in_a_dm_are_refused(hard: Hardened) -> None:
         reply = await harness.dispatch(hard.table.fake, hard.bot, payload, discord_checks=False)
         hard.table.replies.append(reply)
         outcome = hard.check(reply, "fr", (), before, hard.dump())
-        assert outcome.refused and refusal_key(reply.text, "fr") == "guild_only", reply.text
+        assert (
+            outcome.refused
+            and refusal_of(reply.text, "fr") == "This command only works in a server, not in direct messages."
+        ), reply.text
 
 
 async def test_forged_heal_buttons_are_refused_unchanged(hard: Hardened) -> None:

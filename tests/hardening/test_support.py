@@ -10,7 +10,7 @@ from tests.hardening.support import (
     STRANGER,
     limit_violations,
     mention_violations,
-    refusal_key,
+    refusal_of,
     rendered_text,
     touched_players,
 )
@@ -52,11 +52,9 @@ def test_raw_pings_are_found_and_escaped_ones_are_not() -> None:
 
 def test_refusals_are_recognised_in_their_language_only() -> None:
     english = "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-    assert refusal_key(english, "en") == "not_gm"
-    assert refusal_key(english, "fr") is None
-    assert (
-        refusal_key("Something went wrong on our side (error id 1a2b3c4d). Please try again.", "en") is None
-    )
+    assert refusal_of(english, "en") == english
+    assert refusal_of(english, "fr") is None
+    assert refusal_of("Something went wrong on our side (error id 1a2b3c4d). Please try again.", "en") is None
 
 
 def test_touched_players_come_from_changed_rows() -> None:

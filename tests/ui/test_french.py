@@ -3,10 +3,30 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
-from bot.ui.i18n import CATALOGUE
+PO = Path(__file__).resolve().parents[2] / "bot" / "locale" / "fr" / "LC_MESSAGES" / "harmonies.po"
+
+
+def french(*, commands: bool) -> dict[str, str]:
+    """The French of the catalogue by its English (with its context, and each plural form): of the
+    messages the code renders, or (``commands``) of the slash commands' texts."""
+    with PO.open("rb") as file:
+        po = read_po(file)
+    texts = {}
+    for m in po:
+        of_commands = any(comment.startswith("/") for comment in m.auto_comments)  # scripts/messages.py
+        if not m.id or not (of_commands if commands else m.locations):
+            continue
+        strings = m.string if isinstance(m.string, tuple | list) else (m.string,)
+        for form, text in enumerate(strings):
+            texts[f"{m.context or ''}|{m.id}|{form}"] = str(text)
+    assert len(texts) > (150 if commands else 400)
+    return texts
+
 
 ENGLISH_ONLY = frozenset(
     (
@@ -117,7 +137,7 @@ def english_words(text: str) -> set[str]:
 
 
 def test_no_english_word_in_any_french_message() -> None:
-    found = {key: words for key, entry in CATALOGUE.items() if (words := english_words(entry["fr"]))}
+    found = {key: words for key, text in french(commands=False).items() if (words := english_words(text))}
     assert found == {}
 
 
@@ -127,9 +147,7 @@ def test_the_check_finds_english_words() -> None:
 
 
 def test_no_english_word_in_the_french_command_names_and_descriptions() -> None:
-    from bot.ui.strings_commands import COMMANDS
-
-    texts = [entry["fr"] for entry in COMMANDS.values()]
+    texts = list(french(commands=True).values())
     assert {text: words for text in texts if (words := english_words(text.replace("-", " ")))} == {}
 
 
@@ -159,10 +177,8 @@ ABOUT_THE_CHARACTER = re.compile(r"(?i)\ble personnage\b[^.:;]*\b(mort|incohére
 
 
 def test_no_french_message_gives_a_character_or_a_person_a_gender() -> None:
-    from bot.ui.strings_commands import COMMANDS
-
-    texts = {key: entry["fr"] for key, entry in CATALOGUE.items()}
-    texts |= {f"command: {key}": entry["fr"] for key, entry in COMMANDS.items()}
+    texts = french(commands=False)
+    texts |= {f"command: {key}": text for key, text in french(commands=True).items()}
     found = {key: GENDERED.findall(text) for key, text in texts.items() if GENDERED.search(text)}
     assert found == {}
     # "mort", "incohérent" only where they agree with "le personnage", never with a name.

@@ -9,27 +9,28 @@ from pathlib import Path
 
 import discord
 import pytest
-from bot.ui.strings_refusals import ERRORS
 
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
 from bot.ui import i18n
 from bot.ui.i18n import (
-    CATALOGUE,
+    CATALOGUES,
+    KNOWN,
     LANGS,
-    SECTIONS,
+    UNKNOWN,
     Lang,
     MissingParameter,
     error_text,
     join_lines,
     lang_of,
-    plural_form,
+    plural_index,
     severity_label,
     t,
     t_name,
     tn,
 )
 from tests.ui.builders import PING
+from tests.ui.refusals import REFUSALS, messages_of, raised_refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,15 +39,7 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
-    for key, entry in CATALOGUE.items():
-        assert set(entry) == set(LANGS), key
-        assert all(entry[lang].strip() for lang in LANGS), key
-        assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
-
-
-def test_no_key_is_defined_twice() -> None:
-    assert sum(len(part) for part in SECTIONS) == len(CATALOGUE)
+FRENCH = CATALOGUES["fr"].messages
 
 
 REQUIRED = [
@@ -112,24 +105,21 @@ REQUIRED = [
         "That setting is not valid:\n{errors}\nNothing was changed: fix the value "
         "and try again (/config show lists the current settings)."
     ),
-    "internal_error",
+    (
+        "Something went wrong on our side (error id {error_id}). The change may already be recorded: check "
+        "/history before trying again. If it keeps happening, give this id to the bot's admins."
+    ),
     "That page does not exist: choose a page from 1 to {pages}.",
 ]
 
 
 def test_the_refusals_asked_for_all_exist() -> None:
-    assert set(REQUIRED) <= set(ERRORS)
-
-
-def raised_keys() -> set[str]:
-    found: set[str] = set()
-    for path in (ROOT / "bot").rglob("*.py"):
-        found |= set(re.findall(r"UserError\(\s*\"([a-z_]+)\"", path.read_text(encoding="utf-8")))
-    return found
+    assert set(REQUIRED) <= REFUSALS
 
 
 def test_every_refusal_raised_anywhere_has_a_message() -> None:
-    assert raised_keys() - set(ERRORS) == set()
+    assert len(REFUSALS) > 60
+    assert {(None, message) for message in REFUSALS} - KNOWN == set()
 
 
 @pytest.mark.parametrize(
@@ -198,8 +188,8 @@ def test_under_the_tests_a_missing_parameter_or_key_fails() -> None:
 
 
 def test_plural_forms() -> None:
-    assert [plural_form("en", n) for n in (0, 1, 2)] == ["other", "one", "other"]
-    assert [plural_form("fr", n) for n in (0, 1, 2)] == ["one", "one", "other"]
+    assert [plural_index("en", n) for n in (0, 1, 2)] == [1, 0, 1]
+    assert [plural_index("fr", n) for n in (0, 1, 2)] == [0, 0, 1]
     assert tn("en", "Rest: {count} day", "Rest: {count} days", 1) == "Rest: 1 day"
     assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos : 3 jours"
 
@@ -463,9 +453,7 @@ SAMPLES = [
 
 
 def test_the_samples_cover_every_refusal() -> None:
-    assert {e.message for e in SAMPLES} == set(ERRORS) - {
-        "That was refused ({key}). Check the command's options and try again."
-    }
+    assert {e.message for e in SAMPLES} == REFUSALS - {UNKNOWN}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -613,35 +601,17 @@ def test_a_refusal_missing_a_parameter_fails_under_the_tests() -> None:
         )
 
 
-def raised_refusals() -> list[tuple[str, str, set[str]]]:
-    """Every ``UserError("key", ...)`` of the bot's code with a literal key (both keys of a ``key if
-    ... else key``): where, the key, and the names of its parameters."""
-    found = []
-    for path in sorted([*Path("bot").rglob("*.py"), *Path("cogs").glob("*.py")]):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "UserError" and node.args):
-                continue
-            first = node.args[0]
-            keys = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
-            names = {k.arg for k in node.keywords if k.arg is not None}
-            assert all(k.arg is not None for k in node.keywords), f"{path}:{node.lineno}: ** parameters"
-            for key in keys:
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    found.append((f"{path}:{node.lineno}", key.value, names))
-    return found
-
-
 def test_every_refusal_raised_in_the_code_gives_exactly_its_placeholders() -> None:
     """No parameter is renamed, derived or dropped on the way to the text: what a raiser passes is what
     the message shows (a severity also gives its ``_plural``; ``track`` says which track it names)."""
     raised = raised_refusals()
     assert len(raised) > 60
-    for where, key, names in raised:
-        assert key in ERRORS, where
-        wanted = placeholders(ERRORS[key]["en"]) | placeholders(ERRORS[key]["fr"])
+    for where, message, names in raised:
+        assert (None, message) in KNOWN, where
+        wanted = placeholders(message) | placeholders(str(FRENCH[None, message]))
         given = names | {f"{name}_plural" for name in names}
-        assert wanted <= given, f"{where}: {key} needs {sorted(wanted - given)}"
-        assert names - {"track"} <= wanted, f"{where}: {key} does not show {sorted(names - wanted)}"
+        assert wanted <= given, f"{where}: {message} needs {sorted(wanted - given)}"
+        assert names - {"track"} <= wanted, f"{where}: {message} does not show {sorted(names - wanted)}"
 
 
 def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
@@ -668,12 +638,11 @@ def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
 
 
 def qualified_names(lang: Lang) -> set[str]:
-    from bot.ui.strings_commands import COMMANDS
-
+    """Every command's qualified name in ``lang`` (its names' context is its English qualified name)."""
     french = {
-        key.removeprefix("name.").replace(".", " "): entry["fr"]
-        for key, entry in COMMANDS.items()
-        if key.startswith("name.") and not key.startswith("name.menu.")
+        context.removeprefix("/"): str(text)
+        for (context, _), text in FRENCH.items()
+        if context is not None and context.startswith("/")
     }
     if lang == "en":
         return set(french)
@@ -689,11 +658,17 @@ COMMAND = re.compile(r"(?:^|[\s(])/([\w-]+)(?: ([\w…-]+))?")
 def test_commands_cited_in_messages_exist_in_that_language(lang: Lang) -> None:
     names = qualified_names(lang)
     groups = {name.split()[0] for name in names if " " in name}
-    for key, entry in CATALOGUE.items():
-        for top, sub in COMMAND.findall(entry[lang]):
-            assert top in names or top in groups, (key, top)
+    texts = {
+        (english, text if lang == "fr" else english)
+        for (_, english), french in FRENCH.items()
+        for text in ((french,) if isinstance(french, str) else french)
+    }
+    assert len(texts) > 400
+    for english, text in texts:
+        for top, sub in COMMAND.findall(text):
+            assert top in names or top in groups, (english, top)
             if top in groups and sub != "…":
-                assert f"{top} {sub}" in names, (key, top, sub)
+                assert f"{top} {sub}" in names, (english, top, sub)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -727,12 +702,19 @@ def test_every_import_problem_is_worded_in_both_languages(
         assert "characters.1: 3 traumas held, more than the maximum of 2" in text
 
 
-def test_every_import_problem_key_has_a_message() -> None:
-    source = (ROOT / "bot" / "export_file.py").read_text(encoding="utf-8")
-    whats = set(re.findall(r'ImportProblem\((?:where|\(.*?\)), "([a-z_]+)"', source)) | {"too_large"}
-    whats |= {"fatal_not_dead", "fatal_not_incoherent", "dead_not_fatal", "incoherent_not_fatal"}
-    whats |= {"missing", "unknown_field", "not_json", "this value is not allowed"}
-    assert len(whats) > 12 and {f"import_{what}" for what in whats} <= set(CATALOGUE)
+def test_every_import_problem_has_a_message() -> None:
+    whats: set[str] = set()
+    for path in (ROOT / "bot" / "export_file.py", ROOT / "bot" / "errors.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "ImportProblem"
+                and len(node.args) > 1
+            ):
+                whats.update(messages_of(node.args[1]))
+            elif isinstance(node, ast.Call) and ast.unparse(node.func) == "N_":
+                whats.update(messages_of(node))
+    assert len(whats) > 12 and {(None, what) for what in whats} <= KNOWN
 
 
 @pytest.mark.parametrize(("lang", "more"), [("en", "… and {} more"), ("fr", "… et {} de plus")])
