@@ -66,6 +66,8 @@ def build_and_install(work: Path) -> Path:
         f"bot/{p.relative_to(REPO).as_posix()}" for p in (REPO / "migrations").glob("*/*.sql")
     )
     assert migrations and all(m in names for m in migrations), sorted(names)  # sqlite/ and postgres/
+    catalogues = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "bot" / "locale").glob("*/*/*.po"))
+    assert catalogues and all(c in names for c in catalogues), sorted(names)  # the translations
     assert {n.split("/")[0] for n in names} == {"bot", wheel.name.split("-")[0] + "-0.1.0.dist-info"}
 
     venv = work / "venv"
@@ -93,6 +95,8 @@ async def test_the_installed_wheel_runs_from_another_folder(tmp_path: Path) -> N
         env=clean_env(),
     ).split()
     assert all(line.startswith(str(tmp_path / "venv" / "lib")) for line in site), site
+    french = "from bot.ui.i18n import LANGS, t; print(*LANGS, t('fr', 'Cancel'))"
+    assert run([python, "-c", french], cwd=elsewhere, env=clean_env()).strip() == "en fr Annuler"
 
     async with DiscordStandin(guilds=[server_payload(GUILD)]) as standin:
         env = clean_env(**standin.bot_env(LOG_LEVEL="INFO"))
