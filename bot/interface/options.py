@@ -1,6 +1,5 @@
-"""Choices and option descriptions shared by several cogs, one cog's own living in it (English
-defaults, each with its key in the commands' catalogue, bot/ui/strings_commands.py, which holds the
-French)."""
+"""Choices and option descriptions shared by several cogs, one cog's own living in it (in English:
+the French is in bot/locale/fr/LC_MESSAGES/harmonies.po)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from bot.rules.severity import SEVERITY_NAMES
 
 
 def choice(value: str) -> app_commands.Choice[str]:
-    """A choice named by its value (``light``, ``physical``…), translated by the key ``choice.<value>``."""
+    """A choice named by its value (``light``, ``physical``…), translated in the context ``choice``."""
     return app_commands.Choice(name=locale_str(value), value=value)
 
 
