@@ -491,8 +491,7 @@ class HarmoniesTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        lang = lang_of(locale)
-        catalogue = CATALOGUES.get(lang) if locale.value.split("-")[0] == lang else None
+        catalogue = CATALOGUES.get(lang_of(locale))  # none for English, and for a language we lack
         if catalogue is None:
             return None
         found = catalogue.messages.get((command_context(context), string.message))
