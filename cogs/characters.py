@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions import characters, targets
+from bot.actions import characters
+from bot.actions.actor import active_of, own_or_named
 from bot.actions.characters import Create
 from bot.errors import N_
 from bot.history import Edited
@@ -93,8 +94,8 @@ class Characters(
 
         def look(reader: Reader) -> tuple[Character, Ruleset]:  # one read, one snapshot
             if character is None and player is not None:
-                return targets.active_of(reader, player.id), reader.ruleset()
-            return targets.own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
+                return active_of(reader, player.id), reader.ruleset()
+            return own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
 
         found, ruleset = await self.bot.store.read(actor.guild_id, look)
         await send_card(interaction, found, ruleset)

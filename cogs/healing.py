@@ -13,8 +13,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import healing, wounds
+from bot.actions.actor import Outcome
 from bot.actions.healing import Heal, PlainRoll, Rest
-from bot.actions.outcome import Outcome
 from bot.actions.wounds import Lower
 from bot.errors import N_, UserError
 from bot.interface import autocomplete

@@ -10,9 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot import export_file
-from bot.actions.actor import Actor
-from bot.actions.record import record
-from bot.actions.targets import by_ref
+from bot.actions.actor import Actor, by_ref, record
 from bot.errors import UserError
 from bot.history import Configured, Event, Imported
 from bot.rules import Preset, Ruleset, Track

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot import history
-from bot.actions import targets
-from bot.actions.actor import Actor
-from bot.actions.record import record
+from bot.actions.actor import Actor, by_ref, record
 from bot.errors import Mention, UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
@@ -73,7 +71,7 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     Choosing the one already active changes nothing and records nothing."""
 
     def work(tx: Transaction) -> Character:
-        character = targets.by_ref(tx, ref)
+        character = by_ref(tx, ref)
         if not actor.owns(character):
             if character.owner_id is None:
                 raise UserError(
@@ -104,7 +102,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Cha
 
     def work(tx: Transaction) -> tuple[Character, Ruleset]:
         ruleset = tx.ruleset()
-        character = targets.by_ref(tx, ref)
+        character = by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
             raise UserError(
                 "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
@@ -179,7 +177,7 @@ async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
     """The refusals of a deletion, before the confirmation is even asked."""
 
     def look(reader: Reader) -> Character:
-        character = targets.by_ref(reader, ref)
+        character = by_ref(reader, ref)
         actor.require_owner_or_gm(character, reader.ruleset())
         return character
 

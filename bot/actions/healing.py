@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import history
-from bot.actions import targets
-from bot.actions.actor import Actor
-from bot.actions.outcome import Outcome
-from bot.actions.record import record
+from bot.actions.actor import Actor, CharacterSource, Outcome, own_or_named, record, target
 from bot.errors import UserError
 from bot.rules import (
     Character,
@@ -64,10 +61,10 @@ class PlainRoll:
     dice: str | None = None
 
 
-def _healer_target(tx: targets.CharacterSource, actor: Actor, asked: Heal) -> Character:
+def _healer_target(tx: CharacterSource, actor: Actor, asked: Heal) -> Character:
     if asked.character_id is not None:
         return tx.character(asked.character_id)
-    return targets.own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
+    return own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
 
 
 async def heal_prospect(store: Store, actor: Actor, asked: Heal) -> Outcome[HealingOdds]:
@@ -129,7 +126,7 @@ async def rest(store: Store, actor: Actor, asked: Rest) -> tuple[list[Character]
         if player_id is None and ref is None:
             chosen = [c for c in tx.characters() if not c.out_of_play]
         else:
-            chosen = [targets.target(tx, player_id=player_id, ref=ref)]
+            chosen = [target(tx, player_id=player_id, ref=ref)]
         if not chosen:
             raise UserError(
                 "No character in play (alive and coherent) to rest in this server. "
@@ -154,7 +151,7 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
         actor.guild_id,
         lambda reader: (
             reader.ruleset(),
-            targets.own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
+            own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
         ),
     )
     actor.require_owner_or_gm(character, ruleset)
