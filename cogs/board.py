@@ -15,8 +15,7 @@ from bot.actions import player_view
 from bot.actions.actor import Actor, by_ref
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, respond, send_private
+from bot.interface.replies import actor_of, caller_lang, respond, send_private
 from bot.storage.boards import Board
 from bot.storage.store import Reader
 from bot.ui.i18n import lang_of, t, t_name

@@ -16,9 +16,19 @@ from bot.actions.characters import Create
 from bot.errors import N_
 from bot.history import Edited
 from bot.interface import autocomplete
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, respond, send_private, send_public, update
-from bot.interface.results import CARD_ID, card_button, send_card, send_card_privately
+from bot.interface.replies import (
+    CARD_ID,
+    actor_of,
+    caller_lang,
+    card_button,
+    public_lang,
+    respond,
+    send_card,
+    send_card_privately,
+    send_private,
+    send_public,
+    update,
+)
 from bot.interface.views import Lasting, Pager
 from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX

@@ -16,9 +16,7 @@ from bot.actions.wounds import Inflict
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import PHYSICAL, WHO
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, respond, update
-from bot.interface.results import send_result
+from bot.interface.replies import actor_of, caller_lang, public_lang, respond, send_result, update
 from bot.interface.views import Question
 from bot.rules import Character, Ruleset, Track, parse_severity
 from bot.rules.character import NOTE_MAX

@@ -19,15 +19,18 @@ from bot.actions.wounds import Lower
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
-from bot.interface.permissions import actor_of
 from bot.interface.replies import (
+    HEAL_ID,
+    actor_of,
     caller_lang,
+    heal_button,
     public_lang,
     respond,
+    send_gm_only,
     send_public,
+    send_result,
     think_privately,
 )
-from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
 from bot.interface.views import Lasting, Question
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT

@@ -14,9 +14,7 @@ from discord.ext import commands
 
 from bot.actions.actor import active_of
 from bot.actions.wounds import Inflict
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, respond
-from bot.interface.results import send_card_privately
+from bot.interface.replies import actor_of, caller_lang, respond, send_card_privately
 from bot.interface.views import View
 from bot.rules import SEVERITIES, Character, Severity, Track, parse_severity, severity_name
 from bot.rules.wounds import MAX_COUNT
