@@ -13,7 +13,6 @@ from discord.ext import commands
 from bot.actions import characters
 from bot.actions.actor import active_of, own_or_named
 from bot.actions.characters import Create
-from bot.errors import N_
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.replies import (
@@ -25,11 +24,10 @@ from bot.interface.replies import (
     respond,
     send_card,
     send_card_privately,
-    send_private,
     send_public,
     update,
 )
-from bot.interface.views import Lasting, Pager
+from bot.interface.views import CANCEL, CANCELLED, CONFIRM, Lasting, Pager, refuse_stranger
 from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
@@ -224,7 +222,7 @@ class DeleteChoice(
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                label=t(lang, N_("Confirm") if confirm else N_("Cancel")),
+                label=t(lang, CONFIRM if confirm else CANCEL),
                 custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
                 disabled=disabled,
             )
@@ -240,15 +238,12 @@ class DeleteChoice(
         return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
 
     async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        lang = caller_lang(interaction)  # the language of whoever clicked
-        if interaction.user.id != self.author_id:
-            await send_private(
-                interaction, t(lang, "Only the person who ran the command can use these buttons.")
-            )
+        if await refuse_stranger(interaction, self.author_id):
             return
+        lang = caller_lang(interaction)  # the language of whoever clicked
         answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
         if not self.confirm:
-            await update(interaction, content=t(lang, "Cancelled: nothing was changed."), view=answered)
+            await update(interaction, content=t(lang, CANCELLED), view=answered)
             return
         # The private question loses its buttons; the deletion is announced in the channel (pinging
         # the player when it was not their own doing).

@@ -16,6 +16,11 @@ T = TypeVar("T")
 MAX_REF = 100
 
 
+def gm_only() -> UserError:
+    """The refusal of what only a GM may do."""
+    return UserError("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.")
+
+
 @dataclass(frozen=True)
 class Actor:
     user_id: int
@@ -35,9 +40,7 @@ class Actor:
 
     def require_gm(self, ruleset: Ruleset) -> None:
         if not self.is_gm(ruleset):
-            raise UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            raise gm_only()
 
     def owns(self, character: Character) -> bool:
         return character.owner_id is not None and character.owner_id == self.user_id

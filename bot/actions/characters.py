@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot import history
-from bot.actions.actor import Actor, by_ref, record
+from bot.actions.actor import Actor, by_ref, gm_only, record
 from bot.errors import Mention, UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
-from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
+from bot.rules.character import check_attribute, clean_name, preset_of
 from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
@@ -37,9 +37,7 @@ async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, 
             owner = player_id
         else:
             if player_id not in (None, actor.user_id):
-                raise UserError(
-                    "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-                )
+                raise gm_only()
             if not ruleset.players_create:
                 raise UserError(
                     "On this server only GMs create characters. Ask a GM to create yours "
@@ -104,9 +102,7 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Cha
         ruleset = tx.ruleset()
         character = by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
-            raise UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            raise gm_only()
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("{name} already is like that: nothing was changed.", name=character.name)
@@ -124,13 +120,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
     for attribute in ("corps", "resistance", "intuition"):
         value = getattr(edits, attribute)
         if value is not None:
-            if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-                raise UserError(
-                    "Corps, Résistance and Intuition must be between {min} and {max}. Type a "
-                    "value in that range.",
-                    min=ATTRIBUTE_MIN,
-                    max=ATTRIBUTE_MAX,
-                )
+            check_attribute(value)
             changed = replace(changed, **{attribute: value})
     if edits.preset is not None:
         chosen = preset_of(ruleset, edits.preset)

@@ -20,6 +20,7 @@ from bot.rules import (
     parse_dice,
     total_penalty,
 )
+from bot.rules.dice import unreadable
 from bot.rules.healing import session_severity
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.wounds import ensure_in_play
@@ -157,13 +158,8 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
-    if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
-        raise UserError(
-            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
-            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
-            "the option empty and the bot rolls.",
-            text=dice,
-        )
+    if dice and len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
+        raise unreadable(dice)
     feed = DiceFeed(rng, ruleset.open_rolls, manual)
     result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
     return Outcome(result, character, ruleset)

@@ -37,7 +37,7 @@ from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
 from bot.errors import UserError
 from bot.interface.boards import BoardKeeper
 from bot.interface.metrics import Metrics
-from bot.interface.replies import answer_error, defer_when_slow
+from bot.interface.replies import answer_error, defer_when_slow, invalid
 from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
 from bot.shards.locks import COMMAND_SYNC, Locks, identify_bucket
@@ -214,9 +214,7 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
 
 
 def refuse(value: object) -> NoReturn:
-    raise UserError(
-        "This value is not valid: {value}. Check the option and try again.", value=str(value)[:100]
-    )
+    raise invalid(str(value)[:100])
 
 
 class HarmoniesBot(commands.AutoShardedBot):

@@ -16,13 +16,13 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
-from bot.actions.actor import Actor
+from bot.actions.actor import Actor, gm_only
 from bot.errors import N_, Failure, UserError
 from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
 from bot.ui.card import character_card, secret_card, secret_result
-from bot.ui.i18n import Lang, error_text, lang_of, t
+from bot.ui.i18n import Lang, error_text, lang_of, t, tn
 from bot.ui.rolls import only_hurts, stakes
 from bot.ui.text import CONTENT, clip
 
@@ -40,9 +40,18 @@ HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
 CARD_ID = r"card:(?P<cid>\d{1,19})"
 
 
+def not_in_server() -> UserError:
+    return UserError("This command only works in a server, not in direct messages.")
+
+
+def invalid(value: str) -> UserError:
+    """The refusal of an option's value that Discord's own client would not send."""
+    return UserError("This value is not valid: {value}. Check the option and try again.", value=value)
+
+
 def actor_of(interaction: discord.Interaction) -> Actor:
     if interaction.guild_id is None:
-        raise UserError("This command only works in a server, not in direct messages.")
+        raise not_in_server()
     user = interaction.user
     guild = interaction.guild
     owner_id = guild.owner_id if guild is not None else None
@@ -212,15 +221,11 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
         case UserError() as refusal:
             return refusal
         case app_commands.NoPrivateMessage():
-            return UserError("This command only works in a server, not in direct messages.")
+            return not_in_server()
         case app_commands.TransformerError() as bad:
-            return UserError(
-                "This value is not valid: {value}. Check the option and try again.", value=str(bad.value)
-            )
+            return invalid(str(bad.value))
         case app_commands.CheckFailure():
-            return UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            return gm_only()
         case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
             log.error(
                 "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
@@ -354,6 +359,16 @@ def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
         view.add_item(button)
     view.stop()
     return view
+
+
+def note_unused_dice(result: discord.Embed, unused: int, lang: Lang) -> None:
+    """The player typed more dice than were needed: the result says so rather than drop them silently."""
+    if unused:
+        result.set_footer(
+            text=tn(
+                lang, "{count} of your dice was not needed.", "{count} of your dice were not needed.", unused
+            )
+        )
 
 
 async def send_result(
