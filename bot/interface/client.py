@@ -121,7 +121,7 @@ class HarmoniesTree(app_commands.CommandTree[Any]):
         ends in the error funnel as a refusal, instead of ending the task with no answer at all.
         (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
         counted, with its outcome and its time (:mod:`bot.interface.metrics`), and in flight until it
-        ends (:meth:`~bot.interface.client.HarmoniesBot.drain`)."""
+        ends (:meth:`HarmoniesBot.drain`)."""
         bot: HarmoniesBot = interaction.client
         bot.handling()
         began = time.perf_counter()
