@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.errors import N_, ImportProblem, UserError, import_too_large
+from bot.errors import N_, ImportProblem, UserError, cannot_import, import_too_large
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, Character, Wound, clean_name
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
@@ -153,11 +153,12 @@ def _same_fields(model: type[BaseModel], source: object) -> dict[str, Any]:
 
 
 # pydantic's kinds of problem as ours (any other: "invalid_value"); pydantic's own wording is dropped.
+_NOT_JSON: Final = N_("this is not a JSON file")
 _KINDS: Final = {
     "missing": N_("missing"),
     "extra_forbidden": N_("unknown field"),
-    "json_invalid": N_("this is not a JSON file"),
-    "json_type": N_("this is not a JSON file"),
+    "json_invalid": _NOT_JSON,
+    "json_type": _NOT_JSON,
 }
 _INVALID: Final = N_("invalid value")
 
@@ -171,10 +172,7 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False, include_context=False)
         kinds = [ImportProblem(tuple(e["loc"]), _KINDS.get(e["type"], _INVALID)) for e in errors]
-        raise UserError(
-            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
-            errors=tuple(kinds),
-        ) from None
+        raise cannot_import(*kinds) from None
     problems: list[ImportProblem] = []
     if document.guild_id != guild_id:
         problems.append(ImportProblem(("guild_id",), "this file was exported from another server"))
@@ -208,10 +206,7 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
     for index, state in enumerate(characters_of(document, guild_id, "")):
         problems += _unreachable(("characters", index), state, document.characters[index])
     if problems:
-        raise UserError(
-            "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
-            errors=tuple(problems),
-        )
+        raise cannot_import(*problems)
     return document
 
 

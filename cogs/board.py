@@ -11,12 +11,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions import player_view, targets
-from bot.actions.actor import Actor
+from bot.actions import player_view
+from bot.actions.actor import Actor, by_ref
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, respond, send_private
+from bot.interface.replies import actor_of, caller_lang, respond, send_private
 from bot.storage.boards import Board
 from bot.storage.store import Reader
 from bot.ui.i18n import lang_of, t, t_name
@@ -99,7 +98,7 @@ async def show_on_board(
     board = await bot.boards.board(actor.guild_id, channel_id)
     if board is None:
         raise UserError("There is no board in this channel: post one with /board first.")
-    character = await bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, ref))
+    character = await bot.store.read(actor.guild_id, lambda r: by_ref(r, ref))
     if character.owner_id is not None:
         raise UserError(
             "{name} is a player character: player characters are always on the "

@@ -10,15 +10,24 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions import characters, targets
+from bot.actions import characters
+from bot.actions.actor import active_of, own_or_named
 from bot.actions.characters import Create
-from bot.errors import N_
 from bot.history import Edited
 from bot.interface import autocomplete
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, respond, send_private, send_public, update
-from bot.interface.results import CARD_ID, card_button, send_card, send_card_privately
-from bot.interface.views import Lasting, Pager
+from bot.interface.replies import (
+    CARD_ID,
+    actor_of,
+    caller_lang,
+    card_button,
+    public_lang,
+    respond,
+    send_card,
+    send_card_privately,
+    send_public,
+    update,
+)
+from bot.interface.views import CANCEL, CANCELLED, CONFIRM, Lasting, Pager, refuse_stranger
 from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
@@ -93,8 +102,8 @@ class Characters(
 
         def look(reader: Reader) -> tuple[Character, Ruleset]:  # one read, one snapshot
             if character is None and player is not None:
-                return targets.active_of(reader, player.id), reader.ruleset()
-            return targets.own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
+                return active_of(reader, player.id), reader.ruleset()
+            return own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
 
         found, ruleset = await self.bot.store.read(actor.guild_id, look)
         await send_card(interaction, found, ruleset)
@@ -213,7 +222,7 @@ class DeleteChoice(
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                label=t(lang, N_("Confirm") if confirm else N_("Cancel")),
+                label=t(lang, CONFIRM if confirm else CANCEL),
                 custom_id=f"delete:{character_id}:{author_id}:{'y' if confirm else 'n'}",
                 disabled=disabled,
             )
@@ -229,15 +238,12 @@ class DeleteChoice(
         return cls(int(match["cid"]), int(match["author"]), match["answer"] == "y")
 
     async def clicked(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        lang = caller_lang(interaction)  # the language of whoever clicked
-        if interaction.user.id != self.author_id:
-            await send_private(
-                interaction, t(lang, "Only the person who ran the command can use these buttons.")
-            )
+        if await refuse_stranger(interaction, self.author_id):
             return
+        lang = caller_lang(interaction)  # the language of whoever clicked
         answered = delete_question(self.character_id, self.author_id, lang, disabled=True)
         if not self.confirm:
-            await update(interaction, content=t(lang, "Cancelled: nothing was changed."), view=answered)
+            await update(interaction, content=t(lang, CANCELLED), view=answered)
             return
         # The private question loses its buttons; the deletion is announced in the channel (pinging
         # the player when it was not their own doing).

@@ -16,17 +16,23 @@ from bot.actions.wounds import Inflict
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import PHYSICAL, WHO
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, public_lang, respond, update
-from bot.interface.results import send_result
-from bot.interface.views import Question
+from bot.interface.replies import (
+    actor_of,
+    caller_lang,
+    note_unused_dice,
+    public_lang,
+    respond,
+    send_result,
+    update,
+)
+from bot.interface.views import CONFIRM, NOTHING_ROLLED, Question
 from bot.rules import Character, Ruleset, Track, parse_severity
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 from bot.ui.card import with_status
 from bot.ui.damage import damage_embed, preview_embed
-from bot.ui.i18n import t, tn
+from bot.ui.i18n import t
 from bot.ui.results import wound_embed
 
 if TYPE_CHECKING:
@@ -68,18 +74,31 @@ class Combat(commands.Cog):
         dice: app_commands.Range[str, 1, 200] | None = None,
         preview: bool = False,
     ) -> None:
-        track = Track.PHYSICAL
-        asked = Inflict(
-            track=track,
-            severity=parse_severity(track, severity) if severity is not None else None,
-            damage=damage,
-            player_id=target.id if target else None,
-            ref=character,
-            count=count,
-            note=note or "",
-            dice=dice,
-        )
+        asked = options_of(Track.PHYSICAL, severity, damage, target, character, count, note, dice)
         await inflict(interaction, asked, preview=preview)
+
+
+def options_of(
+    track: Track,
+    severity: str | None,
+    damage: int | None,
+    target: discord.User | None,
+    character: str | None,
+    count: int,
+    note: str | None,
+    dice: str | None,
+) -> Inflict:
+    """The options of /wound or /mental (``track``) as one Inflict."""
+    return Inflict(
+        track=track,
+        severity=parse_severity(track, severity) if severity is not None else None,
+        damage=damage,
+        player_id=target.id if target else None,
+        ref=character,
+        count=count,
+        note=note or "",
+        dice=dice,
+    )
 
 
 async def inflict(
@@ -132,15 +151,7 @@ async def _roll_damage(
     damaged = await wounds.damage(bot.store, actor_of(interaction), bot.rng, asked)
     lang = public_lang(interaction, damaged.ruleset)
     result = damage_embed(damaged.result, damaged.ruleset, lang, note=asked.note)
-    if damaged.unused_dice:
-        result.set_footer(
-            text=tn(
-                lang,
-                "{count} of your dice was not needed.",
-                "{count} of your dice were not needed.",
-                damaged.unused_dice,
-            )
-        )
+    note_unused_dice(result, damaged.unused_dice, lang)
     return damaged.character, damaged.ruleset, with_status(result, damaged.character, damaged.ruleset, lang)
 
 
@@ -163,7 +174,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
         try:
             rolled = await _roll_damage(click, asked)
         except UserError:
-            await update(click, content=t(asking, "Nothing was rolled."), view=view)
+            await update(click, content=t(asking, NOTHING_ROLLED), view=view)
             raise
         except Exception:
             await update(click, view=view)
@@ -171,7 +182,7 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
         await update(click, view=view)
         await _post(click, *rolled, asked.track)
 
-    view = Question(actor.user_id, asking, go=N_("Confirm"), run=bot.run_id, on_go=confirmed)
+    view = Question(actor.user_id, asking, go=CONFIRM, run=bot.run_id, on_go=confirmed)
     view.message = await respond(
         interaction, embed=shown, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )

@@ -11,12 +11,12 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import export_file
-from bot.actions import admin, targets
+from bot.actions import admin
+from bot.actions.actor import by_ref
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
 from bot.interface.options import TRACKS
-from bot.interface.permissions import actor_of
-from bot.interface.replies import public_lang, send_public, think_privately
+from bot.interface.replies import actor_of, public_lang, send_public, think_privately
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.storage.store import Reader
@@ -264,7 +264,7 @@ class Config(
             await self._change(interaction, "secret-npcs", admin.values(secret_npcs=secret))
             return
         actor = actor_of(interaction)
-        found = await self.bot.store.read(actor.guild_id, lambda r: targets.by_ref(r, character))
+        found = await self.bot.store.read(actor.guild_id, lambda r: by_ref(r, character))
         if found.owner_id is not None or found.id is None:
             raise UserError("{name} is a player character: only NPCs can be kept secret.", name=found.name)
         await self._change(interaction, "secret-npcs", admin.secret_npc(found.id, found.name, secret))

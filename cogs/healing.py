@@ -13,26 +13,30 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.actions import healing, wounds
+from bot.actions.actor import Outcome
 from bot.actions.healing import Heal, PlainRoll, Rest
-from bot.actions.outcome import Outcome
 from bot.actions.wounds import Lower
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
-from bot.interface.permissions import actor_of
 from bot.interface.replies import (
+    HEAL_ID,
+    actor_of,
     caller_lang,
+    heal_button,
+    note_unused_dice,
     public_lang,
     respond,
+    send_gm_only,
     send_public,
+    send_result,
     think_privately,
 )
-from bot.interface.results import HEAL_ID, heal_button, send_gm_only, send_result
-from bot.interface.views import Lasting, Question
+from bot.interface.views import NOTHING_ROLLED, Lasting, Question
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.rules.odds import HealingOdds
-from bot.ui.i18n import Lang, t, tn
+from bot.ui.i18n import Lang, t
 from bot.ui.results import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
 from bot.ui.rolls import odds_embed, odds_question
 
@@ -86,13 +90,7 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        asked = Lower(
-            track=Track.PHYSICAL,
-            severity=parse_severity(Track.PHYSICAL, severity),
-            player_id=target.id if target else None,
-            ref=character,
-        )
-        await lower_and_reply(interaction, asked)
+        await lower_and_reply(interaction, Track.PHYSICAL, severity, target, character)
 
     @app_commands.command(name="mental", description=locale_str("Lower one mental wound one rank (GM)"))
     @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
@@ -105,17 +103,19 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        asked = Lower(
-            track=Track.MENTAL,
-            severity=parse_severity(Track.MENTAL, severity),
-            player_id=target.id if target else None,
-            ref=character,
-        )
-        await lower_and_reply(interaction, asked)
+        await lower_and_reply(interaction, Track.MENTAL, severity, target, character)
 
 
-async def lower_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: Lower) -> None:
+async def lower_and_reply(
+    interaction: discord.Interaction[HarmoniesBot],
+    track: Track,
+    severity: str,
+    target: discord.User | None,
+    character: str | None,
+) -> None:
     """/heal wound and /heal mental: lower the wound, post the short result pinging the player."""
+    player_id = target.id if target else None
+    asked = Lower(track=track, severity=parse_severity(track, severity), player_id=player_id, ref=character)
     lowered = await wounds.lower(interaction.client.store, actor_of(interaction), asked)
     lang = public_lang(interaction, lowered.ruleset)
     result = lowering_embed(lowered.result, lowered.ruleset, lang)
@@ -215,21 +215,12 @@ async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: 
     except UserError:
         if confirmed is not None:  # the question said "Rolling…": it must not stay so (why: a follow-up)
             with contextlib.suppress(discord.HTTPException):
-                said = t(caller_lang(interaction), "Nothing was rolled.")
+                said = t(caller_lang(interaction), NOTHING_ROLLED)
                 await interaction.edit_original_response(content=said)
         raise
     lang = public_lang(interaction, healed.ruleset)
     result = healing_embed(healed.result, healed.ruleset, lang)
-    if healed.unused_dice:
-        # The player typed more dice than the session needed: say so rather than drop them silently.
-        result.set_footer(
-            text=tn(
-                lang,
-                "{count} of your dice was not needed.",
-                "{count} of your dice were not needed.",
-                healed.unused_dice,
-            )
-        )
+    note_unused_dice(result, healed.unused_dice, lang)
     key = (
         N_("Healing session — {name}")
         if asked.track is Track.PHYSICAL

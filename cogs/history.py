@@ -11,9 +11,7 @@ from discord.ext import commands
 
 from bot.actions import admin, undoing
 from bot.interface import autocomplete
-from bot.interface.permissions import actor_of
-from bot.interface.replies import public_lang, send_public
-from bot.interface.results import buttons_view, card_button
+from bot.interface.replies import actor_of, buttons_view, card_button, public_lang, send_public
 from bot.interface.views import Pager
 from bot.rules import Ruleset
 from bot.storage.store import Reader, Store

@@ -9,16 +9,15 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions.wounds import Inflict
 from bot.interface import autocomplete
 from bot.interface.options import MENTAL
-from bot.rules import Track, parse_severity
+from bot.rules import Track
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
 
 # Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
-from .combat import WOUNDING, inflict
+from .combat import WOUNDING, inflict, options_of
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -45,17 +44,7 @@ class Mental(commands.Cog):
         dice: app_commands.Range[str, 1, 200] | None = None,
         preview: bool = False,
     ) -> None:
-        track = Track.MENTAL
-        asked = Inflict(
-            track=track,
-            severity=parse_severity(track, severity) if severity is not None else None,
-            damage=damage,
-            player_id=target.id if target else None,
-            ref=character,
-            count=count,
-            note=note or "",
-            dice=dice,
-        )
+        asked = options_of(Track.MENTAL, severity, damage, target, character, count, note, dice)
         await inflict(interaction, asked, preview=preview)
 
 

@@ -12,11 +12,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.actions import targets
+from bot.actions.actor import active_of
 from bot.actions.wounds import Inflict
-from bot.interface.permissions import actor_of
-from bot.interface.replies import caller_lang, respond
-from bot.interface.results import send_card_privately
+from bot.interface.replies import actor_of, caller_lang, respond, send_card_privately
 from bot.interface.views import View
 from bot.rules import SEVERITIES, Character, Severity, Track, parse_severity, severity_name
 from bot.rules.wounds import MAX_COUNT
@@ -51,7 +49,7 @@ class Menus(commands.Cog):
 
         def look(reader: Reader) -> Character:
             actor.require_gm(reader.ruleset())  # first: a player is told so, not whether anyone plays
-            return targets.active_of(reader, member.id)
+            return active_of(reader, member.id)
 
         character = await store.read(actor.guild_id, look)
         lang = caller_lang(interaction)
@@ -76,7 +74,7 @@ class Menus(commands.Cog):
         actor = actor_of(interaction)
         store = self.bot.store
         ruleset, character = await store.read(
-            actor.guild_id, lambda r: (r.ruleset(), targets.active_of(r, member.id))
+            actor.guild_id, lambda r: (r.ruleset(), active_of(r, member.id))
         )
         await send_card_privately(interaction, character, ruleset)
 

@@ -103,8 +103,7 @@ class _Recorder(app_commands.Translator):
 async def _command_texts() -> list[tuple[str | None, str, str]]:
     """Every text of the slash commands the translator is asked for: (context, English, command)."""
     from bot.config import Settings
-    from bot.interface.client import extensions
-    from bot.interface.tree import HarmoniesTree
+    from bot.interface.client import HarmoniesTree, extensions
 
     bot = commands.Bot(command_prefix=[], intents=discord.Intents.none(), tree_cls=HarmoniesTree)
     bot.settings = Settings.model_construct()  # type: ignore[attr-defined]  # what the cogs' setup reads

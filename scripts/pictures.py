@@ -21,7 +21,7 @@ from pathlib import Path
 
 import discord
 
-from bot.interface.results import card_view, result_view
+from bot.interface.replies import card_view, result_view
 from bot.rules import Character, DiceFeed, Ruleset, Severity, Track, grant_rest, heal_session, inflict
 from bot.rules.odds import healing_odds
 from bot.ui.board import board_embed

@@ -1,11 +1,24 @@
-"""Who is asking: the facts about the caller that decide what they may do."""
+"""What every action shares: who asks (:class:`Actor`, the facts about the caller that decide what they
+may do), the character a command is about, the record of a change in the server's history, and the
+:class:`Outcome` an action gives back about one character."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
 
 from bot.errors import Mention, Possessive, UserError
+from bot.history import Recordable, details_of
 from bot.rules import Character, Ruleset
+from bot.storage.store import Transaction
+
+T = TypeVar("T")
+MAX_REF = 100
+
+
+def gm_only() -> UserError:
+    """The refusal of what only a GM may do."""
+    return UserError("Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM.")
 
 
 @dataclass(frozen=True)
@@ -27,9 +40,7 @@ class Actor:
 
     def require_gm(self, ruleset: Ruleset) -> None:
         if not self.is_gm(ruleset):
-            raise UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            raise gm_only()
 
     def owns(self, character: Character) -> bool:
         return character.owner_id is not None and character.owner_id == self.user_id
@@ -67,3 +78,86 @@ def refuse_not_owner(character: Character) -> None:
         name=character.name,
         player=Mention(character.owner_id),
     )
+
+
+class CharacterSource(Protocol):
+    """A :class:`~bot.storage.Reader` (a plain read) or a :class:`~bot.storage.Transaction`."""
+
+    def character(self, character_id: int) -> Character: ...
+    def character_by_name(self, name: str) -> Character: ...
+    def active_character(self, user_id: int) -> Character | None: ...
+
+
+def by_ref(source: CharacterSource, ref: str) -> Character:
+    """A character option: an id chosen from autocomplete, or a name typed by hand."""
+    ref = ref.strip()
+    if not ref:  # a blank option is refused, never read as "no character given"
+        raise UserError(
+            "The character option is blank. Pick a character from the suggestions, or leave the option out."
+        )
+    if len(ref) > MAX_REF:
+        raise UserError(
+            "No character called {ref} in this server. Pick one from the "
+            "suggestions, or see /character list.",
+            ref=ref[:MAX_REF],
+        )
+    # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
+    if ref.isascii() and ref.isdigit() and len(ref) <= 19:
+        # What autocomplete sends: that id and nothing else. Were the character deleted meanwhile, a
+        # fallback to names would hit whichever character is literally named that number.
+        return source.character(int(ref))
+    return source.character_by_name(ref)
+
+
+def active_of(source: CharacterSource, user_id: int) -> Character:
+    found = source.active_character(user_id)
+    if found is None:
+        raise UserError(
+            "No active character for {user}. Name one with the character option, "
+            "create one with /character create, or choose one with /character select.",
+            user=Mention(user_id),
+        )
+    return found
+
+
+def target(source: CharacterSource, *, player_id: int | None, ref: str | None) -> Character:
+    """``target`` (a player: their active character) and/or ``character``; one is required."""
+    if ref is not None:
+        found = by_ref(source, ref)
+        if player_id is not None and found.owner_id != player_id:
+            raise UserError(
+                "{name} is not a character of {user}. Give only target, or only "
+                "character, or one of that player's characters.",
+                name=found.name,
+                user=Mention(player_id),
+            )
+        return found
+    if player_id is not None:
+        return active_of(source, player_id)
+    raise UserError(
+        "Say who: give target (a player, for their active character) or "
+        "character (any character, NPCs included)."
+    )
+
+
+def own_or_named(source: CharacterSource, *, caller_id: int, ref: str | None) -> Character:
+    """``character`` when given, else the caller's active character."""
+    if ref is not None:
+        return by_ref(source, ref)
+    return active_of(source, caller_id)
+
+
+def record(tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None) -> None:
+    """Record ``change``, made by ``actor`` (to ``character``), with the before-state undo needs."""
+    tx.record(change.kind, actor.user_id, character=character, details=details_of(change))
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """The rules' answer (an infliction, a healing session, a roll, odds…), the character as it is
+    now, the server's rules, and how many of the dice the user typed went unused."""
+
+    result: T
+    character: Character
+    ruleset: Ruleset
+    unused_dice: int = 0

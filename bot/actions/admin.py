@@ -10,12 +10,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot import export_file
-from bot.actions.actor import Actor
-from bot.actions.record import record
-from bot.actions.targets import by_ref
+from bot.actions.actor import Actor, by_ref, record
 from bot.errors import UserError
 from bot.history import Configured, Event, Imported
 from bot.rules import Preset, Ruleset, Track
+from bot.rules.character import preset_of
 from bot.rules.ruleset import preset_key
 from bot.storage.characters import name_key
 from bot.storage.store import Reader, Store, Transaction
@@ -111,13 +110,7 @@ def preset(name: str, physical: Triple, mental: Triple, *, remove: bool) -> Chan
     def change(current: Ruleset) -> dict[str, Any]:
         presets = dict(current.presets)
         if remove:
-            if name not in presets:
-                raise UserError(
-                    "There is no preset called {preset}. Known presets: {known}. A GM can "
-                    "add one with /config preset.",
-                    preset=typed,
-                    known=tuple(sorted(presets)),
-                )
+            preset_of(current, typed)  # refused when there is none
             del presets[name]
         else:
             base = presets.get(name, Preset())

@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot import history
-from bot.actions import targets
-from bot.actions.actor import Actor
-from bot.actions.record import record
+from bot.actions.actor import Actor, by_ref, gm_only, record
 from bot.errors import Mention, UserError
 from bot.history import Edited
 from bot.rules import Character, Ruleset, Track, new_character
-from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, clean_name, preset_of
+from bot.rules.character import check_attribute, clean_name, preset_of
 from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction
 
@@ -39,9 +37,7 @@ async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, 
             owner = player_id
         else:
             if player_id not in (None, actor.user_id):
-                raise UserError(
-                    "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-                )
+                raise gm_only()
             if not ruleset.players_create:
                 raise UserError(
                     "On this server only GMs create characters. Ask a GM to create yours "
@@ -73,7 +69,7 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
     Choosing the one already active changes nothing and records nothing."""
 
     def work(tx: Transaction) -> Character:
-        character = targets.by_ref(tx, ref)
+        character = by_ref(tx, ref)
         if not actor.owns(character):
             if character.owner_id is None:
                 raise UserError(
@@ -104,11 +100,9 @@ async def edit(store: Store, actor: Actor, ref: str, edits: Edited) -> tuple[Cha
 
     def work(tx: Transaction) -> tuple[Character, Ruleset]:
         ruleset = tx.ruleset()
-        character = targets.by_ref(tx, ref)
+        character = by_ref(tx, ref)
         if not actor.is_gm(ruleset) and not (actor.owns(character) and edits.changes().keys() <= {"name"}):
-            raise UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            raise gm_only()
         changed = _apply(character, edits, ruleset)
         if changed == character:
             raise UserError("{name} already is like that: nothing was changed.", name=character.name)
@@ -126,13 +120,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
     for attribute in ("corps", "resistance", "intuition"):
         value = getattr(edits, attribute)
         if value is not None:
-            if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-                raise UserError(
-                    "Corps, Résistance and Intuition must be between {min} and {max}. Type a "
-                    "value in that range.",
-                    min=ATTRIBUTE_MIN,
-                    max=ATTRIBUTE_MAX,
-                )
+            check_attribute(value)
             changed = replace(changed, **{attribute: value})
     if edits.preset is not None:
         chosen = preset_of(ruleset, edits.preset)
@@ -179,7 +167,7 @@ async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
     """The refusals of a deletion, before the confirmation is even asked."""
 
     def look(reader: Reader) -> Character:
-        character = targets.by_ref(reader, ref)
+        character = by_ref(reader, ref)
         actor.require_owner_or_gm(character, reader.ruleset())
         return character
 

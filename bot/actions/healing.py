@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import history
-from bot.actions import targets
-from bot.actions.actor import Actor
-from bot.actions.outcome import Outcome
-from bot.actions.record import record
+from bot.actions.actor import Actor, CharacterSource, Outcome, own_or_named, record, target
 from bot.errors import UserError
 from bot.rules import (
     Character,
@@ -23,6 +20,7 @@ from bot.rules import (
     parse_dice,
     total_penalty,
 )
+from bot.rules.dice import unreadable
 from bot.rules.healing import session_severity
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.wounds import ensure_in_play
@@ -64,10 +62,10 @@ class PlainRoll:
     dice: str | None = None
 
 
-def _healer_target(tx: targets.CharacterSource, actor: Actor, asked: Heal) -> Character:
+def _healer_target(tx: CharacterSource, actor: Actor, asked: Heal) -> Character:
     if asked.character_id is not None:
         return tx.character(asked.character_id)
-    return targets.own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
+    return own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
 
 
 async def heal_prospect(store: Store, actor: Actor, asked: Heal) -> Outcome[HealingOdds]:
@@ -129,7 +127,7 @@ async def rest(store: Store, actor: Actor, asked: Rest) -> tuple[list[Character]
         if player_id is None and ref is None:
             chosen = [c for c in tx.characters() if not c.out_of_play]
         else:
-            chosen = [targets.target(tx, player_id=player_id, ref=ref)]
+            chosen = [target(tx, player_id=player_id, ref=ref)]
         if not chosen:
             raise UserError(
                 "No character in play (alive and coherent) to rest in this server. "
@@ -154,19 +152,14 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
         actor.guild_id,
         lambda reader: (
             reader.ruleset(),
-            targets.own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
+            own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
         ),
     )
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing
     manual = parse_dice(dice, ruleset.open_rolls) if dice else []
-    if len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
-        raise UserError(
-            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
-            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
-            "the option empty and the bot rolls.",
-            text=dice,
-        )
+    if dice and len(manual) > 1:  # one roll takes one pair: more is a typing mistake, not something to drop
+        raise unreadable(dice)
     feed = DiceFeed(rng, ruleset.open_rolls, manual)
     result = Roll(feed(), modifier, difficulty, total_penalty(character, ruleset), ruleset.tie_succeeds)
     return Outcome(result, character, ruleset)

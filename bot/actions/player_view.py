@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from bot.actions.actor import Actor
-from bot.actions.record import record
+from bot.actions.actor import Actor, record
 from bot.errors import UserError
 from bot.history import LinkGiven
 from bot.storage.player_views import digest

@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import history
-from bot.actions import targets
-from bot.actions.actor import Actor
-from bot.actions.outcome import Outcome
-from bot.actions.record import record
+from bot.actions.actor import Actor, Outcome, record, target
 from bot.errors import N_, UserError
 from bot.rules import (
     Character,
@@ -62,7 +59,7 @@ async def wound(store: Store, actor: Actor, asked: Inflict) -> Outcome[Inflictio
     def work(tx: Transaction) -> Outcome[Infliction]:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
+        character = target(tx, player_id=asked.player_id, ref=asked.ref)
         outcome = inflict(character, track, severity, count, note=note, by=actor.user_id, at=tx.now)
         saved = tx.save_character(outcome.character)
         became = tuple(r.became for r in outcome.results)
@@ -82,7 +79,7 @@ async def damage(store: Store, actor: Actor, rng: RandomSource, asked: Inflict) 
     def work(tx: Transaction) -> Outcome[DamageInfliction]:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
-        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
+        character = target(tx, player_id=asked.player_id, ref=asked.ref)
         feed = DiceFeed(rng, ruleset.open_rolls, parse_dice(dice, ruleset.open_rolls) if dice else [])
         outcome = inflict_damage(
             character, ruleset, track, level, feed, count, note=note, by=actor.user_id, at=tx.now
@@ -112,7 +109,7 @@ async def preview_damage(
         ruleset = reader.ruleset()
         actor.require_gm(ruleset)
         check_damage(level)
-        return ruleset, targets.target(reader, player_id=asked.player_id, ref=asked.ref)
+        return ruleset, target(reader, player_id=asked.player_id, ref=asked.ref)
 
     ruleset, character = await store.read(actor.guild_id, look)
     first = parse_dice(asked.dice, ruleset.open_rolls)[0] if asked.dice else None
@@ -138,7 +135,7 @@ async def lower(store: Store, actor: Actor, asked: Lower) -> Outcome[Lowering]:
                     "rest period is over."
                 )
             )
-        character = targets.target(tx, player_id=asked.player_id, ref=asked.ref)
+        character = target(tx, player_id=asked.player_id, ref=asked.ref)
         lowering = gm_lower(character, track, asked.severity)
         saved = tx.save_character(lowering.character)
         lowered = history.Lowered(track, asked.severity, lowering.after.current)

@@ -1,3 +1,2 @@
-"""What the cogs (cogs/, the slash commands) share of Discord: the bot, its command tree and error
-funnel, replies, options and autocomplete, views, the results with their buttons, and the wound flow of
-both tracks."""
+"""What the cogs (cogs/, the slash commands) share of Discord: the bot and its command tree, replies
+and the error funnel, options and autocomplete, views, the boards kept edited, health and metrics."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.interface.permissions import actor_of
+from bot.interface.replies import actor_of
 from bot.rules import Character, Ruleset
 from bot.storage.store import Reader
 from bot.ui.board import choice_label

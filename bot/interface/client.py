@@ -1,5 +1,7 @@
-"""The Bot subclass: settings, storage (which holds the clock), locks and randomness are injected;
-setup_hook loads the cogs.
+"""The Bot subclass and its command tree. Settings, storage (which holds the clock), locks and
+randomness are injected; setup_hook loads the cogs. The tree refuses options Discord would never send,
+remembers the names of the players it sees (for autocomplete), and hands every error of every command
+to the one error funnel (:func:`bot.interface.replies.answer_error`).
 
 It is an :class:`~discord.ext.commands.AutoShardedBot`: one process runs the shards ``SHARD_IDS`` of
 ``SHARD_COUNT`` (by default all of the count Discord recommends). Several processes may share one
@@ -9,27 +11,33 @@ the commands."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hashlib
 import json
 import logging
 import random
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NoReturn
 
 import discord
 import yarl
+from discord import AppCommandOptionType as OptionType
+from discord import app_commands
 from discord.ext import commands
 
 from bot import logs
 from bot.config import DISCORD_API_BASE, Settings, describe_shard_ids
+from bot.errors import UserError
 from bot.interface.boards import BoardKeeper
 from bot.interface.metrics import Metrics
-from bot.interface.names import NameBook
-from bot.interface.replies import defer_when_slow
-from bot.interface.tree import HarmoniesTree
+from bot.interface.replies import answer_error, defer_when_slow, invalid
 from bot.interface.views import ExpiredQuestion
 from bot.rules import RandomSource
 from bot.shards.locks import COMMAND_SYNC, Locks, identify_bucket
@@ -39,6 +47,8 @@ from bot.ui.i18n import HarmoniesTranslator
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "synced_commands_sha256"
+NAMES_KEPT = 50_000
+_NUMBERS = (OptionType.integer, OptionType.number)
 
 
 def extensions() -> list[str]:
@@ -46,6 +56,165 @@ def extensions() -> list[str]:
     folder = resources.files("bot.cogs")
     names = sorted(p.name.removesuffix(".py") for p in folder.iterdir() if p.name.endswith(".py"))
     return [f"bot.cogs.{name}" for name in names if not name.startswith("_")]
+
+
+class NameBook:
+    """The names of the players the bot has seen (who ran a command, who was tagged), for autocomplete
+    choices such as "Aélis (Léa) — −3". The bot asks Discord for no member list (no privileged intent):
+    a player it has not seen since it started is shown as "player"."""
+
+    def __init__(self, size: int = NAMES_KEPT) -> None:
+        self._size = size
+        self._names: OrderedDict[tuple[int, int], str] = OrderedDict()
+
+    def get(self, guild_id: int, user_id: int) -> str | None:
+        return self._names.get((guild_id, user_id))
+
+    def put(self, guild_id: int, user_id: int, name: str) -> None:
+        key = (guild_id, user_id)
+        self._names[key] = name
+        self._names.move_to_end(key)
+        while len(self._names) > self._size:
+            self._names.popitem(last=False)
+
+    def seen(self, interaction: discord.Interaction) -> None:
+        """Remember the caller and every user the interaction names, by their name in that server."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return
+        self.put(guild_id, interaction.user.id, interaction.user.display_name)
+        data: Any = interaction.data or {}
+        resolved = data.get("resolved") if isinstance(data, dict) else None
+        if not isinstance(resolved, dict):
+            return
+        members = resolved.get("members") or {}
+        for raw_id, user in (resolved.get("users") or {}).items():
+            if not isinstance(user, dict) or not str(raw_id).isdigit():
+                continue
+            member = members.get(raw_id) if isinstance(members, dict) else None
+            nick = member.get("nick") if isinstance(member, dict) else None
+            name = nick or user.get("global_name") or user.get("username")
+            if isinstance(name, str) and name:
+                self.put(guild_id, int(raw_id), name)
+
+
+class HarmoniesTree(app_commands.CommandTree[Any]):
+    """Every error of every command ends here: user errors are answered privately in the caller's
+    language; anything else is logged with a short id that the user is shown."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        bot: HarmoniesBot = interaction.client
+        bot.names.seen(interaction)  # for autocomplete choices ("Aélis (Léa)")
+        if interaction.type is discord.InteractionType.application_command:
+            command = interaction.command
+            if isinstance(command, app_commands.Command):
+                try:
+                    check_options(command, vars(interaction.namespace))
+                except UserError as refusal:
+                    await answer_error(interaction, refusal)
+                    return False
+        return True
+
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
+        is read (the command's name, an option, a resolved user's id, here or in interaction_check)
+        ends in the error funnel as a refusal, instead of ending the task with no answer at all.
+        (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
+        counted, with its outcome and its time (:mod:`bot.interface.metrics`), and in flight until it
+        ends (:meth:`HarmoniesBot.drain`)."""
+        bot: HarmoniesBot = interaction.client
+        bot.handling()
+        began = time.perf_counter()
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            interaction.extras.setdefault("error", "internal_error")  # answered after this call
+            raise
+        except Exception as error:
+            log.warning("Malformed interaction %s refused: %r", interaction.id, error)
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+                return
+            await answer_error(
+                interaction,
+                UserError(
+                    "Discord sent this command in a form the bot cannot read (it may have "
+                    "just been updated). Nothing was changed: try again in a minute."
+                ),
+            )
+        finally:
+            if interaction.type is discord.InteractionType.application_command:
+                bot.metrics.command_done(interaction, time.perf_counter() - began)
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+@dataclass(frozen=True)
+class _Option:
+    """What Discord's client allows for one option of a command (read once per command)."""
+
+    name: str
+    required: bool
+    choices: tuple[object, ...]
+    type: OptionType
+    low: float | None
+    high: float | None
+
+
+@lru_cache(maxsize=512)  # per command: a definition never changes once the tree is built
+def _options(command: app_commands.Command[Any, ..., Any]) -> tuple[_Option, ...]:
+    return tuple(
+        _Option(
+            p.display_name,
+            p.required,
+            tuple(choice.value for choice in p.choices),
+            p.type,
+            p.min_value,
+            p.max_value,
+        )
+        for p in command.parameters
+    )
+
+
+def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str, Any]) -> None:
+    """Refuse what Discord's own client never sends for this command's definition: a missing required
+    option, a value outside its choices, its range or its length, or of another type. Only a stale
+    command definition (the bot updated, Discord not yet) or a forged payload does; it gets a refusal
+    instead of reaching the command."""
+    for option in _options(command):
+        if option.name not in given:
+            if option.required:
+                refuse(option.name)
+            continue
+        value = given[option.name]
+        if option.choices and value not in option.choices:
+            refuse(value)
+        if option.type in _NUMBERS:
+            # An integer option must hold an integer: a stale definition may still send 1.5 (or 2.0).
+            wanted = int if option.type is OptionType.integer else int | float
+            if isinstance(value, bool) or not isinstance(value, wanted):
+                refuse(value)
+            size = value
+        elif option.type is OptionType.string:
+            if not isinstance(value, str):
+                refuse(value)
+            size = len(value)  # discord.py keeps a string's min/max length in min_value/max_value
+        elif option.type is OptionType.boolean:
+            if not isinstance(value, bool):
+                refuse(value)
+            continue
+        else:
+            continue
+        if (option.low is not None and size < option.low) or (option.high is not None and size > option.high):
+            refuse(value)
+
+
+def refuse(value: object) -> NoReturn:
+    raise invalid(str(value)[:100])
 
 
 class HarmoniesBot(commands.AutoShardedBot):

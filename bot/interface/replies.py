@@ -1,4 +1,7 @@
-"""Sending answers: public results in the server's language, refusals ephemeral in the caller's."""
+"""Sending answers: who the caller is (an :class:`~bot.actions.actor.Actor`, their language); public
+results in the server's language, with the Heal and Card buttons under them (answered by their
+custom_id: ``HEAL_ID`` by the healing cog, ``CARD_ID`` by the characters cog), a secret NPC's figures to
+the GM alone; refusals ephemeral in the caller's language (the error funnel); deferral."""
 
 from __future__ import annotations
 
@@ -13,10 +16,14 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
+from bot.actions.actor import Actor, gm_only
 from bot.errors import N_, Failure, UserError
-from bot.rules import Ruleset
+from bot.rules import Character, Ruleset, Track, can_roll_healing
+from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
-from bot.ui.i18n import Lang, error_text, lang_of
+from bot.ui.card import character_card, secret_card, secret_result
+from bot.ui.i18n import Lang, error_text, lang_of, t, tn
+from bot.ui.rolls import only_hurts, stakes
 from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)
@@ -28,6 +35,38 @@ DISCORD_DEADLINE_S = 3.0  # Discord takes an interaction's first answer this lon
 _LOCK = "harmonies.answering"  # in Interaction.extras: held while the first answer is being sent
 _THINKING = "harmonies.thinking"  # in Interaction.extras: a "thinking…" not replaced yet, public or private
 _SETTLED = "harmonies.settled"  # in Interaction.extras: left unanswered on purpose (a replay)
+_TIMER = "harmonies.timer"  # in Interaction.extras: the deferral's timer, cancelled by the first answer
+HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
+CARD_ID = r"card:(?P<cid>\d{1,19})"
+
+
+def not_in_server() -> UserError:
+    return UserError("This command only works in a server, not in direct messages.")
+
+
+def invalid(value: str) -> UserError:
+    """The refusal of an option's value that Discord's own client would not send."""
+    return UserError("This value is not valid: {value}. Check the option and try again.", value=value)
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    if interaction.guild_id is None:
+        raise not_in_server()
+    user = interaction.user
+    guild = interaction.guild
+    owner_id = guild.owner_id if guild is not None else None
+    role_ids: frozenset[int] = frozenset()
+    if isinstance(user, discord.Member):
+        # Role ids come straight from the interaction payload, whether or not the guild is cached.
+        role_ids = frozenset(int(r) for r in user._roles)
+    return Actor(
+        user_id=user.id,
+        guild_id=interaction.guild_id,
+        owns_guild=owner_id == user.id,
+        manages_guild=interaction.permissions.manage_guild,
+        role_ids=role_ids,
+        interaction_id=interaction.id,
+    )
 
 
 def caller_lang(interaction: discord.Interaction) -> Lang:
@@ -65,7 +104,8 @@ def defer_when_slow(interaction: discord.Interaction) -> None:
     ):
         loop = asyncio.get_running_loop()
         arrived = loop.time()
-        loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
+        timer = loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
+        interaction.extras[_TIMER] = timer
 
 
 _deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
@@ -79,6 +119,13 @@ def _defer_if_unanswered(
     task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
     _deferring.add(task)
     task.add_done_callback(_deferring.discard)
+
+
+def _answered(interaction: discord.Interaction) -> None:
+    """The first answer is sent: no deferral to wait for (the loop drops the timer now, not in 1.5 s)."""
+    timer: asyncio.TimerHandle | None = interaction.extras.pop(_TIMER, None)
+    if timer is not None:
+        timer.cancel()
 
 
 async def _defer(interaction: discord.Interaction, arrived: float) -> None:
@@ -115,6 +162,7 @@ async def respond(
     async with _answering(interaction):
         if not interaction.response.is_done():
             sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            _answered(interaction)
             return sent.resource if isinstance(sent.resource, discord.Message) else None
     if interaction.extras.pop(_THINKING, None) == "public" and ephemeral:
         with contextlib.suppress(discord.HTTPException):
@@ -128,6 +176,7 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     async with _answering(interaction):
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
+            _answered(interaction)
             return
     await interaction.edit_original_response(**kwargs)
 
@@ -172,15 +221,11 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
         case UserError() as refusal:
             return refusal
         case app_commands.NoPrivateMessage():
-            return UserError("This command only works in a server, not in direct messages.")
+            return not_in_server()
         case app_commands.TransformerError() as bad:
-            return UserError(
-                "This value is not valid: {value}. Check the option and try again.", value=str(bad.value)
-            )
+            return invalid(str(bad.value))
         case app_commands.CheckFailure():
-            return UserError(
-                "Only a GM (the GM role, Manage Server, or the server owner) can do this. Ask a GM."
-            )
+            return gm_only()
         case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
             log.error(
                 "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
@@ -247,3 +292,145 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         await send_private(interaction, text)
     except discord.HTTPException:
         log.warning("Could not tell the user about an error (interaction %s)", interaction.id)
+
+
+def heal_button(
+    character_id: int, track: Track, lang: Lang, odds: HealingOdds | None = None
+) -> discord.ui.Button[Any]:
+    """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
+    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): red when the
+    first roll can kill, grey when it cannot succeed, blue otherwise."""
+    label = t(lang, "Heal") if track is Track.PHYSICAL else t(lang, "Heal (mental)")
+    style = discord.ButtonStyle.primary
+    if odds is not None:
+        label = f"{label} · {stakes(odds, lang)}"
+        if odds.death > 0:
+            style = discord.ButtonStyle.danger
+        elif only_hurts(odds):
+            style = discord.ButtonStyle.secondary
+    return discord.ui.Button(
+        style=style,
+        emoji="🩹",
+        label=label[:80],
+        custom_id=f"heal:{character_id}:{'p' if track is Track.PHYSICAL else 'm'}",
+    )
+
+
+def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
+    """Show the full card privately to whoever clicks (answered by the characters cog)."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.secondary,
+        emoji="📋",
+        label=t(lang, "Card"),
+        custom_id=f"card:{character_id}",
+    )
+
+
+def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    """Under a card: the Heal buttons when a healing session is available."""
+    heal = _heal_buttons(character, ruleset, lang)
+    return buttons_view(*heal) if heal else None
+
+
+def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
+    if character.id is None:
+        return None
+    return buttons_view(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
+
+
+def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
+    if character.id is None:
+        return []
+    secret = ruleset.is_secret(character.owner_id, character.id)  # the odds would tell its wounds
+    return [
+        heal_button(character.id, track, lang, None if secret else odds)
+        for track in Track
+        if (odds := healing_odds(character, ruleset, track)) is not None
+    ]
+
+
+def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of buttons that the healing and characters cogs answer by their custom_id (registered
+    once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message
+    sent."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    view.stop()
+    return view
+
+
+def note_unused_dice(result: discord.Embed, unused: int, lang: Lang) -> None:
+    """The player typed more dice than were needed: the result says so rather than drop them silently."""
+    if unused:
+        result.set_footer(
+            text=tn(
+                lang, "{count} of your dice was not needed.", "{count} of your dice were not needed.", unused
+            )
+        )
+
+
+async def send_result(
+    interaction: discord.Interaction[Any],
+    character: Character,
+    ruleset: Ruleset,
+    result: discord.Embed,
+    *,
+    title_key: str,
+    mention: int | None = None,
+) -> None:
+    """Post a short result in the channel, with its Card (and Heal) buttons. Of a secret NPC, the
+    channel reads only its state as a word, and the GM who acted gets the result privately."""
+    lang = public_lang(interaction, ruleset)
+    view = result_view(character, ruleset, lang)
+    if not ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[result], view=view, mention=mention)
+        return
+    await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
+    await send_gm_only(interaction, result, ruleset)
+
+
+async def send_gm_only(interaction: discord.Interaction[Any], embed: discord.Embed, ruleset: Ruleset) -> None:
+    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
+    if not actor_of(interaction).is_gm(ruleset):
+        return
+    embed.set_author(
+        name=t(caller_lang(interaction), "For you only: this NPC is secret, the channel saw one word")
+    )
+    await interaction.followup.send(
+        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
+
+
+async def send_card(
+    interaction: discord.Interaction[Any],
+    character: Character,
+    ruleset: Ruleset,
+    *,
+    mention: bool = False,
+) -> None:
+    """A character's card in the channel, with its Heal button when a healing session is available."""
+    lang = public_lang(interaction, ruleset)
+    embed, view = full_card(character, ruleset, lang), card_view(character, ruleset, lang)
+    if ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
+        await send_gm_only(interaction, embed, ruleset)
+        return
+    await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
+
+
+async def send_card_privately(
+    interaction: discord.Interaction[Any], character: Character, ruleset: Ruleset
+) -> None:
+    """The full card to the caller alone, in their language (a secret NPC's as a word, but to a GM)."""
+    lang = caller_lang(interaction)
+    if ruleset.is_secret(character.owner_id, character.id) and not actor_of(interaction).is_gm(ruleset):
+        embed = secret_card(character, lang)
+    else:
+        embed = full_card(character, ruleset, lang)
+    await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())

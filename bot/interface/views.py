@@ -13,11 +13,28 @@ from typing import Any
 
 import discord
 
+from bot.errors import N_
 from bot.interface.replies import answer_error, caller_lang, send_private, update
 from bot.ui.i18n import Lang, t
 
 CONFIRM_TIMEOUT = 60.0
 PAGER_TIMEOUT = 300.0
+CONFIRM = N_("Confirm")
+CANCEL = N_("Cancel")
+CANCELLED = N_("Cancelled: nothing was changed.")
+NOTHING_ROLLED = N_("Nothing was rolled.")
+"""What a question says once the roll it went on with was refused (a follow-up says why)."""
+
+
+async def refuse_stranger(interaction: discord.Interaction[Any], author_id: int | None) -> bool:
+    """Whether a click comes from someone else than ``author_id`` (None: anyone may click): they are
+    told so privately, in their own language, not the author's."""
+    if author_id is None or interaction.user.id == author_id:
+        return False
+    await send_private(
+        interaction, t(caller_lang(interaction), "Only the person who ran the command can use these buttons.")
+    )
+    return True
 
 
 class View(discord.ui.View):
@@ -31,14 +48,7 @@ class View(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         interaction.client.handling()
-        if self.author_id is not None and interaction.user.id != self.author_id:
-            # A refusal: in the language of whoever clicked, not of the author.
-            await send_private(
-                interaction,
-                t(caller_lang(interaction), "Only the person who ran the command can use these buttons."),
-            )
-            return False
-        return True
+        return not await refuse_stranger(interaction, self.author_id)
 
     def disable(self) -> None:
         for item in self.children:
@@ -102,7 +112,7 @@ class Question(View):
         )
         self.cancel: discord.ui.Button[Question] = discord.ui.Button(
             style=discord.ButtonStyle.secondary,
-            label=t(lang, "Cancel"),
+            label=t(lang, CANCEL),
             custom_id=f"ask:{run}:{question}:n",
         )
         self.go.callback = self._go  # type: ignore[method-assign]
@@ -131,7 +141,7 @@ class Question(View):
 
     async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
         if await self._answered(interaction, False):
-            await update(interaction, content=t(self.lang, "Cancelled: nothing was changed."), view=self)
+            await update(interaction, content=t(self.lang, CANCELLED), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from bot.errors import UserError
 from bot.rules.ruleset import Maxima, Preset, Ruleset, preset_key
@@ -53,17 +54,18 @@ class Character:
     guild_id: int = 0
     created_at: str = ""
 
-    @property
+    # Cached: read many times per command (rules, storage, rendering); a Character never changes.
+    @cached_property
     def dead(self) -> bool:
         """Holds a fatal wound on the physical track."""
         return any(w.fatal and w.track is Track.PHYSICAL for w in self.wounds)
 
-    @property
+    @cached_property
     def incoherent(self) -> bool:
         """Holds a fatal wound on the mental track."""
         return any(w.fatal and w.track is Track.MENTAL for w in self.wounds)
 
-    @property
+    @cached_property
     def out_of_play(self) -> bool:
         """Dead or incoherent: no wounds, no healing rolls, no rest; only a GM's undo changes it."""
         return self.dead or self.incoherent
@@ -130,13 +132,7 @@ def new_character(
     """A fresh, unhurt character with the maxima of ``preset``. Validates what a user typed."""
     clean = clean_name(name)
     for value in (corps, resistance, intuition):
-        if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-            raise UserError(
-                "Corps, Résistance and Intuition must be between {min} and {max}. Type a "
-                "value in that range.",
-                min=ATTRIBUTE_MIN,
-                max=ATTRIBUTE_MAX,
-            )
+        check_attribute(value)
     chosen = preset_of(ruleset, preset)
     return Character(
         name=clean,
@@ -150,6 +146,16 @@ def new_character(
         guild_id=guild_id,
         created_at=created_at,
     )
+
+
+def check_attribute(value: int) -> None:
+    """Corps, Résistance or Intuition as a user typed it."""
+    if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
+        raise UserError(
+            "Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range.",
+            min=ATTRIBUTE_MIN,
+            max=ATTRIBUTE_MAX,
+        )
 
 
 def preset_of(ruleset: Ruleset, name: str) -> Preset:

@@ -16,12 +16,12 @@ from fractions import Fraction
 
 from bot.errors import UserError
 from bot.rules import dice_odds
-from bot.rules.character import NOTE_MAX, Character, Wound
+from bot.rules.character import Character, Wound
 from bot.rules.dice import Dice, Roll
 from bot.rules.healing import healing_attributes
 from bot.rules.ruleset import MAX_DAMAGE, DamageTable, Ruleset
 from bot.rules.severity import Severity, Track
-from bot.rules.wounds import MAX_COUNT, Inflicted, ensure_in_play, escalate, inflict, total_penalty
+from bot.rules.wounds import Inflicted, check_batch, ensure_in_play, escalate, inflict, total_penalty
 
 
 class Harm(IntEnum):
@@ -127,15 +127,7 @@ def inflict_damage(
     """
     ensure_in_play(character)
     check_damage(damage)
-    if not 1 <= count <= MAX_COUNT:
-        raise UserError(
-            "The number of wounds must be between 1 and {max}. For more, run the command again.",
-            max=MAX_COUNT,
-        )
-    if len(note) > NOTE_MAX:
-        raise UserError(
-            "The note is too long: {max} characters at most. Shorten it and try again.", max=NOTE_MAX
-        )
+    check_batch(count, note)
     blows: list[Blow] = []
     current = character
     for done in range(count):

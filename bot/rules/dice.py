@@ -61,6 +61,16 @@ def roll_dice(source: RandomSource, open_rolls: bool = False) -> Dice:
     return Dice(luck, unluck)
 
 
+def unreadable(text: str) -> UserError:
+    """The refusal of dice typed in no form the bot reads."""
+    return UserError(
+        "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
+        "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
+        "the option empty and the bot rolls.",
+        text=text,
+    )
+
+
 def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
     """Parse a player's own dice, ``"7-3 10-2"``: luck-unluck pairs in order.
 
@@ -71,23 +81,13 @@ def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
     glued = _SEPARATOR.sub(r"\1", text.replace(",", " ").replace(";", " "))
     pairs = glued.split()
     if not pairs or len(pairs) > MAX_MANUAL_PAIRS:
-        raise UserError(
-            "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
-            "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
-            "the option empty and the bot rolls.",
-            text=text,
-        )
+        raise unreadable(text)
     result: list[Dice] = []
     top = MAX_MANUAL_TOTAL if open_rolls else 10
     for pair in pairs:
         match = _PAIR.match(pair)
         if match is None:
-            raise UserError(
-                "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
-                "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
-                "the option empty and the bot rolls.",
-                text=text,
-            )
+            raise unreadable(text)
         luck, unluck = int(match.group(1)), int(match.group(2))
         if not open_rolls and 10 < max(luck, unluck) <= MAX_MANUAL_TOTAL and min(luck, unluck) >= 1:
             raise UserError(
@@ -96,12 +96,7 @@ def parse_dice(text: str, open_rolls: bool = False) -> list[Dice]:
                 text=text,
             )  # the total of an open die: not here
         if not (1 <= luck <= top and 1 <= unluck <= top):
-            raise UserError(
-                "I cannot read these dice: {text}. Give luck-unluck pairs in order, each "
-                "die from 1 to 10 (more only with open rolls), e.g. 7-3 10-2; or leave "
-                "the option empty and the bot rolls.",
-                text=text,
-            )
+            raise unreadable(text)
         result.append(Dice((luck,), (unluck,), manual=True))
     return result
 

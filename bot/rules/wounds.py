@@ -35,6 +35,19 @@ def lowered(severity: Severity, maxima: Maxima) -> Severity | None:
     return target
 
 
+def check_batch(count: int, note: str) -> None:
+    """A batch of wounds or blows: how many, and the note written with them."""
+    if not 1 <= count <= MAX_COUNT:
+        raise UserError(
+            "The number of wounds must be between 1 and {max}. For more, run the command again.",
+            max=MAX_COUNT,
+        )
+    if len(note) > NOTE_MAX:
+        raise UserError(
+            "The note is too long: {max} characters at most. Shorten it and try again.", max=NOTE_MAX
+        )
+
+
 def ensure_in_play(character: Character) -> None:
     if character.dead:
         raise UserError(
@@ -92,15 +105,7 @@ def inflict(
     of the batch is not applied. Any new wound restarts the rest period.
     """
     ensure_in_play(character)
-    if not 1 <= count <= MAX_COUNT:
-        raise UserError(
-            "The number of wounds must be between 1 and {max}. For more, run the command again.",
-            max=MAX_COUNT,
-        )
-    if len(note) > NOTE_MAX:
-        raise UserError(
-            "The note is too long: {max} characters at most. Shorten it and try again.", max=NOTE_MAX
-        )
+    check_batch(count, note)
     if "\x00" in note:  # a NUL character: no database stores it as text (PostgreSQL refuses it)
         raise UserError(
             "The note contains a NUL character (U+0000), which cannot be stored. Remove it and try again."
