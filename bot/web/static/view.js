@@ -33,6 +33,9 @@
   var sayTimer = null;
 
   function show(state) {
+    if (status.className === state) {
+      return;
+    }
     status.textContent = status.getAttribute("data-" + state);
     status.className = state;
   }
