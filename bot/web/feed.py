@@ -1,7 +1,8 @@
 """What tells the open player views of a change. One :class:`Feed` per link being watched, shared by
 all its open pages: after a change of its server it reads the party once, renders it once, and every
 page's stream sends that. A burst of changes costs at most one render per :data:`MIN_INTERVAL`, and the
-last state is always sent. A link revoked meanwhile renders as ``None``: its pages are told it is gone.
+last state is always sent; a render equal to the last one is not sent again. A link revoked meanwhile
+renders as ``None``: its pages are told it is gone.
 
 Changes come from the store's listeners (SQLite: one process does everything), or on PostgreSQL from
 ``LISTEN`` (:class:`PostgresChanges`): every process NOTIFYs its commits, so a page served by one
@@ -67,6 +68,8 @@ class Feed:
 
     def _publish(self, html: str | None) -> None:
         old = self.current
+        if old.version and html == old.html:
+            return  # the change did not show on this page (another character, a setting): nothing to send
         self.current = Snapshot(old.version + 1, html)
         old.next.set()
 

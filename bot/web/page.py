@@ -1,6 +1,10 @@
 """The player view's HTML: the whole page (which works without JavaScript: it reloads itself) and
 the party alone (what the update stream sends). Everything shown is escaped; nothing is inline but
-text (the Content-Security-Policy allows no inline script or style)."""
+text (the Content-Security-Policy allows no inline script or style).
+
+Each character is one ``<li>`` keyed by its id (``data-key``), with a short sentence of its state for
+screen readers (``data-say``): the script replaces only the items whose HTML changed and says those
+sentences in a ``role="status"`` region. The texts the script needs are attributes of the page."""
 
 from __future__ import annotations
 
@@ -34,7 +38,25 @@ def _track(line: TrackLine) -> str:
     )
 
 
-def _line(line: PartyLine, lang: Lang) -> str:
+def _plain(text: str) -> str:
+    """A catalogue text without Discord's bold nor the warning sign (read aloud)."""
+    return _BOLD.sub(r"\1", text).replace("⚠️", "").strip()
+
+
+def _say(line: PartyLine, lang: Lang) -> str:
+    """What a screen reader says of the character when it changes: short, and only what the page
+    shows (a secret NPC: its word)."""
+    what = [line.state, *(track.counts for track in line.tracks)]
+    if line.penalty is not None:
+        what.append(t(lang, "penalty {penalty}", penalty=line.penalty))
+    if line.warning is not None:
+        what.append(_plain(line.warning))
+    if line.heals:
+        what.append(t(lang, "can heal"))
+    return t(lang, "{name}: {state}.", name=line.name, state=", ".join(what))
+
+
+def _line(key: str, line: PartyLine, lang: Lang) -> str:
     classes = ["who", f"level-{line.level}"] + (["near-death"] if line.near_death else [])
     name = f'<span class="name">{escape(line.name)}</span>'
     if line.npc:
@@ -53,7 +75,10 @@ def _line(line: PartyLine, lang: Lang) -> str:
     for heal in line.heals:
         sign = "☠️ " if line.heal_can_kill else "🩹 "
         parts.append(f'<div class="heal">{sign}{escape(t(lang, "can heal"))} — {_inline(heal)}</div>')
-    return f'<li class="{" ".join(classes)}">{"".join(parts)}</li>'
+    return (
+        f'<li class="{" ".join(classes)}" data-key="{key}" data-say="{escape(_say(line, lang))}">'
+        f"{''.join(parts)}</li>"
+    )
 
 
 def language_of(party: Party) -> Lang:
@@ -62,51 +87,81 @@ def language_of(party: Party) -> Lang:
 
 
 def party_html(party: Party) -> str:
-    """The party alone: the title and one item per character (one line of HTML)."""
+    """The party alone: the title and one item per character, keyed by its id (one line of HTML)."""
     lang = language_of(party)
     lines = party_lines(party.characters, party.ruleset, lang)
     title = f"<h1>{escape(t(lang, 'The party'))}</h1>"
     if not lines:
         return f'{title}<p class="empty">{escape(t(lang, "No characters on the board yet."))}</p>'
-    return f'{title}<ul class="party">{"".join(_line(line, lang) for line in lines)}</ul>'
+    items = "".join(
+        _line(f"c{character.id}", line, lang) for character, line in zip(party.characters, lines, strict=True)
+    )
+    return f'{title}<ul class="party">{items}</ul>'
+
+
+_HEAD = (
+    '<meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    '<meta name="robots" content="noindex, nofollow">\n'
+    '<meta name="referrer" content="no-referrer">\n'
+    '<link rel="icon" href="static/icon.svg" type="image/svg+xml">\n'
+    '<link rel="stylesheet" href="static/view.css">\n'
+    '<script src="static/view.js" defer></script>\n'
+)
 
 
 def page_html(party: Party, *, overlay: bool) -> str:
     """The whole page. Its style sheet and script are relative (``static/…``): behind a reverse proxy
-    that serves the bot under a path, they follow the page."""
+    that serves the bot under a path, they follow the page. The footer holds what the script says: the
+    connection lost (``role="alert"``, shown at the top), what changed (``role="status"``, for screen
+    readers only) and the quiet live/reconnecting mark."""
     lang = language_of(party)
     title = escape(t(lang, "The party"))
     body_class = "overlay" if overlay else "screen"
     return (
         "<!doctype html>\n"
-        f'<html lang="{lang}" class="{body_class}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="robots" content="noindex, nofollow">\n'
-        '<meta name="referrer" content="no-referrer">\n'
+        f'<html lang="{lang}" class="{body_class}">\n<head>\n{_HEAD}'
         f'<noscript><meta http-equiv="refresh" content="{RELOAD_WITHOUT_SCRIPT_S}"></noscript>\n'
         f"<title>{title}</title>\n"
-        '<link rel="icon" href="static/icon.svg" type="image/svg+xml">\n'
-        '<link rel="stylesheet" href="static/view.css">\n'
-        '<script src="static/view.js" defer></script>\n'
         "</head>\n"
         f'<body class="{body_class}">\n'
-        f'<main id="party" aria-live="polite">{party_html(party)}</main>\n'
-        f'<footer><span id="status" data-live="{escape(t(lang, "live"))}" '
-        f'data-reconnecting="{escape(t(lang, "reconnecting…"))}"></span></footer>\n'
+        f'<main id="party">{party_html(party)}</main>\n'
+        f"{_footer(lang)}\n"
         "</body>\n</html>\n"
     )
 
 
+def _footer(lang: Lang) -> str:
+    """What the script says, in the page's language (``{name}``, ``{names}``: the script fills them)."""
+    texts = {
+        "lost": t(lang, "Connection lost: this page is no longer live and may be out of date. Reconnecting…"),
+        "changed": t(lang, "Changed: {names}", names="{names}"),
+        "gone": t(lang, "{name}: no longer on the board", name="{name}"),
+        "back": t(lang, "Connection back: the page is live again."),
+        "live": t(lang, "live"),
+        "reconnecting": t(lang, "reconnecting…"),
+        "offline": t(lang, "connection lost"),
+    }
+    say = {key: escape(text) for key, text in texts.items()}
+    return (
+        f'<footer><p id="connection" role="alert" data-lost="{say["lost"]}"></p>'
+        f'<p id="said" role="status" data-changed="{say["changed"]}" data-gone="{say["gone"]}" '
+        f'data-back="{say["back"]}"></p>'
+        f'<span id="status" data-live="{say["live"]}" data-reconnecting="{say["reconnecting"]}" '
+        f'data-lost="{say["offline"]}"></span></footer>'
+    )
+
+
 def not_found_html() -> str:
-    """The one answer to an unknown or revoked link (both languages: the server is not known)."""
-    text = " / ".join(
-        escape(t(lang, "No such player view: the link is wrong, or the GM replaced it."))
-        for lang in ("en", "fr")
+    """The one answer to an unknown or revoked link: both languages (the server is not known), in the
+    page's style, transparent as an overlay when the address asks for one (the script reads it)."""
+    en, fr = (
+        t(lang, "No such player view: the link is wrong, or the GM replaced it.") for lang in ("en", "fr")
     )
     return (
-        '<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="robots" content="noindex, nofollow">\n'
-        "<title>404</title>\n</head>\n"
-        f"<body><p>{text}</p></body>\n</html>\n"
+        '<!doctype html>\n<html lang="en" class="missing">\n<head>\n'
+        f"{_HEAD}<title>404</title>\n</head>\n"
+        '<body class="missing">\n<main class="missing">'
+        f'<h1>404</h1><p>{escape(en)}</p><p lang="fr">{escape(fr)}</p>'
+        "</main>\n</body>\n</html>\n"
     )

@@ -9,13 +9,19 @@ from dataclasses import dataclass
 
 import aiohttp
 import pytest
+from playwright.async_api import Browser, async_playwright
 
 from bot.web.limits import AddressLimits
 from bot.web.server import PlayerView
 from tests.bot.conftest import table
 from tests.table import GM, GUILD, OWNER, Table, refused
 
-__all__ = ["Served", "served", "table"]
+__all__ = ["Served", "browser", "served", "table"]
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium (Playwright's own downloads are not used)."""
+PATIENCE_MS = 15_000
+"""How long to wait for what must come (not a speed requirement: that is measured in bench/)."""
 
 
 @dataclass
@@ -62,3 +68,13 @@ async def served(table: Table) -> AsyncIterator[Served]:
             yield Served(table, view, base, http)
     finally:
         await view.close()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield launched
+        finally:
+            await launched.close()

@@ -1,6 +1,7 @@
 """The pictures of docs/player-view.md: ``python -m tests.web.pictures [folder]`` plays a short fight
-through the fake Discord, opens the player view in Debian's Chromium, and saves the page on a phone
-and on a TV, and the overlay over a game scene (default folder: docs/pictures)."""
+through the fake Discord (eight characters: :func:`tests.web.test_browser.fight`), opens the player view
+in Debian's Chromium, and saves the page on a phone and on a TV (``?tv=1``), and the overlay over a game
+scene (default folder: docs/pictures)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from pathlib import Path
 from playwright.async_api import Browser, async_playwright
 
 from bot.web.server import PlayerView
-from tests.table import ALICE, BOB, GM, OWNER, Table, open_table, refused
-from tests.web.test_browser import CHROMIUM
+from tests.table import open_table, refused
+from tests.web.test_browser import CHROMIUM, fight
 
 SCENE = """<!doctype html><html><head><style>
 html, body { margin: 0; width: 1280px; height: 720px; overflow: hidden; }
@@ -37,35 +38,11 @@ img { position: absolute; left: 0; top: 0; }
 <div class="fire"></div><img src="data:image/png;base64,PICTURE"></body></html>"""
 
 
-async def play(table: Table) -> None:
-    """A fight: four player characters and two NPCs on the board, one of them secret."""
-    for name, player in (("Aria", ALICE), ("Bruno", BOB), ("Céleste", OWNER), ("Dorian", GM)):
-        await table.create(name, player)
-    await table.create("Chef gobelin")
-    await table.create("Ogre des collines")
-    await table.run("board")
-    await table.run("board", {"add": "Chef gobelin"})
-    await table.run("board", {"add": "Ogre des collines"})
-    await table.run("config secret-npcs", {"secret": True, "character": "Chef gobelin"})
-    wounds = [
-        ("wound", "Aria", "serious", 2),
-        ("mental", "Aria", "shock", 1),
-        ("wound", "Bruno", "light", 2),
-        ("wound", "Céleste", "critical", 1),
-        ("wound", "Céleste", "serious", 1),
-        ("wound", "Chef gobelin", "serious", 2),
-        ("wound", "Ogre des collines", "light", 3),
-    ]
-    for command, name, severity, count in wounds:
-        await table.run(command, {"severity": severity, "character": name, "count": count})
-    await table.run("rest", {"days": 3, "character": "Bruno"})
-
-
 async def shoot(browser: Browser, link: str, folder: Path) -> None:
-    sizes = {"player-view-phone.png": (390, 844, 2), "player-view-tv.png": (1920, 1080, 1)}
-    for name, (width, height, scale) in sizes.items():
+    sizes = {"player-view-phone.png": (390, 844, 2, ""), "player-view-tv.png": (1920, 1080, 1, "?tv=1")}
+    for name, (width, height, scale, query) in sizes.items():
         page = await browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=scale)
-        await page.goto(link)
+        await page.goto(link + query)
         await page.wait_for_selector("#status.live")
         await page.screenshot(path=folder / name, full_page=name.endswith("phone.png"))
         await page.close()
@@ -86,7 +63,7 @@ async def main(folder: Path) -> None:
             base = f"http://127.0.0.1:{view.port}"
             table.bot.settings = table.bot.settings.model_copy(update={"web_base_url": base})
             try:
-                await play(table)
+                await fight(table)
                 text = refused(await table.run("board", {"link": True}))
                 found = re.search(re.escape(base) + r"/\S+", text)
                 assert found is not None, text

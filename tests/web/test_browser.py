@@ -3,28 +3,14 @@ own downloads are not used), opens the link of a server played through the fake 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-import pytest
-from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright, expect
+from playwright.async_api import Browser, ConsoleMessage, Page, expect
 
-from tests.table import ALICE, BOB, public
-from tests.web.conftest import Served
+from tests.table import ALICE, BOB, GM, OWNER, Table, public
+from tests.web.conftest import CHROMIUM, PATIENCE_MS, Served
 
-CHROMIUM = "/usr/bin/chromium"
-PATIENCE_MS = 15_000
-"""How long to wait for what must come (not a speed requirement: that is measured in bench/)."""
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield launched
-        finally:
-            await launched.close()
+__all__ = ["CHROMIUM", "fight", "open_page"]
 
 
 @dataclass
@@ -36,9 +22,31 @@ class Watched:
     loads: int = 0
 
 
-async def open_page(browser: Browser, url: str, *, javascript: bool = True) -> Watched:
-    context = await browser.new_context(java_script_enabled=javascript)
+async def open_page(
+    browser: Browser,
+    url: str,
+    *,
+    javascript: bool = True,
+    viewport: tuple[int, int] = (1280, 720),
+    scale: float = 1,
+    font_size: int | None = None,
+    script: str | None = None,
+) -> Watched:
+    """``url`` opened in a new browser context of that size (CSS pixels) and pixel ratio; with the
+    reader's default font size set to ``font_size`` pixels (the browser's setting), and ``script`` run
+    before the page's own."""
+    width, height = viewport
+    context = await browser.new_context(
+        java_script_enabled=javascript,
+        viewport={"width": width, "height": height},
+        device_scale_factor=scale,
+    )
     watched = Watched(await context.new_page())
+    if font_size is not None:
+        cdp = await context.new_cdp_session(watched.page)
+        await cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font_size}})
+    if script is not None:
+        await watched.page.add_init_script(script)
 
     def console(message: ConsoleMessage) -> None:
         if message.type == "error":
@@ -62,6 +70,42 @@ async def party(served: Served) -> None:
     public(await table.run("board"))
     await table.run("board", {"add": "Goblin"})
     public(await table.run("config secret-npcs", {"secret": True, "character": "Goblin"}))
+
+
+async def fight(table: Table) -> None:
+    """A fight of eight characters on the board: six player characters and two NPCs, one of them
+    secret; wounds of every severity on both tracks, one character dead, one that can heal now."""
+    for name, player in (
+        ("Aria", ALICE),
+        ("Bruno", BOB),
+        ("Céleste", OWNER),
+        ("Dorian", GM),
+        ("Éloïse de Montfaucon", ALICE),
+        ("Faustin", BOB),
+    ):
+        await table.create(name, player)
+    await table.create("Chef gobelin")
+    await table.create("Ogre des collines")
+    await table.run("board")
+    await table.run("board", {"add": "Chef gobelin"})
+    await table.run("board", {"add": "Ogre des collines"})
+    await table.run("config secret-npcs", {"secret": True, "character": "Chef gobelin"})
+    wounds = [
+        ("wound", "Aria", "serious", 2),
+        ("mental", "Aria", "shock", 1),
+        ("wound", "Bruno", "light", 2),
+        ("wound", "Céleste", "critical", 1),
+        ("wound", "Céleste", "serious", 1),
+        ("mental", "Céleste", "trauma", 1),
+        ("wound", "Éloïse de Montfaucon", "light", 3),
+        ("mental", "Éloïse de Montfaucon", "psychosis", 1),
+        ("wound", "Faustin", "critical", 2),
+        ("wound", "Chef gobelin", "serious", 2),
+        ("wound", "Ogre des collines", "light", 3),
+    ]
+    for command, name, severity, count in wounds:
+        await table.run(command, {"severity": severity, "character": name, "count": count})
+    await table.run("rest", {"days": 3, "character": "Bruno"})
 
 
 async def test_the_page_shows_the_party_and_follows_a_wound_without_reloading(

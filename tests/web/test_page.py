@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import aiohttp
+import pytest
 
 from tests import fakediscord as harness
 from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, OWNER, public
@@ -167,3 +168,28 @@ async def test_a_burst_of_changes_costs_one_update_and_the_last_state_is_sent(se
         while sent[-1] != now:  # on PostgreSQL, a notification may come after the first render
             sent.append(await updates.party())
         assert len(sent) <= 2
+
+
+async def test_a_change_that_does_not_show_on_the_page_sends_nothing(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await party_table(served)
+    link = await served.link()
+    rendered = asyncio.Event()
+    render = served.view.feeds.render
+
+    async def render_and_tell(digest: str) -> str | None:
+        try:
+            return await render(digest)
+        finally:
+            rendered.set()
+
+    monkeypatch.setattr(served.view.feeds, "render", render_and_tell)
+    async with stream(served, link) as updates:
+        first = await updates.party()
+        rendered.clear()
+        await served.table.run("wound", {"severity": "light", "character": "Hidden Ogre"})  # not on a board
+        await asyncio.wait_for(rendered.wait(), 15)  # read and rendered again: the same page
+        public(await served.table.run("wound", {"severity": "light", "character": "Bruno"}))
+        after = await updates.party()  # the next update sent is Bruno's wound, not the same page again
+        assert after != first and "light 1/4" in after

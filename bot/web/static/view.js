@@ -1,37 +1,199 @@
 // The player view's live updates: the party's HTML comes from the server-sent events of the page's
 // own address + "/events" (the server escapes everything in it). Without this script, the page
 // reloads itself every few seconds instead.
+//
+// Only what changed is touched: each character is an <li data-key>, replaced only when its HTML
+// differs, and a short sentence of what changed (its data-say) goes to the role="status" region.
+// Nothing changed, nothing touched, nothing said (the first update after loading or reconnecting
+// is usually the page itself). A stream cut for LOST_AFTER_MS shows and announces "connection lost".
 "use strict";
 (function () {
+  var LOST_AFTER_MS = 3000;
+  var RETRY_MS = 5000;
+  var MANY = 3; // more characters changed at once than this: their names only
+  var root = document.documentElement;
+  var query = window.location.search;
+  // ?overlay=1 (the server also says it on a page) and ?tv=1: the 404 page knows them only from here.
+  if (/[?&]overlay=(1|true)(&|$)/.test(query)) {
+    root.classList.add("overlay");
+    document.body.classList.add("overlay");
+  }
+  if (/[?&]tv=(1|true)(&|$)/.test(query)) {
+    root.classList.add("tv");
+  }
   var party = document.getElementById("party");
   var status = document.getElementById("status");
-  if (!party || !status || !window.EventSource) {
+  var said = document.getElementById("said");
+  var banner = document.getElementById("connection");
+  if (!party || !status || !said || !banner || !window.EventSource) {
     return;
   }
-  var source = new EventSource(window.location.pathname.replace(/\/+$/, "") + "/events");
+  var lostTimer = null;
+  var lost = false;
+  var sayTimer = null;
+
   function show(state) {
+    if (status.className === state) {
+      return;
+    }
     status.textContent = status.getAttribute("data-" + state);
     status.className = state;
   }
-  source.addEventListener("party", function (message) {
-    party.innerHTML = message.data;
-    show("live");
-  });
-  source.addEventListener("gone", function () {
-    // The link was revoked: the page itself now answers "not found".
-    source.close();
-    window.location.reload();
-  });
-  source.addEventListener("open", function () {
-    show("live");
-  });
-  source.addEventListener("error", function () {
-    show("reconnecting");
-    if (source.readyState === EventSource.CLOSED) {
-      // Refused (too many requests, or the link is gone): try the whole page again a bit later.
-      window.setTimeout(function () {
-        window.location.reload();
-      }, 5000);
+
+  function say(text) {
+    // Emptied first, then filled: the same sentence twice is still read twice.
+    window.clearTimeout(sayTimer);
+    said.textContent = "";
+    sayTimer = window.setTimeout(function () {
+      said.textContent = text;
+    }, 100);
+  }
+
+  function keyOf(element) {
+    return element.getAttribute("data-key") || element.tagName;
+  }
+
+  // The characters in `node` (an <li>, or a list of them), for `changes`: what to say of each.
+  function report(node, changes, gone) {
+    var items = node.tagName === "LI" ? [node] : node.querySelectorAll("li[data-key]");
+    Array.prototype.forEach.call(items, function (item) {
+      var name = item.querySelector(".name");
+      name = name ? name.textContent : "";
+      var text = gone
+        ? said.getAttribute("data-gone").replace("{name}", name)
+        : item.getAttribute("data-say");
+      changes.push({ name: name, text: text });
+    });
+  }
+
+  // Make the children of `old` those of `fresh`, by key, touching only those that differ; the
+  // characters that came, changed or went are added to `changes`.
+  function patch(old, fresh, changes) {
+    var before = {};
+    var child;
+    for (child = old.firstElementChild; child; child = child.nextElementSibling) {
+      before[keyOf(child)] = child;
     }
-  });
+    var wanted = Array.prototype.slice.call(fresh.children);
+    var kept = {};
+    wanted.forEach(function (next, index) {
+      var key = keyOf(next);
+      var current = before[key];
+      kept[key] = true;
+      if (!current) {
+        current = next;
+        report(next, changes, false);
+      } else if (current.outerHTML !== next.outerHTML) {
+        if (current.tagName === "UL" && next.tagName === "UL") {
+          patch(current, next, changes);
+          if (current.className !== next.className) {
+            current.className = next.className;
+          }
+        } else {
+          old.replaceChild(next, current);
+          report(next, changes, false);
+          current = next;
+        }
+      }
+      if (old.children[index] !== current) {
+        old.insertBefore(current, old.children[index] || null);
+      }
+    });
+    Object.keys(before).forEach(function (key) {
+      if (!kept[key]) {
+        report(before[key], changes, true);
+        old.removeChild(before[key]);
+      }
+    });
+  }
+
+  function summary(changes) {
+    if (changes.length <= MANY) {
+      return changes
+        .map(function (change) {
+          return change.text;
+        })
+        .join(" ");
+    }
+    var names = changes.map(function (change) {
+      return change.name;
+    });
+    return said.getAttribute("data-changed").replace("{names}", names.join(", "));
+  }
+
+  function update(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var changes = [];
+    patch(party, template.content, changes);
+    if (changes.length) {
+      say(summary(changes));
+    }
+  }
+
+  function connected() {
+    window.clearTimeout(lostTimer);
+    lostTimer = null;
+    show("live");
+    if (lost) {
+      lost = false;
+      banner.textContent = "";
+      document.body.classList.remove("lost");
+      say(said.getAttribute("data-back"));
+    }
+  }
+
+  function lose() {
+    lostTimer = null;
+    if (!lost) {
+      lost = true;
+      show("lost");
+      document.body.classList.add("lost");
+      banner.textContent = banner.getAttribute("data-lost");
+    }
+  }
+
+  function connect() {
+    var source = new EventSource(window.location.pathname.replace(/\/+$/, "") + "/events");
+    source.addEventListener("party", function (message) {
+      update(message.data);
+      connected();
+    });
+    source.addEventListener("gone", function () {
+      // The link was revoked: the page itself now answers "not found".
+      source.close();
+      window.location.reload();
+    });
+    source.addEventListener("open", connected);
+    source.addEventListener("error", function () {
+      if (!lost) {
+        show("reconnecting");
+      }
+      if (lostTimer === null && !lost) {
+        lostTimer = window.setTimeout(lose, LOST_AFTER_MS);
+      }
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (too many requests, the database away, or the link is gone): ask for the page
+        // again a bit later; reload it once it answers (the live page, or its 404).
+        window.setTimeout(retry, RETRY_MS);
+      }
+    });
+  }
+
+  function retry() {
+    window
+      .fetch(window.location.href, { method: "HEAD", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 200 || response.status === 404) {
+          window.location.reload();
+        } else {
+          window.setTimeout(retry, RETRY_MS);
+        }
+      })
+      .catch(function () {
+        window.setTimeout(retry, RETRY_MS);
+      });
+  }
+
+  connect();
 })();
