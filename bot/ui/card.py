@@ -10,7 +10,7 @@ import discord
 from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
-from bot.rules.odds import healing_odds
+from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import EscalationWarning, total_penalty, warnings
@@ -27,7 +27,7 @@ from bot.ui.i18n import (
     tn,
     track_label,
 )
-from bot.ui.rolls import odds_line, only_hurts
+from bot.ui.rolls import odds_line, offer_sign
 from bot.ui.text import FIELD_VALUE, TITLE, clip, escape, fit_total, held_marks, marks, mention, signed
 
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
@@ -154,6 +154,7 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
     if not character.is_wounded():
         return [t(lang, "Unhurt: no rest needed.")]
     lines: list[str] = []
+    offered = False
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
@@ -174,23 +175,53 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
         odds = healing_odds(character, ruleset, track) if ready else None
-        if odds is not None and only_hurts(odds):  # never offered as good news
-            lines.append(
-                t(
-                    lang,
-                    N_("/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.")
-                    if track is Track.PHYSICAL
-                    else N_(
-                        "/heal roll (mental) cannot succeed now: it can only leave the wound as "
-                        "it is, or worsen it."
-                    ),
-                )
-            )
+        if odds is not None and not odds.worth_offering:  # never offered as good news
+            lines.append(t(lang, _unwelcome_line(odds)))
         else:
             lines.append(_heal_line(ready, status.remaining, lang, track))
         if odds is not None:
             lines.append(odds_line(odds, lang))
+            offered = True
+    if offered:  # the procedure, told here once (not in every result)
+        lines.append(
+            t(
+                lang,
+                "A session rolls once per wound of the least severe kind, in order, until the first "
+                "failure; a failure by 10 or more worsens the wound. Whatever happens, it uses up "
+                "the rest.",
+            )
+        )
     return lines
+
+
+def _unwelcome_line(odds: HealingOdds) -> str:
+    """Why a session the rules allow is not offered (:attr:`HealingOdds.worth_offering`)."""
+    physical = odds.track is Track.PHYSICAL
+    if odds.success == 0:
+        return (
+            N_("/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.")
+            if physical
+            else N_(
+                "/heal roll (mental) cannot succeed now: it can only leave the wound as it is, or worsen it."
+            )
+        )
+    if odds.hopeless:
+        return (
+            N_(
+                "/heal roll can hardly succeed now: it would most likely leave the wound as it is, or "
+                "worsen it."
+            )
+            if physical
+            else N_(
+                "/heal roll (mental) can hardly succeed now: it would most likely leave the wound "
+                "as it is, or worsen it."
+            )
+        )
+    return (
+        N_("/heal roll is possible now, but its first roll can kill.")
+        if physical
+        else N_("/heal roll (mental) is possible now, but its first roll can lead to incoherence.")
+    )
 
 
 def note_lines(character: Character, lang: Lang) -> list[str]:
@@ -318,7 +349,7 @@ def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
     for track in Track:  # a healing session is offered (the Heal button): its odds, as on the card
         if (odds := healing_odds(character, ruleset, track)) is not None:
-            lines.append(f"🩹 {odds_line(odds, lang)}")
+            lines.append(f"{offer_sign(odds)} {odds_line(odds, lang)}")
     return lines
 
 

@@ -17,7 +17,7 @@ from bot.rules.severity import Track
 from bot.rules.wounds import Inflicted, Infliction, Lowering
 from bot.ui.card import COLOURS, NOTICE_COLOUR, State, secret_word, state_colour, state_of, with_status
 from bot.ui.i18n import Lang, days_text, healed_word, join_lines, severity_label, t, t_name, tn
-from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
+from bot.ui.rolls import cascade_reason, odds_line, roll_terms
 from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, signed
 
 RESULT_BUDGET = TOTAL - 500
@@ -182,7 +182,9 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
 
 
 def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """One healing session: every roll in full, what each did, and that the rest was consumed."""
+    """One healing session, outcome first: death or incoherence when it came to that, else how many
+    rolls succeeded (and how many wounds were not rolled); then every roll in full. How a session
+    goes (one roll per wound, the rest used up) is told on the card, not in every result."""
     track, label = session.track, attributes_label(session.track)
     steps = [
         t(lang, "**Roll {index}**: {terms}", index=index, terms=roll_terms(step.roll, lang, label))
@@ -190,40 +192,28 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
         + _step_outcome(step, track, session.character.maxima(track), lang)
         for index, step in enumerate(session.steps, 1)
     ]
-    severity = severity_label(lang, track, session.severity)
-    head = [
-        t(
-            lang,
-            "{eligible} × {severity} to heal: one roll per wound, in order, until the first failure.",
-            eligible=session.eligible,
-            severity=severity,
-        )
-    ]
-    tail = []
+    healed, rolls = session.healed, len(session.steps)
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
-        head.insert(0, loud)
-    elif (left := session.eligible - len(session.steps)) > 0:
-        tail.append(
+        head = [loud]
+    elif (left := session.eligible - rolls) > 0:
+        head = [
             tn(
                 lang,
-                "{count} wound not rolled in this session.",
-                "{count} wounds not rolled in this session.",
+                "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
+                "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
                 left,
+                healed=healed,
+                rolls=rolls,
             )
-        )
-    tail.append(
-        t(lang, "Result: {healed}/{rolls} successful rolls.", healed=session.healed, rolls=len(session.steps))
-    )
-    if not session.character.out_of_play:
-        tail.append(t(lang, "The rest is consumed: the next session needs a new full rest period."))
+        ]
+    else:
+        head = [t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)]
     key = N_("Healing session — {name}") if track is Track.PHYSICAL else N_("Mental healing session — {name}")
     title = t_name(lang, key, session.character.name, TITLE)
-    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
-        len(part) + 1 for part in head + tail
-    )
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(len(part) + 1 for part in head)
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(lang, steps, room), *tail]),
+        description="\n".join([*head, join_lines(lang, steps, room)]),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
@@ -259,27 +249,28 @@ def roll_embed(
     return embed
 
 
-def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
-    """One line per track the character can heal by rolling and holds wounds on: rest and readiness."""
+def _rest_line(character: Character, ruleset: Ruleset, lang: Lang) -> str | None:
+    """The character in one line, when it is in no list of who can roll (``rest_embed``): its rest on
+    each track that holds wounds; ``None`` when it is listed there instead (once, with its odds)."""
     name = clip(escape(character.name), NAME_IN_LINE)
     if ruleset.is_secret(character.owner_id, character.id):
-        return [t(lang, "{name}: {word}", name=name, word=secret_word(character, lang))]
+        return t(lang, "{name}: {word}", name=name, word=secret_word(character, lang))
     if not character.is_wounded():
-        return [t(lang, "{name}: unhurt", name=name)]
-    lines = []
+        return t(lang, "{name}: unhurt", name=name)
+    parts = []
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
             continue
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-            lines.append(t(lang, "{name}: mental wounds, healed by a GM (/heal mental)", name=name))
+            parts.append(t(lang, "mental wounds, healed by a GM (/heal mental)"))
             continue
         if can_roll_healing(character, ruleset, track):
-            continue  # listed once, with the odds of its first roll, under who can roll (rest_embed)
+            return None  # listed once, with the odds of its first roll, under who can roll
         severity = severity_label(lang, track, status.severity)
         days = days_text(lang, status.rested, status.needed)
-        lines.append(t(lang, "{name}: {days} ({severity})", name=name, days=days, severity=severity))
-    return lines
+        parts.append(t(lang, "{days} ({severity})", days=days, severity=severity))
+    return t(lang, "{name}: {word}", name=name, word=" · ".join(parts))
 
 
 def ready_to_heal(
@@ -295,30 +286,32 @@ def ready_to_heal(
 
 
 def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int]:
-    """The players whose characters can now heal (each once, at most ``MAX_MENTIONS``)."""
+    """The players ``rest_embed`` lists under who can roll healing now: those of the characters whose
+    session is worth offering (each once, at most ``MAX_MENTIONS``), and nobody else."""
     players: list[int] = []
     for track in Track:
         for character, odds in ready_to_heal(characters, ruleset, track):
-            if only_hurts(odds):
-                continue  # not called to a session that can only make things worse (the summary says so)
+            if not odds.worth_offering:
+                continue  # not called to a session that can kill or cannot succeed (the summary says so)
             if character.owner_id is not None and character.owner_id not in players:
                 players.append(character.owner_id)
     return players[:MAX_MENTIONS]
 
 
 def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
-    odds of their first roll."""
-    lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
+    """In-game rest granted: each character once, with its rest or, per track, under who can now roll
+    healing (pinged) or whose session is not worth offering (not pinged), with the odds of the first
+    roll."""
+    lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     fields: list[tuple[str, str]] = []
-    hopeless: list[tuple[str, str]] = []
+    unwelcome: list[tuple[str, str]] = []
     for track in Track:
         ready: list[str] = []
-        only_hurt: list[str] = []
+        not_offered: list[str] = []
         for character, odds in ready_to_heal(characters, ruleset, track):
             line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
-            (only_hurt if only_hurts(odds) else ready).append(line)
+            (ready if odds.worth_offering else not_offered).append(line)
         if ready:
             text = join_lines(lang, ready, FIELD_VALUE)
             fields.append(
@@ -332,22 +325,25 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
                     text,
                 )
             )
-        if only_hurt:
-            text = join_lines(lang, only_hurt, FIELD_VALUE)
-            hopeless.append(
+        if not_offered:
+            text = join_lines(lang, not_offered, FIELD_VALUE)
+            unwelcome.append(
                 (
                     t(
                         lang,
-                        N_("Rest over, but healing cannot succeed now (not pinged)")
+                        N_("Rest over, but healing can kill or cannot succeed now (not pinged)")
                         if track is Track.PHYSICAL
-                        else N_("Rest over, but mental healing cannot succeed now (not pinged)"),
+                        else N_(
+                            "Rest over, but mental healing can make incoherent or cannot succeed now "
+                            "(not pinged)"
+                        ),
                     ),
                     text,
                 )
             )
     if not fields:
         description = t(lang, "Nobody can roll healing yet.") + "\n" + description
-    fields += hopeless
+    fields += unwelcome
     embed = discord.Embed(
         title=tn(lang, "Rest: {count} day", "Rest: {count} days", days),
         description=description or None,

@@ -85,12 +85,20 @@ def _band(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-def damage_table_text(table: DamageTable, lang: Lang) -> str:
-    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``."""
+def damage_table_text(table: DamageTable, lang: Lang, track: Track = Track.PHYSICAL) -> str:
+    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``, in the words of
+    ``track`` (mental: shock, trauma, psychosis, incoherent)."""
     light, serious, critical, fatal = table.thresholds
+    key = (
+        N_("none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}")
+        if track is Track.PHYSICAL
+        else N_(
+            "none ≤ {none} · shock {light} · trauma {serious} · psychosis {critical} · incoherent ≥ {fatal}"
+        )
+    )
     return t(
         lang,
-        "none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}",
+        key,
         none=light - 1,
         light=_band(light, serious - 1),
         serious=_band(serious, critical - 1),
@@ -119,24 +127,27 @@ def percent(lang: Lang, chance: Fraction) -> str:
     return f"{text}\u202f%" if lang == "fr" else f"{text}%"
 
 
-def only_hurts(odds: HealingOdds) -> bool:
-    """A session that cannot succeed: it can only leave the wound as it is, or worsen it."""
-    return odds.success == 0
-
-
 def success_text(odds: HealingOdds, lang: Lang) -> str:
     """ "success 36%", or "success impossible"."""
-    if only_hurts(odds):
+    if odds.success == 0:
         return t(lang, "success impossible")
     return t(lang, "success {success}", success=percent(lang, odds.success))
+
+
+def offer_sign(odds: HealingOdds) -> str:
+    """The mark before a session, wherever it is offered: 🩹 for one worth offering; ☠️ (🌀 on the
+    mental track) when its first roll can kill (make incoherent); ⛔ when it cannot reasonably
+    succeed."""
+    if odds.deadly:
+        return "☠️" if odds.track is Track.PHYSICAL else "🌀"
+    return "⛔" if odds.hopeless else "🩹"
 
 
 def danger_text(odds: HealingOdds, lang: Lang) -> str:
     """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
     or "" when it cannot worsen anything."""
-    if odds.death > 0:
-        mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
-        return f"{mark} {percent(lang, odds.death)}"
+    if odds.deadly:
+        return f"{offer_sign(odds)} {percent(lang, odds.death)}"
     if odds.worsening > 0:
         return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
     return ""
@@ -153,7 +164,7 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
         lang,
         "First roll ({severity}): {success} · worsening {worsening}",
         severity=severity_label(lang, odds.track, odds.severity),
-        success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
+        success=f"**{success_text(odds, lang)}**" if odds.hopeless else success_text(odds, lang),
         worsening=percent(lang, odds.worsening),
     )
     if odds.death > 0:
@@ -169,6 +180,14 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
 def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
     """The private question before a session the bot rolls: what is at stake first, then why."""
     at_stake = stakes(odds, lang)
+    if not odds.beyond and odds.hopeless:
+        return t(
+            lang,
+            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
+            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
+            "the wound. Roll anyway? (Cancel changes nothing.)",
+            stakes=at_stake,
+        )
     if not odds.beyond:
         return t(
             lang,
