@@ -15,7 +15,7 @@ from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.ui.card import character_card, secret_card, secret_result
 from bot.ui.i18n import Lang, t
-from bot.ui.rolls import only_hurts, stakes
+from bot.ui.results import only_hurts, stakes
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -15,18 +15,19 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui.card import (
+from bot.ui.i18n import Lang, join_lines, t, track_label
+from bot.ui.results import (
     NOTICE_COLOUR,
     State,
     counts_text,
+    odds_line,
     secret_word,
+    stakes,
     state_colour,
     state_of,
     state_text,
     warning_lines,
 )
-from bot.ui.i18n import Lang, join_lines, t, track_label
-from bot.ui.rolls import odds_line, stakes
 from bot.ui.text import CHOICE_NAME, DESCRIPTION, MAX_MARKS, clip, escape, held_marks, mention, signed
 
 # ---- The live party board: one line per character, secret NPCs as a word

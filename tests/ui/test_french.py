@@ -202,7 +202,7 @@ def test_no_french_message_gives_a_character_or_a_person_a_gender() -> None:
 def test_state_words_follow_the_track_and_carry_no_gender(
     physical: tuple[int, int, int], mental: tuple[int, int, int], en: str, fr: str
 ) -> None:
-    from bot.ui.card import secret_word
+    from bot.ui.results import secret_word
     from tests.ui.builders import character
 
     someone = character(physical, mental)
@@ -211,7 +211,7 @@ def test_state_words_follow_the_track_and_carry_no_gender(
 
 
 def test_the_state_words_of_the_dead_and_the_incoherent_are_verbs() -> None:
-    from bot.ui.card import secret_word
+    from bot.ui.results import secret_word
     from tests.ui.builders import character
 
     assert secret_word(character(dead=True), "fr") == "a succombé"
