@@ -16,6 +16,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -225,6 +226,7 @@ def preset_label(lang: Lang, name: str) -> str:
     return t(lang, "humanoid") if name == HUMANOID else clip(escape(name), 40)
 
 
+@cache  # a few dozen labels, asked for on every result, card and board line
 def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
     """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
     count = 2 if plural else 1
@@ -243,6 +245,7 @@ def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool
             return tn(lang, "psychosis", "psychoses", count)
 
 
+@cache  # a few dozen labels, asked for on every result, card and board line
 def severity_short(lang: Lang, track: Track, severity: Severity, count: int = 1) -> str:
     """The bare word, agreeing with ``count``: "light" / "légère" ("2 légères"), "trauma" /
     "traumatisme" ("2 traumas")."""

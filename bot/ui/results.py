@@ -124,10 +124,19 @@ def track_line(character: Character, track: Track, lang: Lang) -> str | None:
     return f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
 
 
-def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
+def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
+    """The healing sessions ``character`` may start now (one per track at most), with their first roll's
+    odds: a result's state, its Heal buttons, the card and the board show them."""
+    return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
+
+
+def status_lines(
+    character: Character, ruleset: Ruleset, lang: Lang, odds: Sequence[HealingOdds] | None = None
+) -> list[str]:
     """What a short result says of the character after the change: the tracks that hold wounds, the
-    total penalty and the loudest warning. Dead and incoherent characters say so elsewhere, loudly:
-    nothing here (no numbers for them)."""
+    total penalty, the loudest warning and the odds of each healing session offered (``odds``: the
+    :func:`sessions`, when the caller has them already). Dead and incoherent characters say so
+    elsewhere, loudly: nothing here (no numbers for them)."""
     if character.out_of_play:
         return []
     lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
@@ -137,9 +146,8 @@ def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str
     if found := warning_lines(character, lang):
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
-    for track in Track:  # a healing session is offered (the Heal button): its odds, as on the card
-        if (odds := healing_odds(character, ruleset, track)) is not None:
-            lines.append(f"🩹 {odds_line(odds, lang)}")
+    # a healing session is offered (the Heal button): its odds, as on the card
+    lines += [f"🩹 {odds_line(o, lang)}" for o in (sessions(character, ruleset) if odds is None else odds)]
     return lines
 
 
@@ -190,9 +198,15 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
     return loud + [_warning_line(w, lang) for w in found]
 
 
-def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+def with_status(
+    embed: discord.Embed,
+    character: Character,
+    ruleset: Ruleset,
+    lang: Lang,
+    odds: Sequence[HealingOdds] | None = None,
+) -> discord.Embed:
     """``embed`` (a short result) with the character's state after the change as its last field."""
-    if lines := status_lines(character, ruleset, lang):
+    if lines := status_lines(character, ruleset, lang, odds):
         embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
@@ -282,6 +296,11 @@ def damage_table_text(table: DamageTable, lang: Lang) -> str:
 # ---- The odds of a healing session's first roll, in words: shown wherever a session is offered.
 
 NAME_IN_QUESTION = 80
+SESSION_TITLE = {
+    Track.PHYSICAL: N_("Healing session — {name}"),
+    Track.MENTAL: N_("Mental healing session — {name}"),
+}
+WOUNDS_TITLE = {Track.PHYSICAL: N_("Wounds — {name}"), Track.MENTAL: N_("Mental wounds — {name}")}
 RISK_COLOUR = 0xE67E22
 DEATH_COLOUR = 0xE74C3C
 
@@ -375,13 +394,8 @@ def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
 
 def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
     """The character's name and the odds of the first roll, for the question."""
-    key = (
-        N_("Healing session — {name}")
-        if odds.track is Track.PHYSICAL
-        else N_("Mental healing session — {name}")
-    )
     return discord.Embed(
-        title=t_name(lang, key, character.name, TITLE),
+        title=t_name(lang, SESSION_TITLE[odds.track], character.name, TITLE),
         description=odds_line(odds, lang),
         colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
     )
@@ -455,15 +469,22 @@ def _grouped(lines: Sequence[str]) -> list[str]:
 
 
 def wound_embed(
-    infliction: Infliction, character_after: Character, ruleset: Ruleset, lang: Lang, *, note: str = ""
+    infliction: Infliction,
+    character_after: Character,
+    ruleset: Ruleset,
+    lang: Lang,
+    *,
+    note: str = "",
+    odds: Sequence[HealingOdds] | None = None,
 ) -> discord.Embed:
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
-    incoherence called out, the wounds of the batch not applied after a fatal one."""
+    incoherence called out, the wounds of the batch not applied after a fatal one (``odds``: see
+    :func:`status_lines`)."""
     track = infliction.track
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
-    return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
+    return fit_total(with_status(embed, character_after, ruleset, lang, odds), RESULT_BUDGET)
 
 
 def wound_result(
@@ -489,9 +510,8 @@ def wound_result(
                 infliction.rest_lost,
             )
         )
-    key = N_("Wounds — {name}") if infliction.track is Track.PHYSICAL else N_("Mental wounds — {name}")
     return discord.Embed(
-        title=t_name(lang, key, character.name, TITLE),
+        title=t_name(lang, WOUNDS_TITLE[infliction.track], character.name, TITLE),
         description="\n".join(lines),
         colour=_result_colour(infliction.results),
     )
@@ -583,8 +603,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     )
     if not session.character.out_of_play:
         tail.append(t(lang, "The rest is consumed: the next session needs a new full rest period."))
-    key = N_("Healing session — {name}") if track is Track.PHYSICAL else N_("Mental healing session — {name}")
-    title = t_name(lang, key, session.character.name, TITLE)
+    title = t_name(lang, SESSION_TITLE[track], session.character.name, TITLE)
     room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
         len(part) + 1 for part in head + tail
     )
