@@ -16,7 +16,8 @@ from discord.utils import MISSING
 from bot.errors import N_, Failure, UserError
 from bot.rules import Ruleset
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
-from bot.ui.i18n import Lang, error_text, lang_of
+from bot.ui.i18n import Lang, lang_of
+from bot.ui.refusals import error_text
 from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui.i18n import Lang, join_lines, t, track_label
+from bot.ui.i18n import Lang, t
 from bot.ui.results import (
     NOTICE_COLOUR,
     State,
@@ -28,7 +28,18 @@ from bot.ui.results import (
     state_text,
     warning_lines,
 )
-from bot.ui.text import CHOICE_NAME, DESCRIPTION, MAX_MARKS, clip, escape, held_marks, mention, signed
+from bot.ui.text import (
+    CHOICE_NAME,
+    DESCRIPTION,
+    MAX_MARKS,
+    clip,
+    escape,
+    held_marks,
+    join_lines,
+    mention,
+    signed,
+    track_label,
+)
 
 # ---- The live party board: one line per character, secret NPCs as a word
 

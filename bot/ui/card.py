@@ -12,18 +12,7 @@ from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.i18n import (
-    Lang,
-    days_text,
-    join_lines,
-    preset_label,
-    severity_label,
-    severity_short,
-    t,
-    t_name,
-    tn,
-    track_label,
-)
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import (
     SECRET_COLOUR,
     odds_line,
@@ -33,7 +22,23 @@ from bot.ui.results import (
     state_of,
     warning_lines,
 )
-from bot.ui.text import FIELD_VALUE, TITLE, clip, escape, fit_total, marks, mention, signed
+from bot.ui.text import (
+    FIELD_VALUE,
+    TITLE,
+    clip,
+    days_text,
+    escape,
+    fit_total,
+    join_lines,
+    marks,
+    mention,
+    preset_label,
+    severity_label,
+    severity_short,
+    signed,
+    t_name,
+    track_label,
+)
 
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
 

@@ -34,10 +34,21 @@ from bot.history import (
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
-from bot.ui.i18n import EVENT_KINDS, Lang, healed_word, join_lines, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import NOTICE_COLOUR, cascade_reason
 from bot.ui.settings import ruleset_changes
-from bot.ui.text import DESCRIPTION, TITLE, clip, escape, mention
+from bot.ui.text import (
+    DESCRIPTION,
+    EVENT_KINDS,
+    TITLE,
+    clip,
+    escape,
+    healed_word,
+    join_lines,
+    mention,
+    severity_label,
+    t_name,
+)
 
 log = logging.getLogger(__name__)
 

@@ -21,19 +21,7 @@ from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import DamageTable, Maxima, Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
 from bot.rules.wounds import EscalationWarning, Inflicted, Infliction, Lowering, total_penalty, warnings
-from bot.ui.i18n import (
-    Lang,
-    days_text,
-    healed_word,
-    join_lines,
-    severity_label,
-    severity_next,
-    severity_short,
-    t,
-    t_name,
-    tn,
-    track_label,
-)
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.text import (
     DESCRIPTION,
     FIELD_VALUE,
@@ -41,10 +29,18 @@ from bot.ui.text import (
     TITLE,
     TOTAL,
     clip,
+    days_text,
     escape,
     fit_total,
+    healed_word,
     held_marks,
+    join_lines,
+    severity_label,
+    severity_next,
+    severity_short,
     signed,
+    t_name,
+    track_label,
 )
 
 # ---- A character's state: its colour, in words, and the one word players see of a secret NPC

@@ -14,9 +14,9 @@ from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
 from bot.rules.wounds import total_penalty
 from bot.ui.events import EVENT_LIMIT, NAME_IN_EVENT, SECRET_KINDS, describe, describe_event, kind_of
-from bot.ui.i18n import Lang, join_lines, severity_short, t
+from bot.ui.i18n import Lang, t
 from bot.ui.results import NOTICE_COLOUR, secret_word, state_text
-from bot.ui.text import DESCRIPTION, clip, escape, signed
+from bot.ui.text import DESCRIPTION, clip, escape, join_lines, severity_short, signed
 
 
 def undo_embed(

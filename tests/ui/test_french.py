@@ -154,7 +154,7 @@ def test_no_english_word_in_the_french_command_names_and_descriptions() -> None:
 def test_french_plurals_and_the_built_in_preset() -> None:
     from bot.rules import Ruleset
     from bot.ui.card import character_card
-    from bot.ui.i18n import days_text
+    from bot.ui.text import days_text
     from tests.ui.builders import character, embed_text
 
     assert [days_text("fr", r, n) for r, n in ((0, 1), (1, 7), (3, 7))] == [
