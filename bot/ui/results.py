@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
+from itertools import groupby
 
 import discord
 
@@ -160,14 +161,17 @@ def secret_word(character: Character, lang: Lang) -> str:
     return t(lang, SECRET_WORDS[track, severity])
 
 
+NEXT_BEYOND = {Track.PHYSICAL: N_("**{next} → FATAL**"), Track.MENTAL: N_("**{next} → INCOHERENT**")}
+ANY_BEYOND = {
+    Track.PHYSICAL: N_("⚠️ **Any new wound is FATAL, even a light one**"),
+    Track.MENTAL: N_("⚠️ **Any new mental wound makes them INCOHERENT, even a shock**"),
+}
+
+
 def _warning_line(warning: EscalationWarning, lang: Lang) -> str:
     track, next_ = warning.track, severity_next(lang, warning.track, warning.severity)
     if warning.becomes is None:
-        return t(
-            lang,
-            N_("**{next} → FATAL**") if track is Track.PHYSICAL else N_("**{next} → INCOHERENT**"),
-            next=next_,
-        )
+        return t(lang, NEXT_BEYOND[track], next=next_)
     return t(lang, "{next} → {becomes}", next=next_, becomes=severity_short(lang, track, warning.becomes))
 
 
@@ -179,14 +183,7 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
     for track in Track:
         track_warnings = warnings(character, track)
         if any(w.beyond and w.severity is Severity.LOW for w in track_warnings):
-            loud.append(
-                t(
-                    lang,
-                    N_("⚠️ **Any new wound is FATAL, even a light one**")
-                    if track is Track.PHYSICAL
-                    else N_("⚠️ **Any new mental wound makes them INCOHERENT, even a shock**"),
-                )
-            )
+            loud.append(t(lang, ANY_BEYOND[track]))
             track_warnings = [w for w in track_warnings if not w.beyond]
         found.extend(track_warnings)
     order = list(Track)
@@ -297,6 +294,15 @@ SESSION_TITLE = {
     Track.MENTAL: N_("Mental healing session — {name}"),
 }
 WOUNDS_TITLE = {Track.PHYSICAL: N_("Wounds — {name}"), Track.MENTAL: N_("Mental wounds — {name}")}
+WOUND_BEYOND = {
+    Track.PHYSICAL: N_("• {inflicted} → ☠️ **FATAL**"),
+    Track.MENTAL: N_("• {inflicted} → 🌀 **INCOHERENT**"),
+}
+FAILED_BEYOND = {
+    Track.PHYSICAL: N_("☠️ failed by {margin} (10 or more): **FATAL**"),
+    Track.MENTAL: N_("🌀 failed by {margin} (10 or more): **INCOHERENT**"),
+}
+DEATH_ODDS = {Track.PHYSICAL: N_(" · ☠️ **death {death}**"), Track.MENTAL: N_(" · 🌀 **incoherence {death}**")}
 RISK_COLOUR = 0xE67E22
 DEATH_COLOUR = 0xE74C3C
 
@@ -352,12 +358,7 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
         worsening=percent(lang, odds.worsening),
     )
     if odds.death > 0:
-        key = (
-            N_(" · ☠️ **death {death}**")
-            if odds.track is Track.PHYSICAL
-            else N_(" · 🌀 **incoherence {death}**")
-        )
-        line += t(lang, key, death=percent(lang, odds.death))
+        line += t(lang, DEATH_ODDS[odds.track], death=percent(lang, odds.death))
     return line
 
 
@@ -397,15 +398,11 @@ def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.E
     )
 
 
-RESULT_BUDGET = TOTAL - 500
-"""A short result is alone in its message (its card is behind a button): it may use most of the 6000
-characters Discord allows across a message's embeds."""
-STATUS_ROOM = 600
-"""Kept for the character's state after the change (bot.ui.card.with_status), a field of its own."""
+RESULT_BUDGET = TOTAL - 500  # alone in its message (the card is behind a button): most of the 6000
+STATUS_ROOM = 600  # kept for the state after the change (with_status), a field of its own
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
-MAX_MENTIONS = 50
-"""Discord allows 100 mentioned users; 50 mentions keep the content well within 2000 characters."""
+MAX_MENTIONS = 50  # Discord allows 100; 50 keep the content well within 2000 characters
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
@@ -437,12 +434,7 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
     inflicted = severity_label(lang, track, result.inflicted)
     why = cascade_reason(lang, track, result.inflicted, result.became, maxima)
     if result.became is None:
-        key = (
-            N_("• {inflicted} → ☠️ **FATAL**")
-            if track is Track.PHYSICAL
-            else N_("• {inflicted} → 🌀 **INCOHERENT**")
-        )
-        return t(lang, key, inflicted=inflicted) + why
+        return t(lang, WOUND_BEYOND[track], inflicted=inflicted) + why
     if result.escalated:
         became = severity_label(lang, track, result.became)
         return t(lang, "• {inflicted} → **{became}**", inflicted=inflicted, became=became) + why
@@ -451,17 +443,8 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
 
 def _grouped(lines: Sequence[str]) -> list[str]:
     """Repeated lines in a row told once: ``• 3 × light wound``."""
-    out: list[str] = []
-    counts: list[int] = []
-    for line in lines:
-        if out and out[-1] == line:
-            counts[-1] += 1
-        else:
-            out.append(line)
-            counts.append(1)
-    return [
-        line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in zip(out, counts, strict=True)
-    ]
+    runs = [(line, len(list(run))) for line, run in groupby(lines)]
+    return [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
 
 
 def wound_embed(
@@ -544,12 +527,7 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
     margin = step.roll.failure_margin
     why = cascade_reason(lang, track, step.severity.higher(), step.became, maxima)
     if step.beyond or (step.worsened and step.became is None):
-        key = (
-            N_("☠️ failed by {margin} (10 or more): **FATAL**")
-            if track is Track.PHYSICAL
-            else N_("🌀 failed by {margin} (10 or more): **INCOHERENT**")
-        )
-        return t(lang, key, margin=margin) + why
+        return t(lang, FAILED_BEYOND[track], margin=margin) + why
     if step.worsened and step.became is not None:
         severity = severity_label(lang, track, step.became)
         return (
@@ -664,6 +642,16 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
     return lines
 
 
+CAN_ROLL = {
+    Track.PHYSICAL: N_("Can roll healing now (/heal roll)"),
+    Track.MENTAL: N_("Can roll mental healing now (/heal roll track:mental)"),
+}
+CANNOT_SUCCEED = {
+    Track.PHYSICAL: N_("Rest over, but healing cannot succeed now (not pinged)"),
+    Track.MENTAL: N_("Rest over, but mental healing cannot succeed now (not pinged)"),
+}
+
+
 def ready_to_heal(
     characters: Sequence[Character], ruleset: Ruleset, track: Track
 ) -> list[tuple[Character, HealingOdds]]:
@@ -694,39 +682,16 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     fields: list[tuple[str, str]] = []
-    hopeless: list[tuple[str, str]] = []
+    hopeless: list[tuple[str, str]] = []  # listed after every session that can succeed
     for track in Track:
-        ready: list[str] = []
-        only_hurt: list[str] = []
+        found: dict[bool, list[str]] = {False: [], True: []}  # by whether the session can only hurt
         for character, odds in ready_to_heal(characters, ruleset, track):
-            line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
-            (only_hurt if only_hurts(odds) else ready).append(line)
-        if ready:
-            text = join_lines(lang, ready, FIELD_VALUE)
-            fields.append(
-                (
-                    t(
-                        lang,
-                        N_("Can roll healing now (/heal roll)")
-                        if track is Track.PHYSICAL
-                        else N_("Can roll mental healing now (/heal roll track:mental)"),
-                    ),
-                    text,
-                )
+            found[only_hurts(odds)].append(
+                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
             )
-        if only_hurt:
-            text = join_lines(lang, only_hurt, FIELD_VALUE)
-            hopeless.append(
-                (
-                    t(
-                        lang,
-                        N_("Rest over, but healing cannot succeed now (not pinged)")
-                        if track is Track.PHYSICAL
-                        else N_("Rest over, but mental healing cannot succeed now (not pinged)"),
-                    ),
-                    text,
-                )
-            )
+        for hurts, into, titles in ((False, fields, CAN_ROLL), (True, hopeless, CANNOT_SUCCEED)):
+            if found[hurts]:
+                into.append((t(lang, titles[track]), join_lines(lang, found[hurts], FIELD_VALUE)))
     if not fields:
         description = t(lang, "Nobody can roll healing yet.") + "\n" + description
     fields += hopeless
