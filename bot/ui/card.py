@@ -3,6 +3,8 @@ state; what players see of a secret NPC's card or result."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 
 from bot.errors import N_
@@ -58,22 +60,16 @@ def track_rows(character: Character, track: Track, lang: Lang) -> str:
     return "\n".join(rows)
 
 
-def _heal_line(ready: bool, remaining: int, lang: Lang, track: Track) -> str:
-    if ready:
-        return t(
-            lang,
-            N_("/heal roll is available now.")
-            if track is Track.PHYSICAL
-            else N_("/heal roll (mental) is available now."),
-        )
-    if remaining > 0:
-        return tn(
-            lang,
-            "/heal roll after {count} more day of rest.",
-            "/heal roll after {count} more days of rest.",
-            remaining,
-        )
-    return t(lang, "/heal roll is not available.")
+HEAL_NOW = {
+    Track.PHYSICAL: N_("/heal roll is available now."),
+    Track.MENTAL: N_("/heal roll (mental) is available now."),
+}
+HEAL_HOPELESS = {
+    Track.PHYSICAL: N_("/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it."),
+    Track.MENTAL: N_(
+        "/heal roll (mental) cannot succeed now: it can only leave the wound as it is, or worsen it."
+    ),
+}
 
 
 def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: bool | None = None) -> list[str]:
@@ -108,19 +104,20 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
             ready = can_heal
         odds = healing_odds(character, ruleset, track) if ready else None
         if odds is not None and only_hurts(odds):  # never offered as good news
+            lines.append(t(lang, HEAL_HOPELESS[track]))
+        elif ready:
+            lines.append(t(lang, HEAL_NOW[track]))
+        elif status.remaining > 0:
             lines.append(
-                t(
+                tn(
                     lang,
-                    N_("/heal roll cannot succeed now: it can only leave the wound as it is, or worsen it.")
-                    if track is Track.PHYSICAL
-                    else N_(
-                        "/heal roll (mental) cannot succeed now: it can only leave the wound as "
-                        "it is, or worsen it."
-                    ),
+                    "/heal roll after {count} more day of rest.",
+                    "/heal roll after {count} more days of rest.",
+                    status.remaining,
                 )
             )
         else:
-            lines.append(_heal_line(ready, status.remaining, lang, track))
+            lines.append(t(lang, "/heal roll is not available."))
         if odds is not None:
             lines.append(odds_line(odds, lang))
     return lines
@@ -130,7 +127,6 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
     """The notes of the wounds held, newest first; the same line for several wounds (a batch of three
     with one note) told once, with how many: ``3 × light wound: axe``."""
     lines: list[str] = []
-    counts: dict[str, int] = {}
     for wound in reversed(character.wounds):
         if wound.current is None or not wound.note.strip():
             continue
@@ -143,10 +139,8 @@ def note_lines(character: Character, lang: Lang) -> list[str]:
             line = t(lang, "{severity} (inflicted as {inflicted}): {note}", inflicted=inflicted, **params)
         else:
             line = t(lang, "{severity}: {note}", **params)
-        if line not in counts:
-            lines.append(line)
-        counts[line] = counts.get(line, 0) + 1
-    return [line if counts[line] == 1 else f"{counts[line]} × {line}" for line in lines]
+        lines.append(line)
+    return [line if n == 1 else f"{n} × {line}" for line, n in Counter(lines).items()]
 
 
 def card_title(character: Character, lang: Lang) -> str:
@@ -157,7 +151,10 @@ def card_title(character: Character, lang: Lang) -> str:
     return clip(escape(character.name), TITLE)
 
 
-def card_description(character: Character, lang: Lang) -> str:
+def character_card(
+    character: Character, ruleset: Ruleset, lang: Lang, *, can_heal: bool | None = None
+) -> discord.Embed:
+    """The card of ``character`` (commands.md), always within Discord's limits."""
     owner = (
         t(lang, "NPC, kept by the GMs")
         if character.owner_id is None
@@ -171,29 +168,21 @@ def card_description(character: Character, lang: Lang) -> str:
         intuition=signed(character.intuition),
         preset=preset_label(lang, character.preset),
     )
-    return f"{owner}\n{attributes}"
-
-
-def penalty_text(character: Character, ruleset: Ruleset, lang: Lang) -> str:
-    penalty = total_penalty(character, ruleset)
-    if penalty == 0:
-        return t(lang, "0 (no penalty)")
-    return t(lang, "{penalty} on all rolls", penalty=signed(penalty))
-
-
-def character_card(
-    character: Character, ruleset: Ruleset, lang: Lang, *, can_heal: bool | None = None
-) -> discord.Embed:
-    """The card of ``character`` (commands.md), always within Discord's limits."""
     embed = discord.Embed(
         title=card_title(character, lang),
-        description=card_description(character, lang),
+        description=f"{owner}\n{attributes}",
         colour=state_colour(state_of(character)),
     )
     embed.add_field(name=t(lang, "Physical wounds"), value=track_rows(character, Track.PHYSICAL, lang))
     embed.add_field(name=t(lang, "Mental wounds"), value=track_rows(character, Track.MENTAL, lang))
     if not character.out_of_play:  # the dead and the incoherent show their state, not figures
-        embed.add_field(name=t(lang, "Penalty"), value=penalty_text(character, ruleset, lang), inline=False)
+        penalty = total_penalty(character, ruleset)
+        shown = (
+            t(lang, "{penalty} on all rolls", penalty=signed(penalty))
+            if penalty
+            else t(lang, "0 (no penalty)")
+        )
+        embed.add_field(name=t(lang, "Penalty"), value=shown, inline=False)
     if found := warning_lines(character, lang):
         embed.add_field(name=t(lang, "Warnings"), value=join_lines(lang, found, FIELD_VALUE), inline=False)
     rest = rest_lines(character, ruleset, lang, can_heal)
@@ -201,9 +190,6 @@ def character_card(
     if notes := note_lines(character, lang):
         embed.add_field(name=t(lang, "Notes"), value=join_lines(lang, notes, NOTES_FIELD), inline=False)
     return fit_total(embed, CARD_BUDGET)
-
-
-# ---- A character's state in a few lines; the one word players see of a secret NPC
 
 
 def secret_card(character: Character, lang: Lang) -> discord.Embed:
