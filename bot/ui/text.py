@@ -205,9 +205,11 @@ def preset_label(lang: Lang, name: str) -> str:
 
 
 @functools.cache  # a few dozen labels, asked for on every result, card and board line
-def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool = False) -> str:
-    """ "light wound" / "blessure légère", "shock" / "choc" (plural: "light wounds"…)."""
-    count = 2 if plural else 1
+def severity_label(
+    lang: Lang, track: Track, severity: Severity, *, plural: bool = False, count: int = 1
+) -> str:
+    """ "light wound" / "blessure légère", "shock" / "choc" (plural, or agreeing with ``count``)."""
+    count = 2 if plural else count
     match severity_name(track, severity):
         case "light":
             return tn(lang, "light wound", "light wounds", count)
@@ -223,7 +225,7 @@ def severity_label(lang: Lang, track: Track, severity: Severity, *, plural: bool
             return tn(lang, "psychosis", "psychoses", count)
 
 
-@functools.cache  # a few dozen labels, asked for on every result, card and board line
+@functools.cache
 def severity_short(lang: Lang, track: Track, severity: Severity, count: int = 1) -> str:
     """The bare word, agreeing with ``count``: "light" / "légère" ("2 légères"), "trauma" /
     "traumatisme" ("2 traumas")."""
@@ -234,12 +236,8 @@ def severity_short(lang: Lang, track: Track, severity: Severity, count: int = 1)
             return tn(lang, "serious", "serious", count)
         case "critical":
             return tn(lang, "critical", "critical", count)
-        case "shock":
-            return tn(lang, "shock", "shocks", count)
-        case "trauma":
-            return tn(lang, "trauma", "traumas", count)
-        case _:
-            return tn(lang, "psychosis", "psychoses", count)
+        case _:  # the mind's words are short already
+            return severity_label(lang, track, severity, count=count)
 
 
 _NEXT: Final = {
