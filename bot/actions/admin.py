@@ -17,8 +17,8 @@ from bot.errors import UserError
 from bot.history import Configured, Event, Imported
 from bot.rules import Preset, Ruleset, Track
 from bot.rules.ruleset import preset_key
-from bot.storage.characters import name_key
 from bot.storage.store import Reader, Store, Transaction
+from bot.storage.transaction import name_key
 
 HISTORY_PAGE = 10
 

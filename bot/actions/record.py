@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from bot.actions.actor import Actor
-from bot.history import Recordable, details_of
+from bot.history import Recordable
 from bot.rules import Character
 from bot.storage.store import Transaction
 
 
 def record(tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None) -> None:
     """Record ``change``, made by ``actor`` (to ``character``), with the before-state undo needs."""
-    tx.record(change.kind, actor.user_id, character=character, details=details_of(change))
+    tx.record(change.kind, actor.user_id, character=character, details=change)

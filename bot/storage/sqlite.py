@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.storage.errors import StorageError, one_line
-from bot.storage.sql import Dialect, Sql
+from bot.storage.transaction import Dialect, Sql
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -15,24 +15,33 @@ import hmac
 import logging
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from bot.clock import Clock, utc_now
 from bot.storage import file_guard
 from bot.storage.boards import Board
 from bot.storage.database import Database, is_postgres, open_database
 from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
 from bot.storage.player_views import CHANGES_CHANNEL, Party
-from bot.storage.sql import Sql
 from bot.storage.sqlite import SqliteDatabase, database_path
-from bot.storage.transaction import Reader, Transaction
+from bot.storage.transaction import Reader, Sql, Transaction
 
 __all__ = ["Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+Clock = Callable[[], str]
+"""Where every time the bot writes comes from (wounds, characters, events, settings, exports): now, as
+ISO-8601 text. One is given to :meth:`Store.open`, so that tests can pin it."""
+
+
+def utc_now() -> str:
+    """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
 
 KEEP_MS = 24 * 3600 * 1000
 """How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
@@ -51,7 +60,6 @@ class Store:
     def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
         self.database = db
         self.clock = clock
-        """Where every time written comes from (:mod:`bot.clock`)."""
         self.listeners: list[Callable[[int], None]] = []
         """Called with the server's id after each committed unit of work (the live boards listen). A
         caller cancelled while its unit commits (the bot stopping) does not call them: the boards show
