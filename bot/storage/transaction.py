@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -121,12 +122,12 @@ def _unique(exc: Exception) -> Exception:
 
 # ---- a character's columns and rows ----------------------------------------------------------------
 
+# The character's own columns, by the name of its field (a maxima field is three columns), its id
+# first; what an undo snapshot keeps of it (with its wounds' state: ``[id, current, fatal]``).
 FIELDS = ("id", *(f.name for f in fields(Character) if f.name not in ("id", "wounds")))
-"""The character's own columns, by the name of its field (a maxima field is three columns), its id
-first."""
 KEPT = tuple(name for name in FIELDS if name != "guild_id")
-"""What an undo snapshot keeps of a character (with its wounds' state: ``[id, current, fatal]``)."""
 CHANGEABLE = tuple(name for name in FIELDS if name not in ("id", "guild_id", "created_at"))
+_CHANGEABLE_OF = attrgetter(*CHANGEABLE)  # their values, compared before an UPDATE
 _RANKS = ("low", "mid", "high")
 
 
@@ -140,12 +141,10 @@ SELECT_EVERY_WOUND = (
     + ", w.id, w.track, w.inflicted_severity, w.current_severity, w.fatal, w.note, w.inflicted_by, "
     "w.inflicted_at FROM characters c LEFT JOIN wounds w ON w.character_id = c.id "
 )
-COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"
-"""Whether a wound still counts (held, or the blow that killed): what a load reads."""
+COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"  # held, or the blow that killed
 SELECT = SELECT_EVERY_WOUND + f"AND {COUNTS} "
 _WIDTH = sum(len(_columns(name)) for name in FIELDS)  # the character's columns of a row; the wound's follow
 SET = ", ".join(f"{column} = ?" for name in CHANGEABLE for column in _columns(name)) + ", name_key = ?"
-"""The changeable columns, for an UPDATE; their values: :func:`changeable`."""
 _INSERTED = [column for name in FIELDS if name != "id" for column in _columns(name)] + ["name_key"]
 INSERT = f"INSERT INTO characters ({', '.join(_INSERTED)}) VALUES "
 INSERT_VALUES = "(" + ", ".join("?" for _ in _INSERTED) + ")"
@@ -166,22 +165,18 @@ def name_key(name: str) -> str:
 
 def not_found(name: str | None = None) -> UserError:
     """No such character in the server: named when the caller typed a name, else gone (an id)."""
-    return (
-        UserError(
+    if name is None:
+        return UserError(
             "That character does not exist in this server (any more). Pick one from "
             "the suggestions, or see /character list."
         )
-        if name is None
-        else UserError(
-            "No character called {ref} in this server. Pick one from the "
-            "suggestions, or see /character list.",
-            ref=name,
-        )
+    return UserError(
+        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
+        ref=name,
     )
 
 
 def name_taken(name: str) -> UserError:
-    """Another present character of the server has that name."""
     return UserError(
         "There is already a character called {name} in this server. Choose another name.", name=name
     )
@@ -211,12 +206,10 @@ def _values(character: Character, names: Iterable[str]) -> list[object]:
 
 
 def changeable(character: Character) -> tuple[object, ...]:
-    """The values of :data:`SET`."""
     return (*_values(character, CHANGEABLE), name_key(character.name))
 
 
 def insertable(character: Character) -> list[object]:
-    """The values of :data:`INSERT_VALUES`."""
     return [*_values(character, (name for name in FIELDS if name != "id")), name_key(character.name)]
 
 
@@ -247,16 +240,9 @@ def _enum(table: dict[object, Any], value: object, kind: type) -> Any:
 
 def _wound(row: Row) -> Wound:
     wid, track, inflicted, current, fatal, note, by, at = row[_WIDTH:]
-    return Wound(
-        track=_enum(_TRACKS, track, Track),
-        inflicted=_enum(_SEVERITIES, inflicted, Severity),
-        current=None if current is None else _enum(_SEVERITIES, current, Severity),
-        note=note,
-        inflicted_by=by,
-        at=at,
-        fatal=bool(fatal),
-        id=wid,
-    )
+    current = None if current is None else _enum(_SEVERITIES, current, Severity)
+    inflicted = _enum(_SEVERITIES, inflicted, Severity)
+    return Wound(_enum(_TRACKS, track, Track), inflicted, current, note, by, at, bool(fatal), wid)
 
 
 _AT = [
@@ -272,8 +258,7 @@ def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
 
 
 def from_rows(rows: Iterable[Row]) -> list[Character]:
-    """Characters from the rows of :data:`SELECT` (grouped by character in row order, wounds in row
-    order)."""
+    """Characters from the rows of :data:`SELECT`, in row order."""
     heads: dict[int, Row] = {}
     wounds: dict[int, list[Wound]] = {}
     for row in rows:
@@ -297,7 +282,6 @@ _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 
 
 def kept(character: Character) -> dict[str, Any]:
-    """What an undo snapshot keeps of ``character``, as JSON."""
     states = [[w.id, w.current, w.fatal] for w in character.wounds if w.id is not None]
     return {**{name: getattr(character, name) for name in KEPT}, "wounds": states}
 
@@ -311,8 +295,7 @@ def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[Woun
 
 # ---- the queries -----------------------------------------------------------------------------------
 
-PARSED_RULESETS = 4096
-"""How many distinct stored rulesets stay parsed (the same text always gives the same ruleset)."""
+PARSED_RULESETS = 4096  # distinct stored rulesets kept parsed (the same text gives the same ruleset)
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
 _ACTIVE = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
 _PUT_ACTIVE = (
@@ -328,9 +311,8 @@ COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
     f"e.undone, e.undoes, CASE WHEN e.kind = '{EventKind.CONFIG}' THEN e.snapshot END"
 )
+# Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it takes it back)
 UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
-"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
-link is taken back)."""
 _INSERT_EVENT = (
     "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
     "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
@@ -346,10 +328,8 @@ def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int,
     newest first by (the one its index is ordered by), and the parameters."""
     if character_id is None:
         return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
-    joined = (
-        "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND e.guild_id = ?"
-    )
-    return joined, "l.event_id", (character_id, guild_id)
+    joined = "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND "
+    return joined + "e.guild_id = ?", "l.event_id", (character_id, guild_id)
 
 
 def event_of(row: Row) -> Event:
@@ -357,8 +337,7 @@ def event_of(row: Row) -> Event:
     in its undo snapshot (null: the defaults): they are read back from there."""
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
-    if not isinstance(decoded, dict):
-        decoded = {}
+    decoded = decoded if isinstance(decoded, dict) else {}
     if kind == EventKind.CONFIG and row[10] and "after" in decoded:
         snapshot = json.loads(row[10])
         if "ruleset" in snapshot:
@@ -378,14 +357,12 @@ class Undoable:
     touches_ruleset: bool
 
     @property
-    def links(self) -> set[int]:
-        """The characters the event touched, and its character."""
+    def links(self) -> set[int]:  # the characters the event touched, and its character
         found = {int(cid) for cid in self.snapshot.get("characters") or {}}
         return found if self.event.character_id is None else found | {self.event.character_id}
 
     @property
-    def restored(self) -> list[int]:
-        """The characters undoing it sets back (those it did not create)."""
+    def restored(self) -> list[int]:  # the characters undoing it sets back (those it did not create)
         return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
 
 
@@ -653,12 +630,11 @@ class Transaction(Reader):
         present = {w.id for w in character.wounds if w.id is not None}
         if present - before.keys():
             raise ValueError(f"character {cid}: wounds {sorted(present - before.keys())} are not its own")
-        values = changeable(character)
-        if values != changeable(known):
+        if _CHANGEABLE_OF(character) != _CHANGEABLE_OF(known):
             try:
                 changed = self.sql.run(
                     f"UPDATE characters SET {SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                    (*values, cid, self.guild_id),
+                    (*changeable(character), cid, self.guild_id),
                 )
             except UniqueViolation:
                 raise name_taken(character.name) from None
@@ -675,7 +651,9 @@ class Transaction(Reader):
         )
         self.sql.run_many(_DROP_WOUND, [(wid, cid) for wid in before.keys() - present])
         (saved,) = self._with_new_wounds([character])
-        self._known[cid] = saved = replace(saved, guild_id=self.guild_id, created_at=known.created_at)
+        if (saved.guild_id, saved.created_at) != (self.guild_id, known.created_at):
+            saved = replace(saved, guild_id=self.guild_id, created_at=known.created_at)
+        self._known[cid] = saved
         return saved
 
     def create_characters(self, new: Sequence[Character]) -> list[Character]:
