@@ -297,7 +297,6 @@ def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[Woun
 
 PARSED_RULESETS = 4096  # distinct stored rulesets kept parsed (the same text gives the same ruleset)
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
-_ACTIVE = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
 _PUT_ACTIVE = (
     "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
     "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
@@ -371,10 +370,6 @@ def parse_ruleset(stored: str) -> Ruleset:
     """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
     its own transaction, and the same text always gives the same (frozen) ruleset."""
     return Ruleset.model_validate_json(stored)
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class Reader:
@@ -460,7 +455,8 @@ class Reader:
         return {int(user): int(character) for user, character in found}
 
     def _active_id(self, user_id: int) -> int | None:
-        found = self.sql.row(_ACTIVE, (self.guild_id, user_id))
+        active = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
+        found = self.sql.row(active, (self.guild_id, user_id))
         return int(found[0]) if found else None
 
     def newest_character(self, owner_id: int) -> int | None:
@@ -487,6 +483,7 @@ class Reader:
         if "\x00" in text:  # no stored name holds NUL
             return []
         key = name_key(text)
+        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
         params: list[object] = [self.guild_id]
         if npcs:
@@ -506,7 +503,7 @@ class Reader:
                 for r in self.sql.rows(
                     base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
                     "ORDER BY c.name_key LIMIT ?",
-                    (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
+                    (*params, pattern, *bounds, limit - len(found)),
                 )
             ]
         marks = ", ".join("?" for _ in found)
