@@ -32,8 +32,9 @@ from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, t, t_name
+from bot.ui.i18n import Lang, t
 from bot.ui.settings import character_deleted_embed, character_list_embeds
+from bot.ui.text import t_name
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

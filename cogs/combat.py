@@ -30,10 +30,9 @@ from bot.rules import Character, Ruleset, Track, parse_severity
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
-from bot.ui.card import with_status
 from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import t
-from bot.ui.results import wound_embed
+from bot.ui.results import with_status, wound_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -37,8 +37,15 @@ from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.rules.odds import HealingOdds
 from bot.ui.i18n import Lang, t
-from bot.ui.results import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
-from bot.ui.rolls import odds_embed, odds_question
+from bot.ui.results import (
+    healing_embed,
+    lowering_embed,
+    odds_embed,
+    odds_question,
+    rest_embed,
+    rest_mentions,
+    roll_embed,
+)
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.errors import Mention, Possessive, UserError
-from bot.history import Recordable, details_of
+from bot.history import Recordable
 from bot.rules import Character, Ruleset
 from bot.storage.store import Transaction
 
@@ -149,7 +149,7 @@ def own_or_named(source: CharacterSource, *, caller_id: int, ref: str | None) ->
 
 def record(tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None) -> None:
     """Record ``change``, made by ``actor`` (to ``character``), with the before-state undo needs."""
-    tx.record(change.kind, actor.user_id, character=character, details=details_of(change))
+    tx.record(change.kind, actor.user_id, character=character, details=change)
 
 
 @dataclass(frozen=True)

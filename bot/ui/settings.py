@@ -12,19 +12,23 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import NOTICE_COLOUR, State, secret_word, state_colour, state_text
-from bot.ui.i18n import (
-    Lang,
+from bot.ui.i18n import Lang, t
+from bot.ui.results import NOTICE_COLOUR, State, damage_table_text, secret_word, state_colour, state_text
+from bot.ui.text import (
+    DESCRIPTION,
+    FIELD_VALUE,
+    TITLE,
+    clip,
+    escape,
     join_lines,
+    mention,
     number,
     preset_label,
     severity_short,
-    t,
+    signed,
     t_name,
     track_label,
 )
-from bot.ui.rolls import damage_table_text
-from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
 

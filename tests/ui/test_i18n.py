@@ -13,22 +13,9 @@ import pytest
 from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
 from bot.ui import i18n
-from bot.ui.i18n import (
-    CATALOGUES,
-    KNOWN,
-    LANGS,
-    UNKNOWN,
-    Lang,
-    MissingParameter,
-    error_text,
-    join_lines,
-    lang_of,
-    plural_index,
-    severity_label,
-    t,
-    t_name,
-    tn,
-)
+from bot.ui.i18n import CATALOGUES, KNOWN, LANGS, Lang, MissingParameter, lang_of, plural_index, t, tn
+from bot.ui.refusals import UNKNOWN, error_text
+from bot.ui.text import join_lines, severity_label, t_name
 from tests.ui.builders import PING
 from tests.ui.refusals import REFUSALS, messages_of, raised_refusals
 
