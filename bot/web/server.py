@@ -240,22 +240,24 @@ class PlayerView:
             )
             response.headers["Retry-After"] = "10"
             return response
-        key, party = await self._party(request)
-        if party is None:
-            return not_found()
-        address = address_of(request)
-        if not self.limits.open_stream(address):
-            return web.Response(
-                status=429,
-                text=both(N_("Too many pages open from this address: close one and try again.")),
-                headers={"Retry-After": "30"},
-            )
-        self.streams += 1
+        self.streams += 1  # counted from now: the lookup awaits, others may ask meanwhile
         try:
-            return await self._stream(request, key, party.guild_id)
+            key, party = await self._party(request)
+            if party is None:
+                return not_found()
+            address = address_of(request)
+            if not self.limits.open_stream(address):
+                return web.Response(
+                    status=429,
+                    text=both(N_("Too many pages open from this address: close one and try again.")),
+                    headers={"Retry-After": "30"},
+                )
+            try:
+                return await self._stream(request, key, party.guild_id)
+            finally:
+                self.limits.close_stream(address)
         finally:
             self.streams -= 1
-            self.limits.close_stream(address)
 
     async def _stream(self, request: web.Request, key: str, guild_id: int) -> web.StreamResponse:
         response = web.StreamResponse(
@@ -269,7 +271,8 @@ class PlayerView:
         await response.prepare(request)
         try:
             await write(response, b"retry: 2000\n\n")
-            await self._send_updates(response, key, guild_id)
+            lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
+            await self._send_updates(response, key, guild_id, lost)
         except ConnectionError:  # the page was closed
             pass
         except TimeoutError:  # its viewer stopped reading: dropped, whatever it had not read
@@ -277,10 +280,12 @@ class PlayerView:
                 request.transport.abort()
         return response
 
-    async def _send_updates(self, response: web.StreamResponse, key: str, guild_id: int) -> None:
+    async def _send_updates(
+        self, response: web.StreamResponse, key: str, guild_id: int, lost: asyncio.Event
+    ) -> None:
         async with self.feeds.watching(key, guild_id) as feed:
             seen = 0
-            while not self.feeds.closed:
+            while not self.feeds.closed and not lost.is_set():
                 snapshot = feed.current
                 if snapshot.version > seen:
                     seen = snapshot.version
@@ -289,9 +294,7 @@ class PlayerView:
                         break
                     await write(response, event("party", snapshot.html))
                     continue
-                try:
-                    await asyncio.wait_for(snapshot.next.wait(), HEARTBEAT_S)
-                except TimeoutError:
+                if not await either(snapshot.next, lost, HEARTBEAT_S):
                     await write(response, b": still here\n\n")
 
 
@@ -311,6 +314,8 @@ class _Connection(RequestHandler):
         )
         self.view = view
         self.peer: str | None = None
+        self.lost = asyncio.Event()
+        """Set when the connection is gone: its stream ends at once, and gives its place back."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peername = transport.get_extra_info("peername")
@@ -326,7 +331,17 @@ class _Connection(RequestHandler):
             return
         self.view.leave(self.peer)
         self.peer = None
+        self.lost.set()
         super().connection_lost(exc)
+
+
+async def either(one: asyncio.Event, other: asyncio.Event, seconds: float) -> bool:
+    """Wait until either event is set (true), or ``seconds`` (false)."""
+    waits = [asyncio.ensure_future(one.wait()), asyncio.ensure_future(other.wait())]
+    done, pending = await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    for wait in pending:
+        wait.cancel()
+    return bool(done)
 
 
 async def write(response: web.StreamResponse, data: bytes) -> None:
