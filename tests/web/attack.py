@@ -61,6 +61,7 @@ async def request(
 ) -> None:
     for n in range(1_000_000):
         target = f"{path}/events" if kind == "streams" else f"/{'x' * 31}{n % 10}"
+        asked = time.monotonic()
         writer.write(f"GET {target} HTTP/1.1\r\nHost: view\r\nAccept: */*\r\n\r\n".encode())
         line = await asyncio.wait_for(reader.readline(), max(0.1, until - time.monotonic()))
         if not line:
@@ -68,6 +69,10 @@ async def request(
             return
         status = line.split()[1].decode()
         seen[status] += 1
+        took = time.monotonic() - asked
+        seen[
+            next((f"answered within {n} ms" for n in (10, 100, 1000) if took <= n / 1000), "answered later")
+        ] += 1
         if kind == "streams" and status == "200":
             while time.monotonic() < until:  # read the stream to its end
                 if not await asyncio.wait_for(reader.read(65536), max(0.1, until - time.monotonic())):

@@ -4,7 +4,8 @@ view, over the Discord stand-in; the page attacked from 60 loopback addresses (t
 ``tests/web/attack.py``) while a GM keeps playing ``/wound`` through Discord:
 
 * a flood of update streams (30 per address, reopened as an impatient EventSource would);
-* slow requests (30 per address, their headers sent a byte every 3 s).
+* slow requests (30 per address, their headers sent a byte every 3 s);
+* bogus links (30 clients per address asking one after the other, a database lookup each).
 
 Each asserts: every interaction answered in time (the stand-in holds Discord's 3-second deadline),
 nothing committed without an answer, the bot alive, and a viewer served once the attack stops.
@@ -81,7 +82,7 @@ async def readyz(port: int) -> dict[str, Any]:
         return {"error": repr(error)}
 
 
-@pytest.mark.parametrize("kind", ["streams", "slow"])
+@pytest.mark.parametrize("kind", ["streams", "slow", "links"])
 async def test_an_attack_on_the_page_leaves_discord_answered(kind: str, tmp_path: Path) -> None:
     web_port, health_port = free_port(), free_port()
     database = f"sqlite:///{tmp_path / 'harmonies.db'}"
