@@ -239,6 +239,8 @@ async def delivered(
                     tries,
                     error,
                 )
+                if first:  # too late for any answer now: the "thinking…" timer gives up too
+                    interaction.extras[_SETTLED] = True
                 raise Undelivered(interaction.id) from error
             log.warning(
                 "Interaction %s: its answer could not reach Discord (%s); trying again", interaction.id, error
