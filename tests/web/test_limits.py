@@ -7,6 +7,7 @@ taken from the open-files limit with its reserve, and that limit raised to the h
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ import pytest
 from bot.web import server
 from bot.web.limits import BACKLOG, RESERVE_FILES, AddressLimits, Budget, address_key
 from tests.e2e.process import REPO
+from tests.table import ALICE
 from tests.web.conftest import Served, serve
 
 
@@ -126,3 +128,39 @@ def test_the_soft_open_files_limit_is_raised_to_the_hard_one() -> None:
         check=True,
     )
     assert done.stdout.strip() == "2048"
+
+
+async def test_a_viewer_who_stops_reading_is_dropped(served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "WRITE_S", 0.5)
+    names = [f"Character number {n:02d} with a long name" for n in range(20)]
+    for name in names:
+        await served.table.create(name, ALICE)
+    link = await served.link()
+    served.view.feeds.interval = 0.0  # one update per change: the writes pile up sooner
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # and never read
+    silent.connect(("127.0.0.1", served.view.port))
+    try:
+        silent.sendall(f"GET /{link.rsplit('/', 1)[1]}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        for _ in range(100):
+            if served.view.streams == 1:
+                break
+            await asyncio.sleep(0.02)
+        assert served.view.streams == 1
+        # The bot's side of it as a slow link's: a small send buffer, not autotuned to megabytes.
+        assert served.view._runner is not None and served.view._runner.server is not None
+        for connection in served.view._runner.server.connections:
+            assert connection.transport is not None
+            connection.transport.get_extra_info("socket").setsockopt(
+                socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+            )
+        for n in range(100):  # every change sends the whole party (some 10 KB) to the silent viewer
+            if served.view.streams == 0:
+                break
+            await served.table.run("wound", {"severity": "light", "character": names[n % len(names)]})
+            await asyncio.sleep(0.02)
+        assert served.view.streams == 0, "the viewer who stopped reading is still held"
+        assert n < 100
+    finally:
+        silent.close()
+    assert (await served.get(link))[0] == 200
