@@ -88,7 +88,7 @@ class PlayerView:
         """Update streams open now."""
         self.refused = 0
         """Connections closed at once over the budget or their address's share, since the start."""
-        self._refused_said = (0, 0.0)  # how many, when: the last time refusals were logged
+        self._refused_said = -REFUSED_LOG_S  # when refusals were last said in the log
         self._listener: asyncio.Server | None = None
         self.feeds = Feeds(store)
         self.changes: PostgresChanges | None = None
@@ -158,15 +158,15 @@ class PlayerView:
             self.connections += 1
             return True
         self.refused += 1
-        said, at = self._refused_said
         now = time.monotonic()
-        if now - at >= REFUSED_LOG_S:
+        if now - self._refused_said >= REFUSED_LOG_S:
             log.warning(
-                "Player view: %d connections refused (over the budget of %d, or their address's share)",
-                self.refused - said,
+                "Player view: refusing connections over its budget of %d (or their address's share): "
+                "%d refused since the start",
                 self.budget.connections,
+                self.refused,
             )
-            self._refused_said = (self.refused, now)
+            self._refused_said = now
         return False
 
     def leave(self, peer: str) -> None:
