@@ -43,6 +43,13 @@ Attribute = app_commands.Range[int, ATTRIBUTE_MIN, ATTRIBUTE_MAX]
 Name = app_commands.Range[str, 1, NAME_MAX]
 
 
+ATTRIBUTES = {  # /character create and edit: the three attributes
+    "corps": locale_str("Corps (Cp)"),
+    "resistance": locale_str("Résistance (Rs)"),
+    "intuition": locale_str("Intuition (It)"),
+}
+
+
 @app_commands.guild_only()
 class Characters(
     commands.GroupCog,
@@ -61,9 +68,7 @@ class Characters(
         player=locale_str(
             "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
         ),
-        corps=locale_str("Corps (Cp)"),
-        resistance=locale_str("Résistance (Rs)"),
-        intuition=locale_str("Intuition (It)"),
+        **ATTRIBUTES,
         preset=locale_str("Maxima preset (default: humanoid)"),
     )
     async def create(
@@ -136,9 +141,7 @@ class Characters(
     @app_commands.describe(
         character=locale_str("Which character"),
         name=locale_str("New name"),
-        corps=locale_str("Corps (Cp)"),
-        resistance=locale_str("Résistance (Rs)"),
-        intuition=locale_str("Intuition (It)"),
+        **ATTRIBUTES,
         preset=locale_str("Maxima preset"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)

@@ -41,6 +41,8 @@ from bot.ui.text import (
     track_label,
 )
 
+STATE_WORD = N_("State: **{word}**")  # a secret NPC: the one word players read
+
 # ---- The character card (commands.md): tracks as glyph boxes, penalty, warnings, rest, colour by state.
 
 NOTE_LIMIT = 120
@@ -229,7 +231,7 @@ def secret_card(character: Character, lang: Lang) -> discord.Embed:
         description="\n".join(
             [
                 t(lang, "NPC, kept by the GMs"),
-                t(lang, "State: **{word}**", word=secret_word(character, lang)),
+                t(lang, STATE_WORD, word=secret_word(character, lang)),
                 t(lang, "The GMs keep this character's wounds secret."),
             ]
         ),
@@ -241,6 +243,6 @@ def secret_result(character: Character, lang: Lang, title_key: str) -> discord.E
     """A public result about a secret NPC: what kind of change, and its state as a word."""
     return discord.Embed(
         title=t_name(lang, title_key, character.name, TITLE),
-        description=t(lang, "State: **{word}**", word=secret_word(character, lang)),
+        description=t(lang, STATE_WORD, word=secret_word(character, lang)),
         colour=discord.Colour(SECRET_COLOUR),
     )

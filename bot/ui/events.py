@@ -270,6 +270,7 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
             return _unknown(lang, kind)
 
 
+SECRET_CHANGE = N_("**{name}** — a change kept secret")  # "#60: Goblin — a change kept secret"
 SECRET_KINDS = frozenset(
     {EventKind.WOUND, EventKind.MENTAL, EventKind.HEAL_ROLL, EventKind.HEAL_WOUND, EventKind.HEAL_MENTAL}
     | {EventKind.CHARACTER_EDIT}
@@ -289,9 +290,7 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
                 name=name,
             )
         return None
-    return (
-        t(lang, "**{name}** — a change kept secret", name=name) if kind_of(record) in SECRET_KINDS else None
-    )
+    return t(lang, SECRET_CHANGE, name=name) if kind_of(record) in SECRET_KINDS else None
 
 
 def kind_of(record: Record | None) -> EventKind | None:

@@ -13,6 +13,8 @@ from bot.ui.i18n import KNOWN, Lang, MissingParameter, t
 from bot.ui.text import (
     CONTENT,
     EVENT_KINDS,
+    SERVER_SETTINGS,
+    SETTING_LABELS,
     TRACKS,
     clip,
     days_text,
@@ -35,10 +37,7 @@ LONG_PARAM_LIMIT = 1200
 _SETTING_PARTS: Final = {
     "physical": TRACKS[Track.PHYSICAL],
     "mental": TRACKS[Track.MENTAL],
-    "penalties": N_("Penalty per wound"),
-    "rest_days": N_("Rest before healing (days)"),
-    "difficulty": N_("Healing difficulty (positive is easier)"),
-    "presets": N_("Maxima presets"),
+    **SETTING_LABELS,
     "language": N_("Language"),
 }
 
@@ -56,7 +55,7 @@ def _setting_path(lang: Lang, where: tuple[object, ...]) -> str:
             parts.append(t(lang, _SETTING_PARTS[part]))
         else:
             parts.append(escape(str(part))[:40])
-    return ", ".join(parts) or t(lang, "Server settings")
+    return ", ".join(parts) or t(lang, SERVER_SETTINGS)
 
 
 INVALID: Final = {  # what is wrong with a setting, by the kind ``validation_issues`` names

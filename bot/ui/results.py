@@ -305,6 +305,7 @@ SESSION_TITLE = {
     Track.MENTAL: N_("Mental healing session — {name}"),
 }
 WOUNDS_TITLE = {Track.PHYSICAL: N_("Wounds — {name}"), Track.MENTAL: N_("Mental wounds — {name}")}
+GM_HEALING_TITLE = N_("GM healing — {name}")
 WOUND_BEYOND = {
     Track.PHYSICAL: N_("• {inflicted} → ☠️ **FATAL**"),
     Track.MENTAL: N_("• {inflicted} → 🌀 **INCOHERENT**"),
@@ -529,7 +530,7 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
         t(lang, "No roll. The rest counter is unchanged."),
     ]
     embed = discord.Embed(
-        title=t_name(lang, "GM healing — {name}", lowering.character.name, TITLE),
+        title=t_name(lang, GM_HEALING_TITLE, lowering.character.name, TITLE),
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )

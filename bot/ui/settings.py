@@ -17,6 +17,8 @@ from bot.ui.results import NOTICE_COLOUR, State, damage_table_text, secret_word,
 from bot.ui.text import (
     DESCRIPTION,
     FIELD_VALUE,
+    SERVER_SETTINGS,
+    SETTING_LABELS,
     TITLE,
     clip,
     escape,
@@ -43,9 +45,9 @@ def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: C
 
 
 NUMBERS: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
-    (N_("Penalty per wound"), lambda n: n.penalties, signed),
-    (N_("Rest before healing (days)"), lambda n: n.rest_days, number),
-    (N_("Healing difficulty (positive is easier)"), lambda n: n.difficulty, signed),
+    (SETTING_LABELS["penalties"], lambda n: n.penalties, signed),
+    (SETTING_LABELS["rest_days"], lambda n: n.rest_days, number),
+    (SETTING_LABELS["difficulty"], lambda n: n.difficulty, signed),
 )
 """The settings with a number per track and severity: their label, where they are, how they show."""
 
@@ -63,7 +65,7 @@ ASK_HEALING = {  # /config dice ask-before-healing: when to ask, by its choice v
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    embed = discord.Embed(title=t(lang, "Server settings"), colour=discord.Colour(NOTICE_COLOUR))
+    embed = discord.Embed(title=t(lang, SERVER_SETTINGS), colour=discord.Colour(NOTICE_COLOUR))
     embed.add_field(name=t(lang, "GM role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
@@ -76,7 +78,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "Maxima presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
+        name=t(lang, SETTING_LABELS["presets"]), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
     for key, pick, shown in NUMBERS:
         lines = [_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track]

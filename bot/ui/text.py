@@ -255,6 +255,14 @@ def severity_next(lang: Lang, track: Track, severity: Severity) -> str:
     return t(lang, _NEXT[severity_name(track, severity)])
 
 
+SETTING_LABELS = {  # a server setting's name: in /config show, and where a refusal points at it
+    "penalties": N_("Penalty per wound"),
+    "rest_days": N_("Rest before healing (days)"),
+    "difficulty": N_("Healing difficulty (positive is easier)"),
+    "presets": N_("Maxima presets"),
+}
+SERVER_SETTINGS = N_("Server settings")
+
 TRACKS: Final = {Track.PHYSICAL: N_("Physical"), Track.MENTAL: N_("Mental")}
 
 

@@ -13,7 +13,15 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.events import EVENT_LIMIT, NAME_IN_EVENT, SECRET_KINDS, describe, describe_event, kind_of
+from bot.ui.events import (
+    EVENT_LIMIT,
+    NAME_IN_EVENT,
+    SECRET_CHANGE,
+    SECRET_KINDS,
+    describe,
+    describe_event,
+    kind_of,
+)
 from bot.ui.i18n import Lang, t
 from bot.ui.results import NOTICE_COLOUR, secret_word, state_text
 from bot.ui.text import DESCRIPTION, clip, escape, join_lines, severity_short, signed
@@ -40,9 +48,7 @@ def undo_embed(
         inner = record.reverted
         name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
         if secret and kind_of(inner) in SECRET_KINDS:
-            what = t(
-                lang, "**{name}** — a change kept secret", name=name
-            )  # "#60: Goblin — a change kept secret"
+            what = t(lang, SECRET_CHANGE, name=name)
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:
