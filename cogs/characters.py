@@ -13,6 +13,8 @@ from discord.ext import commands
 from bot.actions import characters
 from bot.actions.actor import active_of, own_or_named
 from bot.actions.characters import Create
+from bot.actions.fight import BAND_MAX, Band
+from bot.errors import UserError
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.replies import (
@@ -34,6 +36,9 @@ from bot.storage.store import Reader
 from bot.ui.card import character_card
 from bot.ui.i18n import Lang, t, t_name
 from bot.ui.settings import character_deleted_embed, character_list_embeds
+
+# Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
+from .fight import add_band
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -64,6 +69,7 @@ class Characters(
         resistance=locale_str("Résistance (Rs)"),
         intuition=locale_str("Intuition (It)"),
         preset=locale_str("Maxima preset (default: humanoid)"),
+        count=locale_str("A band of NPCs (GM): that many, numbered (Goblin 1, Goblin 2…)"),
     )
     async def create(
         self,
@@ -74,7 +80,22 @@ class Characters(
         resistance: Attribute = 0,
         intuition: Attribute = 0,
         preset: app_commands.Range[str, 1, 32] = "humanoid",
+        count: app_commands.Range[int, 1, BAND_MAX] | None = None,
     ) -> None:
+        if count is not None:
+            if player is not None:
+                raise UserError("A band is of NPCs: leave out player, or leave out count.")
+            band = Band(
+                name=name,
+                count=count,
+                corps=corps,
+                resistance=resistance,
+                intuition=intuition,
+                preset=preset,
+                channel_id=interaction.channel_id,
+            )
+            await add_band(interaction, band)
+            return
         asked = Create(
             name=name,
             player_id=player.id if player else None,
