@@ -55,10 +55,14 @@ EDIT_WINDOW = timedelta(minutes=14)
 """Discord lets a private message be edited for 15 minutes: older panels are answered anew."""
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _TRACK = {"p": Track.PHYSICAL, "m": Track.MENTAL}
-_ID = (
-    r"fight:(?P<do>[spwdnx]):(?P<ch>\d{1,20}):(?P<page>\d{1,3}):(?P<mask>[0-9a-z]{1,50}):(?P<fp>[0-9a-z]{1,6})"
+_STATE = (
+    r":(?P<ch>\d{1,20}):(?P<page>\d{1,3}):(?P<mask>[0-9a-z]{1,50}):(?P<fp>[0-9a-z]{1,6})"
     r"(?::(?P<arg>[0-9a-z]{1,4}))?"
 )
+_ID = r"fight:(?P<do>[spwdnx])" + _STATE
+_BUTTON_ID = r"fight:(?P<do>[pwdnx])" + _STATE
+"""A button: page, wound, damage, new NPCs, the dead off the board (x)."""
+_SELECT_ID = r"fight:(?P<do>s)" + _STATE
 
 
 def _b36(number: int) -> str:
@@ -266,7 +270,7 @@ class _Fighting(Lasting):
             await drop_dead(interaction, panel)
 
 
-class FightButton(_Fighting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ID):
+class FightButton(_Fighting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_BUTTON_ID):
     def __init__(self, item: discord.ui.Button[Any], match: re.Match[str] | None = None) -> None:
         super().__init__(item)
         self.match = match or re.fullmatch(_ID, item.custom_id or "")  # type: ignore[assignment]
@@ -280,7 +284,7 @@ class FightButton(_Fighting, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
         return cls(item, match)
 
 
-class FightSelect(_Fighting, discord.ui.DynamicItem[discord.ui.Select[Any]], template=_ID):
+class FightSelect(_Fighting, discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SELECT_ID):
     def __init__(self, item: discord.ui.Select[Any], match: re.Match[str] | None = None) -> None:
         super().__init__(item)
         self.match = match or re.fullmatch(_ID, item.custom_id)  # type: ignore[assignment]
