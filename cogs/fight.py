@@ -31,12 +31,10 @@ from bot.interface.replies import (
 from bot.interface.views import Lasting
 from bot.rules import SEVERITIES, Character, Ruleset, Severity, Track
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
-from bot.rules.damage import DamageInfliction as Damaged
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.storage.store import Reader
 from bot.ui.fight import (
     band_embed,
-    blow_colour,
     blow_embed,
     blow_lines,
     combatant_label,
@@ -323,28 +321,17 @@ async def blow(
     ids = tuple(c.id for c in targets if c.id is not None)
     asked = Blow(track=track, targets=ids, severity=severity, damage=damage)
     struck = await fight.strike(bot.store, actor, bot.rng, asked)
-    hits = [
-        (
-            after,
-            tuple(r.became for r in done.results),
-            done.blows[0].harm if isinstance(done, Damaged) else None,
-        )
-        for after, done in struck.hit
-    ]
-    title_public = what_blow(track, severity, damage, public_lang(interaction, struck.ruleset))
     public = public_lang(interaction, struck.ruleset)
-    lines = blow_lines(hits, struck.skipped, track, struck.ruleset, public, public=True)
-    colour = blow_colour([after for after, _ in struck.hit])
-    owners = list(dict.fromkeys(a.owner_id for a, _ in struck.hit if a.owner_id is not None))
-    lang = caller_lang(interaction)
-    exact = blow_lines(hits, struck.skipped, track, struck.ruleset, lang, public=False)
-    still = {a.id for a, _ in struck.hit if not a.out_of_play}
-    after_cast = await cast_of(bot, actor.guild_id, panel.channel_id)
-    next_panel = replace(panel, mask=after_cast.mask({i for i in still if i is not None}), fp=after_cast.fp)
-    await show_panel(interaction, next_panel, last=exact)
-    await send_public(
-        interaction, embeds=[blow_embed(title_public, lines, public, colour=colour)], mentions=owners
+    result = blow_embed(
+        what_blow(track, severity, damage, public), struck.hit, struck.skipped, struck.ruleset, public
     )
+    exact = blow_lines(struck.hit, struck.skipped, struck.ruleset, caller_lang(interaction), public=False)
+    standing = {c.id for c, _ in struck.hit if not c.out_of_play and c.id is not None}
+    await show_panel(
+        interaction, replace(panel, mask=cast.mask(standing)), last=exact
+    )  # the dead leave the choice
+    owners = [c.owner_id for c, _ in struck.hit if c.owner_id is not None]
+    await send_public(interaction, embeds=[result], mentions=list(dict.fromkeys(owners)))
 
 
 async def drop_dead(interaction: discord.Interaction[HarmoniesBot], panel: Panel) -> None:
@@ -368,9 +355,11 @@ async def drop_dead(interaction: discord.Interaction[HarmoniesBot], panel: Panel
     await show_panel(interaction, replace(panel, mask=0), last=said)
 
 
-async def add_band(interaction: discord.Interaction[HarmoniesBot], asked: Band) -> list[Character]:
-    """``/character create count:`` and the panel's Add NPCs…: the band created (joining this
-    channel's board, when it has one), said in the channel."""
+async def add_band(
+    interaction: discord.Interaction[HarmoniesBot], asked: Band, *, announce: bool = True
+) -> list[Character]:
+    """``/character create count:`` (``announce``: said in the channel) and the panel's Add NPCs…
+    (the panel says it): the band created, on this channel's board when it has one."""
     bot = interaction.client
     actor = actor_of(interaction)
     band, ruleset = await fight.create_band(bot.store, actor, asked)
@@ -378,8 +367,9 @@ async def add_band(interaction: discord.Interaction[HarmoniesBot], asked: Band) 
     if board is not None:
         new = tuple(c.id for c in band if c.id is not None)
         await bot.boards.posted(replace(board, npc_ids=(*board.npc_ids, *new)), fresh=False)
-    lang = public_lang(interaction, ruleset)
-    await send_public(interaction, embeds=[band_embed(band, lang, on_board=board is not None)])
+    if announce:
+        lang = public_lang(interaction, ruleset)
+        await send_public(interaction, embeds=[band_embed(band, lang, on_board=board is not None)])
     return band
 
 
@@ -456,25 +446,13 @@ class NpcForm(discord.ui.Modal):
             intuition=values[2],
             channel_id=self.panel.channel_id,
         )
-        band = await add_band_quietly(interaction, asked)
+        band = await add_band(interaction, asked, announce=False)
         lang = caller_lang(interaction)
         said = [t(lang, "On the board now: {names}", names=", ".join(c.name for c in band))]
         await show_panel(interaction, replace(self.panel, mask=0), last=said)
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
         await answer_error(interaction, error)
-
-
-async def add_band_quietly(interaction: discord.Interaction[HarmoniesBot], asked: Band) -> list[Character]:
-    """The panel's Add NPCs…: the band created and on the board; the panel says so (privately)."""
-    bot = interaction.client
-    actor = actor_of(interaction)
-    band, _ = await fight.create_band(bot.store, actor, asked)
-    board = None if asked.channel_id is None else await bot.boards.board(actor.guild_id, asked.channel_id)
-    if board is not None:
-        new = tuple(c.id for c in band if c.id is not None)
-        await bot.boards.posted(replace(board, npc_ids=(*board.npc_ids, *new)), fresh=False)
-    return band
 
 
 async def setup(bot: HarmoniesBot) -> None:

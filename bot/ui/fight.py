@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.errors import N_
-from bot.rules import Character, Ruleset, Severity, Track, total_penalty
-from bot.rules.damage import Harm
+from bot.rules import Character, Infliction, Ruleset, Severity, Track, total_penalty
+from bot.rules.damage import DamageInfliction
 from bot.ui.board import choice_state
 from bot.ui.card import NOTICE_COLOUR, SECRET_COLOUR, secret_word, state_colour, state_of, state_text
 from bot.ui.i18n import Lang, join_lines, severity_label, severity_short, t, tn
@@ -41,15 +41,13 @@ def what_blow(track: Track, severity: Severity | None, damage: int | None, lang:
     return t(lang, key, damage=damage)
 
 
-Hit = tuple[Character, Sequence[Severity | None], Harm | None]
-"""A target as the blow left it, what its wound became (``None``: beyond the track), and with
-damage, what the table made of its roll."""
+Hurt = Infliction | DamageInfliction
+"""What the rules did to one target of a blow."""
 
 
 def blow_lines(
-    hits: Sequence[Hit],
+    hit: Sequence[tuple[Character, Hurt]],
     skipped: Sequence[Character],
-    track: Track,
     ruleset: Ruleset,
     lang: Lang,
     *,
@@ -57,55 +55,54 @@ def blow_lines(
 ) -> list[str]:
     """One short line per target, deaths and incoherence first; in ``public``, a secret NPC as its
     word. Then the targets skipped (dead or incoherent already)."""
-    out: list[str] = []
+    first: list[str] = []
     later: list[str] = []
-    for after, became, harm in hits:
+    for after, done in hit:
         if public and ruleset.is_secret(after.owner_id, after.id):
-            line = f"{_name(after)}: {secret_word(after, lang)}"
+            line = t(lang, "{name}: {state}", name=_name(after), state=secret_word(after, lang))
         else:
-            line = _exact(after, became, harm, track, ruleset, lang)
-        (out if after.out_of_play else later).append(line)
-    out.extend(later)
+            line = _exact(after, done, ruleset, lang)
+        (first if after.out_of_play else later).append(line)
     if skipped:
         names = ", ".join(_name(c) for c in skipped)
-        out.append(t(lang, "Skipped (dead or incoherent already): {names}", names=names))
-    return out
+        later.append(t(lang, "Skipped (dead or incoherent already): {names}", names=names))
+    return first + later
 
 
-def _exact(
-    after: Character,
-    became: Sequence[Severity | None],
-    harm: Harm | None,
-    track: Track,
-    ruleset: Ruleset,
-    lang: Lang,
-) -> str:
+def _exact(after: Character, done: Hurt, ruleset: Ruleset, lang: Lang) -> str:
+    """``**Goblin 2**: light wound → **serious wound** · 🟡🟠 · −4``, or its death."""
     if after.dead:
         return t(lang, "☠️ {name} is DEAD", name=_name(after))
     if after.incoherent:
         return t(lang, "🌀 {name} is INCOHERENT", name=_name(after))
-    if harm is Harm.NONE or not became:
-        what = t(lang, "no wound")
-    else:
-        what = ", ".join(severity_label(lang, track, b) for b in became if b is not None)
-    parts = [f"{_name(after)}: {what}"]
+    track = done.track
+    what = ", ".join(
+        severity_label(lang, track, r.inflicted)
+        + ("" if r.became is None or not r.escalated else f" → **{severity_label(lang, track, r.became)}**")
+        for r in done.results
+    )
+    parts = [t(lang, "{name}: {state}", name=_name(after), state=what or t(lang, "no wound"))]
     parts.extend(m for tr in Track if (m := held_marks(tr, after.counts(tr))))
     if penalty := total_penalty(after, ruleset):
         parts.append(signed(penalty))
     return " · ".join(parts)
 
 
-def blow_embed(title: str, lines: Sequence[str], lang: Lang, *, colour: discord.Colour) -> discord.Embed:
+def blow_embed(
+    what: str,
+    hit: Sequence[tuple[Character, Hurt]],
+    skipped: Sequence[Character],
+    ruleset: Ruleset,
+    lang: Lang,
+) -> discord.Embed:
+    """The public result of a blow: ``Blow — light wound`` and a line per target, in the colour of
+    the worst state a target is left in."""
+    lines = blow_lines(hit, skipped, ruleset, lang, public=True)
     return discord.Embed(
-        title=clip(t(lang, "Blow — {what}", what=title), TITLE),
-        description=join_lines(lang, list(lines), DESCRIPTION - 100),
-        colour=colour,
+        title=clip(t(lang, "Blow — {what}", what=what), TITLE),
+        description=join_lines(lang, lines, DESCRIPTION - 100),
+        colour=state_colour(max(state_of(c) for c, _ in hit)),
     )
-
-
-def blow_colour(hit: Sequence[Character]) -> discord.Colour:
-    """The colour of the worst state a target is left in."""
-    return state_colour(max(state_of(c) for c in hit))
 
 
 def combatant_label(character: Character, ruleset: Ruleset, lang: Lang) -> str:
