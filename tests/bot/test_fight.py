@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from bot.rules import Track
 from tests import fakediscord as harness
 from tests.fakediscord import check_requests
+from tests.fakediscord.payloads import snowflake_iso
 from tests.table import ALICE, BOB, GM, Table, open_table, public, refused
 
 SELECT = 3
@@ -275,3 +277,51 @@ async def test_fight_needs_a_board_and_a_gm(table: Table) -> None:
     await table.create("Aria", ALICE)
     assert "/board first" in refused(await table.run("fight"))
     assert "Only a GM" in refused(await table.run("fight", user=ALICE))
+
+
+async def test_beyond_25_combatants_the_list_pages_and_keeps_the_choice(table: Table) -> None:
+    await fight_table(table)
+    for _ in range(3):
+        public(await table.run("character create", {"name": "Gobelin", "count": 10}))
+    fight = Fight(table)
+    await fight.open()
+    assert len(fight.options()) == 25  # Discord's most
+    first = fight.options()[0]["label"].split(" — ")[0]
+    await fight.pick(first)
+    await fight.press("▶️")
+    assert len(fight.options()) == 32 - 25
+    last = fight.options()[-1]["label"].split(" — ")[0]
+    await fight.pick(last)
+    blow = await fight.press("Trauma")
+    text = blow_text(blow)
+    assert first in text and last in text
+    for name in (first, last):
+        assert (await table.character(name)).counts(Track.MENTAL) == (0, 1, 0)
+    assert "2 targets chosen" in str(fight.panel["embeds"])  # both stay chosen for the next blow
+
+
+async def test_after_discords_15_minutes_a_click_answers_with_a_fresh_panel(table: Table) -> None:
+    await fight_table(table)
+    fight = Fight(table)
+    await fight.open()
+    await fight.pick("Aria")
+    old = harness.snowflake(datetime.now(UTC) - timedelta(minutes=20))
+    fight.panel = {**fight.panel, "id": str(old), "timestamp": snowflake_iso(old)}
+    blow = await fight.press("Light")
+    assert blow.callback_type == 4 and blow.ephemeral  # a new private panel, not an edit of the old one
+    assert blow.message is not None and blow.message["id"] != str(old)
+    assert "Aria" in blow_text(blow)
+
+
+async def test_history_names_a_blows_targets_and_keeps_secret_npcs_secret(table: Table) -> None:
+    await fight_table(table)
+    public(await table.run("character create", {"name": "Ombre", "count": 1}))
+    public(await table.run("config secret-npcs", {"secret": True}))
+    fight = Fight(table)
+    await fight.open()
+    await fight.pick("Aria", "Ombre 1")
+    await fight.press("Critical")
+    history = public(await table.run("history"))
+    assert "blow (critical wound): **Aria** → critical wound; **Ombre 1**: kept secret" in history
+    undone = public(await table.run("undo"))
+    assert "**Ombre 1**: kept secret" in undone and "**Aria** → critical wound" in undone
