@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 PAGE = 25
 """Discord's most options in a select: the living combatants beyond are on further pages."""
+MAX_COMBATANTS = 200
+"""The panel's choice is a bit per combatant in each custom_id (at most 100 characters): beyond this
+many, the board's others are not in the panel."""
 EDIT_WINDOW = timedelta(minutes=14)
 """Discord lets a private message be edited for 15 minutes: older panels are answered anew."""
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -129,7 +132,8 @@ async def cast_of(bot: HarmoniesBot, guild_id: int, channel_id: int) -> Cast:
 
     def look(reader: Reader) -> Cast:
         everyone = reader.characters()
-        return Cast([c for c in everyone if c.owner_id is not None or c.id in npcs], reader.ruleset())
+        shown = [c for c in everyone if c.owner_id is not None or c.id in npcs]
+        return Cast(shown[:MAX_COMBATANTS], reader.ruleset())
 
     return await bot.store.read(guild_id, look)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -130,7 +130,10 @@ async def test_a_round_of_blows_in_at_most_ten_interactions_one_change_each(any_
         blow = await fight.press("Light")
         assert name in blow_text(blow)
     await fight.pick("Aria", "Brann", "Gobelin 1")
+    committed: list[int] = []
+    table.store.listeners.append(committed.append)  # what the board and the player view follow
     blow = await fight.press("Serious")
+    assert committed == [table.guild]  # one change: the board and the player view change once
     text = blow_text(blow)
     assert fight.interactions <= 10, fight.interactions
     assert next(m for m in blow.followups if not m.ephemeral).content == f"<@{ALICE}> <@{BOB}>"
