@@ -92,7 +92,7 @@ class Blow:
 
 
 @dataclass(frozen=True)
-class Struck:
+class Landed:
     """What a blow did: each target hit as it is now, with what the rules did to it (an
     :class:`~bot.rules.Infliction` or a :class:`~bot.rules.damage.DamageInfliction`), the targets
     skipped (dead or incoherent already), and the server's rules."""
@@ -100,10 +100,9 @@ class Struck:
     hit: list[tuple[Character, Infliction | DamageInfliction]]
     skipped: list[Character]
     ruleset: Ruleset
-    record: history.Struck
 
 
-async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> Struck:
+async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> Landed:
     """One wound (or one damage roll) on each target, each escalating on its own, as one unit of work
     and one change: one /undo reverts the whole blow. A second delivery of the same click is not
     applied again (the interaction id); two GMs pressing at once are served one after the other, the
@@ -115,7 +114,7 @@ async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> 
     if not asked.targets:
         raise UserError("Choose the targets first, in the list above the buttons.")
 
-    def work(tx: Transaction) -> Struck:
+    def work(tx: Transaction) -> Landed:
         ruleset = tx.ruleset()
         actor.require_gm(ruleset)
         track = asked.track
@@ -149,11 +148,9 @@ async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> 
             raise UserError(
                 "Every target chosen is dead or incoherent already: nothing was changed. Choose living ones."
             )
-        struck = history.Struck(
-            track, asked.severity, asked.damage, tuple(hits), tuple(c.name for c in skipped)
-        )
-        record(tx, actor, struck)
-        return Struck(hit, skipped, ruleset, struck)
+        names = tuple(c.name for c in skipped)
+        record(tx, actor, history.Struck(track, asked.severity, asked.damage, tuple(hits), names))
+        return Landed(hit, skipped, ruleset)
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
 
