@@ -144,7 +144,7 @@ def panel_view(cast: Cast, panel: Panel, lang: Lang) -> discord.ui.View:
     living = cast.living
     pages = max(1, -(-len(living) // PAGE))
     page = min(max(panel.page, 1), pages)
-    panel = replace(panel, page=page, fp=cast.fp)
+    panel = replace(panel, page=page)
     chosen = {c.id for c in cast.chosen(panel)}
     view = discord.ui.View(timeout=None)
     shown = living[(page - 1) * PAGE : page * PAGE]
@@ -204,9 +204,11 @@ async def show_panel(
     clicked one edited."""
     actor = actor_of(interaction)
     cast = await cast_of(interaction.client, actor.guild_id, panel.channel_id)
+    if panel.fp != cast.fp:  # drawn for other combatants (some added or taken off): nothing chosen
+        panel = replace(panel, mask=0, fp=cast.fp)
     lang = caller_lang(interaction)
     view = panel_view(cast, panel, lang)
-    chosen = len(cast.chosen(replace(panel, fp=cast.fp)))
+    chosen = len(cast.chosen(panel))
     embed = panel_embed(cast.combatants, chosen, cast.ruleset, lang, last=last or ())
     message = interaction.message
     too_old = message is not None and discord.utils.utcnow() - message.created_at > EDIT_WINDOW

@@ -328,3 +328,20 @@ async def test_history_names_a_blows_targets_and_keeps_secret_npcs_secret(table:
     assert "blow (critical wound): **Aria** → critical wound; **Ombre 1**: kept secret" in history
     undone = public(await table.run("undo"))
     assert "**Ombre 1**: kept secret" in undone and "**Aria** → critical wound" in undone
+
+
+async def test_a_panel_drawn_for_other_combatants_is_drawn_again_not_applied(table: Table) -> None:
+    await fight_table(table)
+    fight = Fight(table)
+    await fight.open()
+    await fight.pick("Aria")
+    public(await table.run("character create", {"name": "Gobelin", "count": 2}))  # they join the fight
+    stale = fight.panel
+    blow = await fight.press("Critical")  # the choice was a bit per combatant of the old cast
+    assert not [m for m in blow.followups if not m.ephemeral]  # no blow
+    assert (await table.character("Aria")).counts(Track.PHYSICAL) == (0, 0, 0)
+    assert len(fight.options()) == 4 and "Choose the targets" in str(fight.panel["embeds"])
+    fight.panel = stale
+    turned = await fight.pick("Brann")  # a choice on the old panel starts again from the new cast
+    assert turned.errors == []
+    assert "1 target chosen" in str(fight.panel["embeds"])
