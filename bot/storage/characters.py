@@ -8,6 +8,7 @@ copied and snapshotted by every change. Only the export loads every wound.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import fields
@@ -63,8 +64,37 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
 
 
-def not_found(name: str | None = None) -> UserError:
-    """No such character in the server: named when the caller typed a name, else gone (an id)."""
+def loose_key(name: str) -> str:
+    """:func:`name_key` without accents: how a typed name is matched when no name has its exact key
+    ("aelis" finds "Aélis")."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The name a typed ``typed`` most likely meant, if any: the only one it starts (without accents or
+    case), else the nearest one by spelling (a server has at most a few hundred names)."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(loose_key(name), name)
+    key = loose_key(typed)
+    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
+    if len(started) == 1:
+        return started[0]
+    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+    return by_key[near[0]] if near else None
+
+
+def not_found(name: str | None = None, close: str | None = None) -> UserError:
+    """No such character in the server: named when the caller typed a name (with the ``close`` one
+    it may have meant), else gone (an id)."""
+    if name is not None and close is not None:
+        return UserError(
+            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+            "suggestions, or see /character list.",
+            ref=name,
+            close=close,
+        )
     return (
         UserError(
             "That character does not exist in this server (any more). Pick one from "

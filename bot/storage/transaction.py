@@ -30,7 +30,7 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
 from bot.storage import characters as rows
 from bot.storage.boards import Board
-from bot.storage.characters import name_key, name_taken, not_found, storable
+from bot.storage.characters import closest, loose_key, name_key, name_taken, not_found, storable
 from bot.storage.errors import StorageError
 from bot.storage.sql import Row, Sql, UniqueViolation
 
@@ -173,9 +173,24 @@ class Reader:
     def character_by_name(self, name: str) -> Character:
         # No stored name holds NUL (PostgreSQL would refuse the query itself).
         found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
-        if not found:
-            raise not_found(name)
-        return found[0]
+        if found:
+            return found[0]
+        # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
+        names = [] if "\x00" in name else self._names()
+        loose = [cid for cid, stored, _ in names if loose_key(stored) == loose_key(name)]
+        if len(loose) == 1:
+            return self.character(loose[0])
+        raise not_found(name, closest(name, (stored for _, stored, _ in names)))
+
+    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str, str]]:
+        """(id, name, name_key) of the present characters (``where``: more conditions, each with its
+        ``AND``), by key: a few hundred at most, for what SQL cannot match (accents)."""
+        found = self.sql.rows(
+            "SELECT c.id, c.name, c.name_key FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+            f"{where}ORDER BY c.name_key, c.id",
+            (self.guild_id, *params),
+        )
+        return [(int(cid), str(stored), str(key)) for cid, stored, key in found]
 
     def active_character(self, user_id: int) -> Character | None:
         active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
@@ -233,13 +248,13 @@ class Reader:
         if "\x00" in text:  # no stored name holds NUL
             return []
         key = name_key(text)
-        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
-        params: list[object] = [self.guild_id]
+        filters, params = "", list[object]([self.guild_id])
         if npcs:
-            base += "AND c.owner_id IS NULL "
+            filters = "AND c.owner_id IS NULL "
         elif owner_id is not None:
-            base += "AND c.owner_id = ? "
+            filters = "AND c.owner_id = ? "
             params.append(owner_id)
+        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL " + filters
         # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
         # (bytewise: name_key is COLLATE "C" on PostgreSQL).
         bounds = (key, key + "\U0010ffff")
@@ -255,6 +270,12 @@ class Reader:
                     (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
                 )
             ]
+        if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
+            loose, seen = loose_key(text), set(found)
+            rest = [(cid, loose_key(stored)) for cid, stored, _ in self._names(filters, params[1:])]
+            rest = [(cid, k) for cid, k in rest if cid not in seen and loose in k]
+            rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
+            found += [cid for cid, _ in rest[: limit - len(found)]]
         marks = ", ".join("?" for _ in found)
         loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone

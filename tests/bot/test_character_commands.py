@@ -461,3 +461,26 @@ async def test_the_built_in_preset_is_typed_as_shown_in_either_language(table: T
     assert "Aucun gabarit nommé géant. Gabarits connus : giant, humanoïde." in text
     shown = public(await table.run("config show", guild_locale="fr"))
     assert "humanoïde : physique 4/2/1" in shown and "humanoid" not in shown
+
+
+# ---- names typed without accents or case (issue 37, point 5) ---------------------------------------
+
+
+async def test_a_name_is_found_and_suggested_without_its_accents_or_case(table: Table) -> None:
+    aelis = await table.create("Aélis de Varenne", ALICE)
+    await table.create("Bastien", BOB)
+    # Autocomplete: "Aeli" offers her, first; "varenne" too (within the name).
+    for typed in ("Aeli", "AELIS", "varenne"):
+        reply = await table.complete("wound", {"severity": "light", "character": typed}, "character")
+        assert [c["value"] for c in reply.choices or []] == [str(aelis.id)], typed
+    # A typed name: "aelis de varenne" finds her.
+    text = public(await table.run("wound", {"severity": "light", "character": "aelis de varenne"}))
+    assert "Aélis de Varenne" in text
+    assert len((await table.character("Aélis de Varenne")).wounds) == 1
+    # A name that is only close: refused, with the one it may mean.
+    text = refused(await table.run("character show", {"character": "Aelis"}))
+    assert "No character called Aelis in this server. Did you mean Aélis de Varenne?" in text
+    text = refused(await table.run("character show", {"character": "Bastein"}, locale="fr"))
+    assert "Aucun personnage nommé Bastein sur ce serveur. Vouliez-vous dire Bastien\u202f?" in text
+    text = refused(await table.run("character show", {"character": "Zorglub"}))
+    assert "Did you mean" not in text and "No character called Zorglub" in text
