@@ -609,6 +609,15 @@ class Transaction(Reader):
             )
         return event_of(max(found, key=lambda row: int(row[0]))) if found else None
 
+    def touched(self, event_id: int) -> list[tuple[int, str]]:
+        """(id, name) of the characters an event touched (deleted ones too), by name."""
+        found = self.sql.rows(
+            "SELECT c.id, c.name FROM event_characters l JOIN characters c ON c.id = l.character_id "
+            "WHERE l.event_id = ? AND c.guild_id = ? ORDER BY c.name_key, c.id",
+            (event_id, self.guild_id),
+        )
+        return [(int(cid), str(name)) for cid, name in found]
+
     def revert(self, target: Undoable) -> set[int]:
         """Put back, whole, what ``target`` changed, from its snapshot, and mark it undone. Returns the
         players whose active character this set back or removed (some may now have none)."""

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.errors import N_, EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
+from bot.errors import N_, Change, EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.ruleset import HUMANOID
 from bot.rules.severity import Severity, Track, severity_name
 from bot.ui.text import CONTENT, MINUS, clip, escape, mention
@@ -293,6 +293,24 @@ EVENT_KINDS: Final = {
 """A kind of change in words, by its stored name (``EventKind``'s values)."""
 
 
+def change_text(lang: Lang, change: Change) -> str:
+    """A change in words, with its reach when it went beyond one character: "rest of the whole server,
+    6 characters", "import, 3 characters", "wound"."""
+    kind = t(lang, EVENT_KINDS[change.kind]) if change.kind in EVENT_KINDS else escape(change.kind)[:40]
+    n = change.characters
+    if change.server_wide and n > 0:
+        return tn(
+            lang,
+            "{kind} of the whole server, {count} character",
+            "{kind} of the whole server, {count} characters",
+            n,
+            kind=kind,
+        )
+    if n > 1:
+        return tn(lang, "{kind}, {count} character", "{kind}, {count} characters", n, kind=kind)
+    return kind
+
+
 def number(value: int) -> str:
     """An integer with a real minus sign when negative (no plus sign: see ``signed`` for that)."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
@@ -393,6 +411,8 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
         return _issues(lang, value)
     if isinstance(value, EventKind) and value in EVENT_KINDS:
         return t(lang, EVENT_KINDS[value])
+    if isinstance(value, Change):
+        return change_text(lang, value)
     if isinstance(value, Possessive):
         return of_name(lang, clip(escape(value), PARAM_LIMIT))
     if isinstance(value, Mention):

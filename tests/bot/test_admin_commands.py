@@ -172,14 +172,42 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
     before = await snapshot(table)
     text = refused(await table.run("undo", {"character": "Brann"}))
     # The change asked for, the character that ties it to the later one, and the order.
-    assert "(rest) cannot be undone on its own: Aria changed after it" in text and "(wound)" in text
+    assert (
+        "(rest of the whole server, 2 characters), the latest one touching Brann, cannot be undone on its "
+        "own: Aria changed after it" in text
+    )
+    assert "(wound)" in text
     assert "/undo character:Aria reverts #" in text and "; then undo #" in text
     text = refused(await table.run("undo", {"character": "Brann"}, locale="fr"))
+    assert "(repos de tout le serveur, 2 personnages), le dernier à toucher Brann" in text
     assert "Aria a changé depuis" in text and "/annuler personnage:Aria annule le n°" in text
     assert await snapshot(table) == before
     public(await table.run("undo", {"character": "Aria"}))
     public(await table.run("undo", {"character": "Brann"}))
     assert [c.rest_days for c in await characters_of(table.store, GUILD)] == [0, 0]
+
+
+async def test_a_blocked_undo_says_a_server_wide_change_lies_between(table: Table) -> None:
+    # Issue 37, point 6: the GM wants to undo La Dame Grise's wound, but a rest of the whole party came
+    # after it, and then a wound of Bastien: the refusal says the rest is what /undo reached, that it
+    # was server-wide and touched six characters, and which later change ties it.
+    await table.create("La Dame Grise")
+    for name in ("Bastien", "Cyra", "Dorn", "Elke", "Faro"):
+        await table.create(name)
+    await table.run("wound", {"severity": "light", "character": "La Dame Grise"})
+    await table.run("rest", {"days": 1})
+    await table.run("wound", {"severity": "light", "character": "Bastien"})
+    before = await snapshot(table)
+    text = refused(await table.run("undo", {"character": "La Dame Grise"}))
+    rest, wound = [e.id for e in (await history_of(table.store, GUILD))[0][:2]][::-1]
+    assert text.startswith(
+        f"Change #{rest} (rest of the whole server, 6 characters), the latest one touching La Dame Grise, "
+        f"cannot be undone on its own: Bastien changed after it, in #{wound} (wound)."
+    )
+    assert f"/undo character:Bastien reverts #{wound}; then undo #{rest}." in text
+    text = refused(await table.run("undo", {"character": "La Dame Grise"}, locale="fr"))
+    assert f"Le changement n°{rest} (repos de tout le serveur, 6 personnages), le dernier à toucher " in text
+    assert await snapshot(table) == before
 
 
 async def test_nothing_left_to_undo(table: Table) -> None:

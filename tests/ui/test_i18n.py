@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
+from bot.errors import Change, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
 from bot.ui import i18n
 from bot.ui.i18n import (
@@ -76,10 +76,15 @@ REQUIRED = [
     ("Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range."),
     ("There is no preset called {preset}. Known presets: {known}. A GM can add one with /config preset."),
     ("No character called {ref} in this server. Pick one from the suggestions, or see /character list."),
+    (
+        "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+        "suggestions, or see /character list."
+    ),
     ("There is already a character called {name} in this server. Choose another name."),
     "There is nothing left to undo here. See /history for what was recorded.",
     (
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+        "on its own: {tie} changed after "
         "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
         "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
         "#{id}."
@@ -328,29 +333,36 @@ SAMPLES = [
         ref="Bob",
     ),
     UserError(
+        "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+        "suggestions, or see /character list.",
+        ref="Aelis",
+        close="Aélis de Varenne",
+    ),
+    UserError(
         "That character does not exist in this server (any more). Pick one from "
         "the suggestions, or see /character list."
     ),
     UserError("There is already a character called {name} in this server. Choose another name.", name="Aria"),
     UserError("There is nothing left to undo here. See /history for what was recorded."),
     UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
-        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
-        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
-        "#{id}.",
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: {tie} "
+        "changed after it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, newest "
+        "first: /undo character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
         id=30,
-        kind=EventKind("wound"),
+        kind=Change("import", 2, True),
+        name="Brann",
         tie="Aria",
-        blocked_by=EventKind("rest"),
+        blocked_by=Change("rest", 6, True),
         blocked_by_id=31,
     ),
     UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: a "
+        "later change, #{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
         "first (/undo without a character).",
         id=4,
-        kind=EventKind("import"),
-        blocked_by=EventKind("config"),
+        kind=Change("import", 3, True),
+        name="Aria",
+        blocked_by=Change("config", 0, True),
         blocked_by_id=5,
     ),
     UserError(
@@ -571,15 +583,27 @@ def test_a_character_without_a_name_to_show_and_a_change_without_a_tie_have_text
         ),
     ).startswith("Ce personnage n'existe pas")
     later = UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: a "
+        "later change, #{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
         "first (/undo without a character).",
         id=4,
-        kind=EventKind("import"),
-        blocked_by=EventKind("config"),
+        kind=Change("import", 3, True),
+        name="Aria",
+        blocked_by=Change("config", 0, True),
         blocked_by_id=5,
     )
     assert "a later change, #5 (setting change), depends on it" in error_text("en", later)
+    assert "#4 (import of the whole server, 3 characters), the latest one touching Aria," in error_text(
+        "en", later
+    )
+    assert "n°4 (import de tout le serveur, 3 personnages), le dernier à toucher Aria" in error_text(
+        "fr", later
+    )
+    # A change's reach, singular and plural, in both languages.
+    assert i18n.change_text("en", Change("rest", 1, True)) == "rest of the whole server, 1 character"
+    assert i18n.change_text("fr", Change("rest", 1, True)) == "repos de tout le serveur, 1 personnage"
+    assert i18n.change_text("en", Change("character_delete", 2)) == "character deletion, 2 characters"
+    assert i18n.change_text("en", Change("wound")) == "wound"
 
 
 def test_a_refusal_missing_a_parameter_fails_under_the_tests() -> None:
@@ -616,22 +640,24 @@ def test_every_refusal_raised_in_the_code_gives_exactly_its_placeholders() -> No
 
 def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
     err = UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
-        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
-        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
-        "#{id}.",
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: {tie} "
+        "changed after it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, newest "
+        "first: /undo character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
         id=30,
-        kind=EventKind("wound"),
+        kind=Change("rest", 2, True),
+        name="Bastien",
         tie="Aélis",
-        blocked_by=EventKind("heal_roll"),
+        blocked_by=Change("heal_roll"),
         blocked_by_id=31,
     )
     assert error_text("en", err) == (
-        "Change #30 (wound) cannot be undone on its own: Aélis changed after it, in #31 (healing session). "
+        "Change #30 (rest of the whole server, 2 characters), the latest one touching Bastien, cannot be "
+        "undone on its own: Aélis changed after it, in #31 (healing session). "
         "Undo the later changes first, newest first: /undo character:Aélis reverts #31; then undo #30."
     )
     assert error_text("fr", err) == (
-        "Le changement n°30 (blessure) ne peut pas être annulé seul : Aélis a changé depuis, au n°31 "
+        "Le changement n°30 (repos de tout le serveur, 2 personnages), le dernier à toucher Bastien, ne "
+        "peut pas être annulé seul : Aélis a changé depuis, au n°31 "
         "(séance de guérison). Annulez d'abord les changements plus récents, du plus récent au plus "
         "ancien : /annuler personnage:Aélis annule le n°31 ; puis annulez le n°30."
     )
