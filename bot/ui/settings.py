@@ -21,6 +21,7 @@ from bot.ui.i18n import (
     severity_short,
     t,
     t_name,
+    tn,
     track_label,
 )
 from bot.ui.rolls import damage_table_text
@@ -152,7 +153,7 @@ def _secret(lang: Lang, ruleset: Ruleset) -> str:
     if ruleset.secret_npcs:
         return t(lang, "all of them")
     if ruleset.secret_characters:
-        return t(lang, "{count} chosen", count=len(ruleset.secret_characters))
+        return tn(lang, "{count} chosen", "{count} chosen", len(ruleset.secret_characters))
     return _on(lang, False)
 
 

@@ -164,7 +164,7 @@ async def test_the_card_shows_tracks_penalty_warnings_and_rest(table: Table) -> 
     assert "next light wound → serious" in fields["Warnings"]
     assert "next critical wound → FATAL" in fields["Warnings"]
     assert fields["Warnings"].index("FATAL") < fields["Warnings"].index("next light wound")
-    assert "0/1 days" in fields["Rest and healing"]
+    assert "0/1 day (" in fields["Rest and healing"]
     assert "/heal roll after 1 more day" in fields["Rest and healing"]
     assert "<@" in text  # played by Alice
 
@@ -458,9 +458,9 @@ async def test_the_built_in_preset_is_typed_as_shown_in_either_language(table: T
     ogre = await table.character("Ogre")
     assert ogre.preset == "humanoid" and ogre.physical_max == (4, 2, 1)
     text = refused(await table.run("character create", {"name": "Nyx", "preset": "géant"}, locale="fr"))
-    assert "Aucun gabarit nommé géant. Gabarits connus : giant, humanoïde." in text
+    assert "Aucun gabarit nommé géant. Gabarits connus\u202f: giant, humanoïde." in text
     shown = public(await table.run("config show", guild_locale="fr"))
-    assert "humanoïde : physique 4/2/1" in shown and "humanoid" not in shown
+    assert "humanoïde\u202f: physique 4/2/1" in shown and "humanoid" not in shown
 
 
 # ---- names typed without accents or case (issue 37, point 5) ---------------------------------------

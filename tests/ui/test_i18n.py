@@ -196,7 +196,7 @@ def test_plural_forms() -> None:
     assert [plural_index("en", n) for n in (0, 1, 2)] == [1, 0, 1]
     assert [plural_index("fr", n) for n in (0, 1, 2)] == [0, 0, 1]
     assert tn("en", "Rest: {count} day", "Rest: {count} days", 1) == "Rest: 1 day"
-    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos : 3 jours"
+    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos\u202f: 3 jours"
 
 
 def test_t_name_escapes_and_fits_the_limit() -> None:
@@ -657,9 +657,9 @@ def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
     )
     assert error_text("fr", err) == (
         "Le changement n°30 (repos de tout le serveur, 2 personnages), le dernier à toucher Bastien, ne "
-        "peut pas être annulé seul : Aélis a changé depuis, au n°31 "
+        "peut pas être annulé seul\u202f: Aélis a changé depuis, au n°31 "
         "(séance de guérison). Annulez d'abord les changements plus récents, du plus récent au plus "
-        "ancien : /annuler personnage:Aélis annule le n°31 ; puis annulez le n°30."
+        "ancien\u202f: /annuler personnage:Aélis annule le n°31\u202f; puis annulez le n°30."
     )
 
 
@@ -722,7 +722,7 @@ def test_every_import_problem_is_worded_in_both_languages(
     assert "@everyone" not in text  # a key of the file is not echoed
     if lang == "fr":
         assert "le fichier dépasse 16 Mo" in text and "même nom que le personnage 0" in text
-        assert "characters.1 : 3 traumatismes en cours, au-delà du maximum de 2" in text
+        assert "characters.1\u202f: 3 traumatismes en cours, au-delà du maximum de 2" in text
     else:
         assert "the file is larger than 16 MB" in text and "same name as character 0" in text
         assert "characters.1: 3 traumas held, more than the maximum of 2" in text
@@ -768,8 +768,8 @@ def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None
         ),
     )
     assert fr == (
-        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003> ; un MJ peut soigner sans jet "
-        "avec /soin blessure."
+        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003>\u202f; un MJ peut soigner "
+        "sans jet avec /soin blessure."
     )
     en = error_text(
         "en",
