@@ -80,7 +80,7 @@ def character_name(g: int, k: int) -> str:
 
 
 def _record(tx: Transaction, change: history.Recordable, character: Character) -> None:
-    tx.record(change.kind, GM, character=character, details=history.details_of(change))
+    tx.record(change.kind, GM, character=character, details=change)
 
 
 def _wound(tx: Transaction, character: Character) -> Character:

@@ -19,9 +19,9 @@ from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import StorageError
 from bot.storage.file_guard import backup
 from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
-from bot.storage.sql import Sql
 from bot.storage.sqlite import database_path
 from bot.storage.store import Store
+from bot.storage.transaction import Sql
 
 
 async def check_database(url: str) -> str:

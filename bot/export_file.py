@@ -19,7 +19,7 @@ from bot.errors import N_, ImportProblem, UserError, cannot_import, import_too_l
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, Character, Wound, clean_name
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
-from bot.storage.characters import name_key
+from bot.storage.transaction import name_key
 
 FORMAT: Final = "harmonies-wounds"
 VERSION: Final = 1

@@ -1,31 +1,34 @@
 """What the event log holds: the kinds of change, and one typed record per kind (what the UI shows).
 
 Storage keeps a record as JSON in the event's ``details`` column; each record is a pydantic dataclass
-that writes and reads that JSON itself (how its fields are written: :mod:`bot.history_fields`; rows of
-older versions were rewritten once by migration 0006). A row that does not fit its kind reads as
-:class:`Unreadable`.
+that writes and reads that JSON itself (rows of older versions were rewritten once by migration 0006).
+A row that does not fit its kind reads as :class:`Unreadable`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     Discriminator,
     Field,
+    PlainSerializer,
+    PlainValidator,
+    SerializationInfo,
     StrictBool,
     StrictInt,
     StrictStr,
     Tag,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
 )
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from bot.history_fields import GIVEN, Maxima, Named, NamedHarm
-from bot.rules.severity import Track
+from bot.rules.damage import Harm
+from bot.rules.severity import SEVERITY_NAMES, Severity, Track
 
 
 class EventKind(StrEnum):
@@ -44,6 +47,34 @@ class EventKind(StrEnum):
     UNDO = "undo"
     VIEW_LINK = "view_link"
     """A player-view link was given (``/board link:True``); not undone by /undo (revoke it instead)."""
+
+
+# ---- how a record's fields are written: a severity by its name on the record's track, keys left out
+
+
+def _names(info: ValidationInfo | SerializationInfo, harm: bool) -> tuple[str, ...]:
+    names = SEVERITY_NAMES[Track((info.context or {}).get("track", Track.PHYSICAL))]
+    return ("none", *names, "fatal") if harm else names
+
+
+def _by_name(enum: type[IntEnum], harm: bool) -> tuple[PlainValidator, PlainSerializer]:
+    """A severity (or a blow's :class:`Harm`) written by its name on the record's track (the context):
+    ``light``, ``psychosis``, ``fatal``. The track is the event's kind, or a heal roll's ``track``."""
+
+    def read(value: object, info: ValidationInfo) -> IntEnum:
+        return value if isinstance(value, enum) else enum(_names(info, harm).index(value))
+
+    def write(value: IntEnum, info: SerializationInfo) -> str:
+        return _names(info, harm)[value]
+
+    return PlainValidator(read), PlainSerializer(write, return_type=str)
+
+
+Named = Annotated[Severity, *_by_name(Severity, harm=False)]
+NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
+Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
+"""A track's maxima when the change was made (older events have none)."""
+GIVEN = Field(default=None, exclude_if=lambda v: v is None)
 
 
 @dataclass(frozen=True)
@@ -270,11 +301,10 @@ _TRACK_OF_KIND |= {EventKind.MENTAL: Track.MENTAL, EventKind.HEAL_MENTAL: Track.
 _TRACKED = {*_TRACK_OF_KIND, EventKind.HEAL_ROLL}
 
 
-def details_of(record: Recordable) -> dict[str, object]:
+def details_json(record: Recordable) -> str:
     """The JSON that storage keeps in the event's ``details`` column."""
-    track = getattr(record, "track", Track.PHYSICAL)
-    written = _RECORDS.dump_python(record, mode="json", context={"track": track})
-    return written if isinstance(written, dict) else {}
+    context = {"track": getattr(record, "track", Track.PHYSICAL)}
+    return _RECORDS.dump_json(record, context=context).decode()
 
 
 def record_of(event: Event) -> Record:

@@ -18,7 +18,8 @@ from bot.interface import autocomplete
 from bot.interface.replies import actor_of, caller_lang, respond, send_private
 from bot.storage.boards import Board
 from bot.storage.store import Reader
-from bot.ui.i18n import lang_of, t, t_name
+from bot.ui.i18n import lang_of, t
+from bot.ui.text import t_name
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

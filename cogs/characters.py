@@ -32,14 +32,22 @@ from bot.rules import Character, Ruleset
 from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX
 from bot.storage.store import Reader
 from bot.ui.card import character_card
-from bot.ui.i18n import Lang, t, t_name
+from bot.ui.i18n import Lang, t
 from bot.ui.settings import character_deleted_embed, character_list_embeds
+from bot.ui.text import t_name
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 Attribute = app_commands.Range[int, ATTRIBUTE_MIN, ATTRIBUTE_MAX]
 Name = app_commands.Range[str, 1, NAME_MAX]
+
+
+ATTRIBUTES = {  # /character create and edit: the three attributes
+    "corps": locale_str("Corps (Cp)"),
+    "resistance": locale_str("Résistance (Rs)"),
+    "intuition": locale_str("Intuition (It)"),
+}
 
 
 @app_commands.guild_only()
@@ -60,9 +68,7 @@ class Characters(
         player=locale_str(
             "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
         ),
-        corps=locale_str("Corps (Cp)"),
-        resistance=locale_str("Résistance (Rs)"),
-        intuition=locale_str("Intuition (It)"),
+        **ATTRIBUTES,
         preset=locale_str("Maxima preset (default: humanoid)"),
     )
     async def create(
@@ -135,9 +141,7 @@ class Characters(
     @app_commands.describe(
         character=locale_str("Which character"),
         name=locale_str("New name"),
-        corps=locale_str("Corps (Cp)"),
-        resistance=locale_str("Résistance (Rs)"),
-        intuition=locale_str("Intuition (It)"),
+        **ATTRIBUTES,
         preset=locale_str("Maxima preset"),
     )
     @app_commands.autocomplete(character=autocomplete.characters)

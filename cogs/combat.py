@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.actions import wounds
 from bot.actions.wounds import Inflict
-from bot.errors import N_, UserError
+from bot.errors import UserError
 from bot.interface import autocomplete
 from bot.interface.options import PHYSICAL, WHO
 from bot.interface.replies import (
@@ -30,10 +30,9 @@ from bot.rules import Character, Ruleset, Track, parse_severity
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE
 from bot.rules.wounds import MAX_COUNT
-from bot.ui.card import with_status
 from bot.ui.damage import damage_embed, preview_embed
 from bot.ui.i18n import t
-from bot.ui.results import wound_embed
+from bot.ui.results import WOUNDS_TITLE, with_status, wound_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -139,8 +138,8 @@ async def _post(
     track: Track,
 ) -> None:
     """The short result in the channel, pinging the player."""
-    key = N_("Wounds — {name}") if track is Track.PHYSICAL else N_("Mental wounds — {name}")
-    await send_result(interaction, character, ruleset, result, title_key=key, mention=character.owner_id)
+    title = WOUNDS_TITLE[track]
+    await send_result(interaction, character, ruleset, result, title_key=title, mention=character.owner_id)
 
 
 async def _roll_damage(

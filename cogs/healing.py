@@ -37,8 +37,17 @@ from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.rules.odds import HealingOdds
 from bot.ui.i18n import Lang, t
-from bot.ui.results import healing_embed, lowering_embed, rest_embed, rest_mentions, roll_embed
-from bot.ui.rolls import odds_embed, odds_question
+from bot.ui.results import (
+    GM_HEALING_TITLE,
+    SESSION_TITLE,
+    healing_embed,
+    lowering_embed,
+    odds_embed,
+    odds_question,
+    rest_embed,
+    rest_mentions,
+    roll_embed,
+)
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -125,7 +134,7 @@ async def lower_and_reply(
         lowered.character,
         lowered.ruleset,
         result,
-        title_key=N_("GM healing — {name}"),
+        title_key=GM_HEALING_TITLE,
         mention=owner,
     )
 
@@ -221,12 +230,8 @@ async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: 
     lang = public_lang(interaction, healed.ruleset)
     result = healing_embed(healed.result, healed.ruleset, lang)
     note_unused_dice(result, healed.unused_dice, lang)
-    key = (
-        N_("Healing session — {name}")
-        if asked.track is Track.PHYSICAL
-        else N_("Mental healing session — {name}")
-    )
-    await send_result(interaction, healed.character, healed.ruleset, result, title_key=key)
+    title = SESSION_TITLE[asked.track]
+    await send_result(interaction, healed.character, healed.ruleset, result, title_key=title)
 
 
 async def ask_before_healing(

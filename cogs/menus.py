@@ -19,7 +19,8 @@ from bot.interface.views import View
 from bot.rules import SEVERITIES, Character, Severity, Track, parse_severity, severity_name
 from bot.rules.wounds import MAX_COUNT
 from bot.storage.store import Reader
-from bot.ui.i18n import Lang, severity_label, t, t_name, tn
+from bot.ui.i18n import Lang, t, tn
+from bot.ui.text import severity_label, t_name
 
 # Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
 from .combat import inflict

@@ -26,8 +26,7 @@ from bot.rules import Character, DiceFeed, Ruleset, Severity, Track, grant_rest,
 from bot.rules.odds import healing_odds
 from bot.ui.board import board_embed
 from bot.ui.card import character_card
-from bot.ui.results import healing_embed, wound_embed
-from bot.ui.rolls import odds_embed, odds_question
+from bot.ui.results import healing_embed, odds_embed, odds_question, wound_embed
 
 PLAYERS = {111: "Léa", 222: "Marc", 333: "Inès"}
 RULES = Ruleset()

@@ -4,6 +4,7 @@ tests/storage/test_migrations.py.)"""
 
 from __future__ import annotations
 
+import json as jsonlib
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from bot.history import (
     Undid,
     Unreadable,
     Wounded,
-    details_of,
+    details_json,
     record_of,
 )
 from bot.rules import Severity, Track
@@ -140,13 +141,13 @@ AS_WRITTEN: list[tuple[Recordable, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("record", "json"), AS_WRITTEN, ids=lambda v: type(v).__name__)
 def test_the_json_is_the_one_written(record: Recordable, json: dict[str, Any]) -> None:
-    assert details_of(record) == json
+    assert jsonlib.loads(details_json(record)) == json
 
 
 @pytest.mark.parametrize(("record", "json"), AS_WRITTEN, ids=lambda v: type(v).__name__)
 def test_rows_read_back_as_written(record: Recordable, json: dict[str, Any]) -> None:
     assert record_of(stored(record.kind, json)) == record
-    assert record_of(stored(record.kind, details_of(record))) == record
+    assert record_of(stored(record.kind, jsonlib.loads(details_json(record)))) == record
 
 
 def test_kinds_follow_the_track() -> None:
@@ -237,4 +238,8 @@ def test_a_settings_change_writes_the_settings_after_but_not_before() -> None:
     # The settings before are in the event's undo snapshot; storage reads them back from there
     # (tests/storage/test_store.py).
     record = Configured("dice", {"open_rolls": True}, RULES, CHANGED)
-    assert details_of(record) == {"setting": "dice", "changes": {"open_rolls": True}, "after": CHANGED}
+    assert jsonlib.loads(details_json(record)) == {
+        "setting": "dice",
+        "changes": {"open_rolls": True},
+        "after": CHANGED,
+    }

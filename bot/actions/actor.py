@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.errors import Mention, Possessive, UserError
-from bot.history import Recordable, details_of
+from bot.history import Recordable
 from bot.rules import Character, Ruleset
 from bot.storage.store import Transaction
+from bot.storage.transaction import not_found
 
 T = TypeVar("T")
 MAX_REF = 100
@@ -96,11 +97,7 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
             "The character option is blank. Pick a character from the suggestions, or leave the option out."
         )
     if len(ref) > MAX_REF:
-        raise UserError(
-            "No character called {ref} in this server. Pick one from the "
-            "suggestions, or see /character list.",
-            ref=ref[:MAX_REF],
-        )
+        raise not_found(ref[:MAX_REF])
     # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() refuses or reads oddly.
     if ref.isascii() and ref.isdigit() and len(ref) <= 19:
         # What autocomplete sends: that id and nothing else. Were the character deleted meanwhile, a
@@ -149,7 +146,7 @@ def own_or_named(source: CharacterSource, *, caller_id: int, ref: str | None) ->
 
 def record(tx: Transaction, actor: Actor, change: Recordable, *, character: Character | None = None) -> None:
     """Record ``change``, made by ``actor`` (to ``character``), with the before-state undo needs."""
-    tx.record(change.kind, actor.user_id, character=character, details=details_of(change))
+    tx.record(change.kind, actor.user_id, character=character, details=change)
 
 
 @dataclass(frozen=True)

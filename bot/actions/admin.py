@@ -16,8 +16,8 @@ from bot.history import Configured, Event, Imported
 from bot.rules import Preset, Ruleset, Track
 from bot.rules.character import preset_of
 from bot.rules.ruleset import preset_key
-from bot.storage.characters import name_key
 from bot.storage.store import Reader, Store, Transaction
+from bot.storage.transaction import name_key
 
 HISTORY_PAGE = 10
 

@@ -22,8 +22,9 @@ from bot.rules import Character, Ruleset, Track, can_roll_healing
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fault
 from bot.ui.card import character_card, secret_card, secret_result
-from bot.ui.i18n import Lang, error_text, lang_of, t, tn
-from bot.ui.rolls import only_hurts, stakes
+from bot.ui.i18n import Lang, lang_of, t, tn
+from bot.ui.refusals import error_text
+from bot.ui.results import only_hurts, stakes
 from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Callable
 import aiohttp
 import discord
 
-from bot.clock import utc_now
 from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
 from bot.interface.health import Health
@@ -92,7 +91,7 @@ async def run_bot(settings: Settings) -> None:
 async def run_on_database(settings: Settings) -> None:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     try:
-        store = await Store.open(settings.database_url, clock=utc_now)
+        store = await Store.open(settings.database_url)
     except StorageError as error:
         raise SystemExit(f"error: cannot open the database: {error}") from None
     try:

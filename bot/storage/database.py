@@ -1,6 +1,6 @@
 """The two backends, chosen by the database URL: SQLite (a file, the default) or PostgreSQL.
 
-Both run a unit of work the same way: a plain synchronous function of an :class:`~bot.storage.sql.Sql`
+Both run a unit of work the same way: a plain synchronous function of an :class:`~bot.storage.transaction.Sql`
 connection, run whole, in one hop, on the thread that holds that connection, inside one transaction
 (committed when it returns, rolled back when it raises). Nothing can ``await`` inside it, so nothing
 else runs in the middle of it (on PostgreSQL, a unit whose connection failed before it began runs

@@ -24,7 +24,7 @@ from pathlib import Path
 from bot.storage.database import Database
 from bot.storage.errors import StorageError, one_line
 from bot.storage.rewrites import REWRITES
-from bot.storage.sql import Sql
+from bot.storage.transaction import Sql
 
 log = logging.getLogger(__name__)
 

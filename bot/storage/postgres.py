@@ -24,7 +24,7 @@ import psycopg_pool
 from psycopg_pool.base import AttemptWithBackoff
 
 from bot.storage.errors import StorageError, Unavailable, Unconfirmed, file_fault, one_line
-from bot.storage.sql import Dialect, Sql
+from bot.storage.transaction import Dialect, Sql
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -16,8 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from bot.storage.sql import Sql
-from bot.storage.transaction import dumps
+from bot.storage.transaction import Sql, dumps
 
 
 def _record(kind: object, details: Any, ruleset_kept: bool | None) -> Any:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.storage.errors import StorageError, one_line
-from bot.storage.sql import Dialect, Sql
+from bot.storage.transaction import Dialect, Sql
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -35,8 +35,7 @@ CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and o
 WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
 
 
-def database_path(url: str) -> Path:
-    """The file named by ``sqlite:///relative.db``, ``sqlite:////abs.db`` or a plain path."""
+def database_path(url: str) -> Path:  # sqlite:///relative.db, sqlite:////abs.db or a plain path
     if "://" not in url:
         if not url.strip():
             raise StorageError("empty database URL: use sqlite:///path/to/file.db or a file path")
@@ -57,8 +56,8 @@ def database_path(url: str) -> Path:
 
 
 async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """``fn(sqlite3_connection)`` on ``conn``'s thread, after the calls queued before it; its result,
-    or its exception. Queued at once, before the first suspension of the caller."""
+    """``fn(sqlite3_connection)`` on ``conn``'s thread, after the calls queued before it (queued at
+    once, before the caller's first suspension)."""
     result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]  # untyped, private
     return result
 
@@ -131,8 +130,7 @@ def _checkpoint_now(conn: sqlite3.Connection) -> None:
         log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
-    """Which file ``path`` names (device and inode), or None."""
+def _identity(path: Path) -> tuple[int, int] | None:  # which file path names (device, inode)
     try:
         found = path.stat()
     except OSError:
@@ -150,8 +148,7 @@ def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
         future.set_exception(value)
 
 
-def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
-    """On the reader's thread: ``work`` in one read transaction (one consistent snapshot)."""
+def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:  # one read transaction: one snapshot
     conn.execute("BEGIN")
     try:
         return work(Sql(conn, "sqlite"))
@@ -160,9 +157,6 @@ def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:
 
 
 class SqliteDatabase:
-    """Three aiosqlite connections, each on its own thread: the writer, the reader, and the
-    checkpointer (which copies the WAL into the main file while the writer goes on)."""
-
     dialect: Dialect = "sqlite"
 
     def __init__(self, path: Path, connections: list[aiosqlite.Connection]) -> None:
@@ -177,11 +171,8 @@ class SqliteDatabase:
         self._waiting: list[tuple[Work[Any], asyncio.Future[Any] | None]] = []
         self._guard = threading.Lock()
         self._writing = 0  # units in the group the writer's thread runs now
-        self.on_group: Callable[[int], None] | None = None
-        """Told the size of each group, on the writer's thread (the bot's metrics)."""
-        self.wal_lost = False
-        """The ``-wal`` file was deleted (or replaced) under the bot: each commit is then checkpointed
-        into the main file before it is answered (see :meth:`watch_wal`)."""
+        self.on_group: Callable[[int], None] | None = None  # each group's size (the bot's metrics)
+        self.wal_lost = False  # the -wal file went: each commit is checkpointed (see watch_wal)
         self._watching: asyncio.Task[None] | None = None
 
     @classmethod
@@ -248,8 +239,7 @@ class SqliteDatabase:
             return value
         raise value
 
-    def usage(self) -> tuple[int, int]:
-        """(units being written, units waiting for the writer)."""
+    def usage(self) -> tuple[int, int]:  # (units being written, units waiting for the writer)
         return self._writing, len(self._waiting)
 
     async def read(self, work: Work[T]) -> T:
@@ -262,11 +252,11 @@ class SqliteDatabase:
         pragma = f"PRAGMA wal_checkpoint({mode})"
         await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
-    trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
-
     @property
     def wal_path(self) -> Path:
         return self.path.with_name(self.path.name + "-wal")
+
+    trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
 
     def watch_wal(self) -> None:
         """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
@@ -297,8 +287,7 @@ class SqliteDatabase:
         if self._closed:
             raise RuntimeError(f"the database {self.path} is closed")
 
-    async def close(self) -> None:
-        """Close the connections once what was queued is done, even when one close fails."""
+    async def close(self) -> None:  # once what was queued is done, even when one close fails
         self._closed = True
         if self._watching:
             self._watching.cancel()

@@ -15,35 +15,40 @@ import hmac
 import logging
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from bot.clock import Clock, utc_now
 from bot.storage import file_guard
 from bot.storage.boards import Board
 from bot.storage.database import Database, is_postgres, open_database
 from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
 from bot.storage.player_views import CHANGES_CHANNEL, Party
-from bot.storage.sql import Sql
 from bot.storage.sqlite import SqliteDatabase, database_path
-from bot.storage.transaction import Reader, Transaction
+from bot.storage.transaction import Reader, Sql, Transaction
 
 __all__ = ["Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+Clock = Callable[[], str]
+"""Where every time the bot writes comes from (wounds, characters, events, settings, exports): now, as
+ISO-8601 text. One is given to :meth:`Store.open`, so that tests can pin it."""
+
+
+def utc_now() -> str:
+    """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
+# snowflake, whose high bits are its time.
 KEEP_MS = 24 * 3600 * 1000
-"""How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
-snowflake, whose high bits are its time."""
 _SNOWFLAKE_TIME_SHIFT = 22
 _CLAIM = (
     "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT (interaction_id) DO NOTHING"
-)
-_FORGET = (
-    "DELETE FROM handled_interactions "
-    "WHERE interaction_id < (SELECT MAX(interaction_id) FROM handled_interactions) - ?"
 )
 
 
@@ -51,14 +56,11 @@ class Store:
     def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
         self.database = db
         self.clock = clock
-        """Where every time written comes from (:mod:`bot.clock`)."""
+        # Called with the server's id after each committed unit (the live boards listen); not when the
+        # caller is cancelled while its unit commits (the bot stopping: the boards catch up at start).
         self.listeners: list[Callable[[int], None]] = []
-        """Called with the server's id after each committed unit of work (the live boards listen). A
-        caller cancelled while its unit commits (the bot stopping) does not call them: the boards show
-        the state of now again at the next start."""
+        # Told each unit's seconds (asked to committed or rolled back), and whether it committed.
         self.on_unit: Callable[[float, bool], None] | None = None
-        """Told each unit of work's seconds (from asking to commit or rollback) and whether it
-        committed (the bot's metrics)."""
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
@@ -160,8 +162,7 @@ class Store:
 
         return await self.database.read(look)
 
-    async def all_boards(self) -> list[Board]:
-        """Every board (at start-up: one refresh each, for the changes made while the bot was away)."""
+    async def all_boards(self) -> list[Board]:  # at start-up: each refreshed once
 
         def look(sql: Sql) -> list[Board]:
             guilds = sql.rows("SELECT DISTINCT guild_id FROM boards ORDER BY guild_id")
@@ -169,15 +170,13 @@ class Store:
 
         return await self.database.read(look)
 
-    async def meta(self, key: str) -> str | None:
-        """A fact of the installation (the hash of the last synced commands...)."""
+    async def meta(self, key: str) -> str | None:  # a fact of the installation (the commands' hash...)
         found = await self.database.read(
             lambda sql: sql.row("SELECT meta_value FROM meta WHERE meta_key = ?", (key,))
         )
         return None if found is None else str(found[0])
 
-    def usage(self) -> tuple[int, int]:
-        """The database's load now: (units being written, or connections lent out; units waiting)."""
+    def usage(self) -> tuple[int, int]:  # (units being written, or connections lent out; units waiting)
         return self.database.usage()
 
     def count_groups(self, observe: Callable[[int], None] | None) -> None:
@@ -186,8 +185,7 @@ class Store:
         self.database.on_group = observe
 
     @property
-    def trouble(self) -> str | None:
-        """Why the last new connection failed, while none has succeeded since (PostgreSQL)."""
+    def trouble(self) -> str | None:  # why the last new connection failed, while none has since
         return self.database.trouble
 
     @property
@@ -209,8 +207,7 @@ class Store:
             (key, value),
         )
 
-    async def save_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
-        """Save the board of a channel (moved: the new message; its NPCs stay)."""
+    async def save_board(self, guild_id: int, channel_id: int, message_id: int) -> None:  # its NPCs stay
         await self._keep(
             guild_id,
             "INSERT INTO boards (channel_id, guild_id, message_id, created_at) VALUES (?, ?, ?, ?) "
@@ -227,8 +224,7 @@ class Store:
 
     # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
 
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the main file, without waiting for readers (run every minute)."""
+    async def checkpoint(self) -> None:  # the WAL into the main file, waiting for no reader
         if isinstance(self.database, SqliteDatabase):
             await self.database.checkpoint()
 
@@ -236,10 +232,11 @@ class Store:
         """Drop the ids of interactions handled more than :data:`KEEP_MS` before the newest (run every
         minute, not by every claim: each change then writes one row, and the old ones go by the
         thousand); how many went."""
-        return await self._keep(None, _FORGET, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
+        forget = "DELETE FROM handled_interactions WHERE interaction_id < "
+        forget += "(SELECT MAX(interaction_id) FROM handled_interactions) - ?"
+        return await self._keep(None, forget, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
 
-    async def quick_check(self) -> str | None:
-        """``PRAGMA quick_check`` on a connection of its own: ``None``, or what is damaged."""
+    async def quick_check(self) -> str | None:  # None, or what PRAGMA quick_check finds damaged
         if isinstance(self.database, SqliteDatabase):
             return await asyncio.to_thread(file_guard.damage, self.database.path)
         return None

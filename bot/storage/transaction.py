@@ -1,4 +1,8 @@
-"""What a unit of work (:meth:`bot.storage.Store.run`) reads and writes in one server: the queries.
+"""What a unit of work (:meth:`bot.storage.Store.run`) holds: its connection (:class:`Sql`), a
+character's columns and rows, and the queries of one server (:class:`Reader`, :class:`Transaction`).
+
+The SQL is written once, with ``?`` placeholders, in the SQL both SQLite and PostgreSQL speak; every
+call is synchronous: a unit of work runs whole on the thread that holds the connection.
 
 Every statement is scoped by the server: an id of another server's character is "not found", like an
 unknown id. Deleted characters stay in the table (undo brings them back); "present" means not deleted
@@ -9,7 +13,7 @@ everything it touched: a character the first time it is loaded, saved or deleted
 created here), the ruleset when saved, the active character of a player when changed. The event
 stores that snapshot, and ``/undo`` puts it back::
 
-    {"characters": {"<id>": <characters.kept JSON> | null},  # null: created by the event
+    {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
      "ruleset": <Ruleset JSON> | null,                     # only when the event changed it;
                                                            # null: there was no stored ruleset
      "active": {"<user id>": [<before id | null>, <after id | null>]}}
@@ -17,27 +21,312 @@ stores that snapshot, and ``/undo`` puts it back::
 
 from __future__ import annotations
 
+import difflib
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+import sqlite3
+import sys
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from bot.history import Event, EventKind
-from bot.rules.character import Character
+from bot.errors import UserError
+from bot.history import Event, EventKind, Recordable, details_json
+from bot.rules.character import Character, Wound
 from bot.rules.ruleset import Ruleset
-from bot.storage import characters as rows
+from bot.rules.severity import Severity, Track
 from bot.storage.boards import Board
-from bot.storage.characters import closest, loose_key, name_key, name_taken, not_found, storable
 from bot.storage.errors import StorageError
-from bot.storage.sql import Row, Sql, UniqueViolation
 
-PARSED_RULESETS = 4096
-"""How many distinct stored rulesets stay parsed (the same text always gives the same ruleset)."""
+if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs ≈ 11 MB resident)
+    import psycopg
+
+Dialect = Literal["sqlite", "postgres"]
+Row = tuple[Any, ...]
+
+
+class UniqueViolation(Exception):
+    """A unique key (a character's name in its server) is already taken."""
+
+
+@lru_cache(maxsize=512)
+def _postgres(sql: str) -> str:
+    # Our statements hold no '?' or '%' of their own (LIKE patterns are parameters).
+    return sql.replace("?", "%s")
+
+
+class Sql:
+    """``rows``/``row``/``run``/``run_many`` over a ``sqlite3`` or ``psycopg`` connection: the
+    placeholders as psycopg's ``%s`` on PostgreSQL, rows as tuples, :class:`UniqueViolation` for a
+    broken unique key on either backend."""
+
+    def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
+        self.raw = raw
+        self.dialect: Dialect = dialect
+        self._unique: tuple[type[Exception], ...] = (
+            (sqlite3.IntegrityError,)
+            if dialect == "sqlite"
+            else (sys.modules["psycopg"].errors.UniqueViolation,)
+        )
+
+    def _text(self, sql: str) -> str:
+        return sql if self.dialect == "sqlite" else _postgres(sql)
+
+    def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        try:
+            # Both drivers return plain tuples (no row factory is set on either).
+            rows: list[Row] = self.raw.execute(self._text(sql), params).fetchall()
+            return rows
+        except self._unique as exc:
+            raise _unique(exc) from None
+
+    def row(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def run(self, sql: str, params: Sequence[object] = ()) -> int:
+        """A statement without rows; how many rows it changed."""
+        try:
+            return self.raw.execute(self._text(sql), params).rowcount
+        except self._unique as exc:
+            raise _unique(exc) from None
+
+    def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
+        rows = list(params)
+        if not rows:
+            return
+        if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
+            self.run(sql, rows[0])
+            return
+        try:
+            if isinstance(self.raw, sqlite3.Connection):
+                self.raw.executemany(sql, rows)
+            else:
+                with self.raw.cursor() as cursor:
+                    cursor.executemany(_postgres(sql), rows)
+        except self._unique as exc:
+            raise _unique(exc) from None
+
+
+def _unique(exc: Exception) -> Exception:
+    """``UniqueViolation`` for a broken unique key; any other SQLite integrity error as it is."""
+    if not isinstance(exc, sqlite3.IntegrityError):
+        return UniqueViolation(str(exc))  # psycopg's UniqueViolation
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_UNIQUE" or "UNIQUE" in str(exc):
+        return UniqueViolation(str(exc))
+    return exc
+
+
+# ---- a character's columns and rows ----------------------------------------------------------------
+
+# The character's own columns, by the name of its field (a maxima field is three columns), its id
+# first; what an undo snapshot keeps of it (with its wounds' state: ``[id, current, fatal]``).
+FIELDS = ("id", *(f.name for f in fields(Character) if f.name not in ("id", "wounds")))
+KEPT = tuple(name for name in FIELDS if name != "guild_id")
+CHANGEABLE = tuple(name for name in FIELDS if name not in ("id", "guild_id", "created_at"))
+_CHANGEABLE_OF = attrgetter(*CHANGEABLE)  # their values, compared before an UPDATE
+_RANKS = ("low", "mid", "high")
+
+
+def _columns(name: str) -> list[str]:
+    return [f"{name}_{rank}" for rank in _RANKS] if name.endswith("_max") else [name]
+
+
+SELECT_EVERY_WOUND = (
+    "SELECT "
+    + ", ".join(f"c.{column}" for name in FIELDS for column in _columns(name))
+    + ", w.id, w.track, w.inflicted_severity, w.current_severity, w.fatal, w.note, w.inflicted_by, "
+    "w.inflicted_at FROM characters c LEFT JOIN wounds w ON w.character_id = c.id "
+)
+COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"  # held, or the blow that killed
+SELECT = SELECT_EVERY_WOUND + f"AND {COUNTS} "
+_WIDTH = sum(len(_columns(name)) for name in FIELDS)  # the character's columns of a row; the wound's follow
+SET = ", ".join(f"{column} = ?" for name in CHANGEABLE for column in _columns(name)) + ", name_key = ?"
+_INSERTED = [column for name in FIELDS if name != "id" for column in _columns(name)] + ["name_key"]
+INSERT = f"INSERT INTO characters ({', '.join(_INSERTED)}) VALUES "
+INSERT_VALUES = "(" + ", ".join("?" for _ in _INSERTED) + ")"
+WOUND_INSERT = (
+    "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
+    "inflicted_by, inflicted_at) VALUES "
+)
+WOUND_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
+_CHUNK = 500  # rows per statement, far below either database's limit on bound parameters
+
+T = TypeVar("T")
+
+
+def name_key(name: str) -> str:
+    """The key names are unique by, per server: blanks collapsed, NFKC, case-folded."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
+def loose_key(name: str) -> str:
+    """:func:`name_key` without accents: how a typed name is matched when no name has its exact key
+    ("aelis" finds "Aélis")."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The name a typed ``typed`` most likely meant, if any: the only one it starts (without accents or
+    case), else the nearest one by spelling (a server has at most a few hundred names)."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(loose_key(name), name)
+    key = loose_key(typed)
+    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
+    if len(started) == 1:
+        return started[0]
+    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+    return by_key[near[0]] if near else None
+
+
+def not_found(name: str | None = None, close: str | None = None) -> UserError:
+    """No such character in the server: named when the caller typed a name (with the ``close`` one
+    it may have meant), else gone (an id)."""
+    if name is not None and close is not None:
+        return UserError(
+            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+            "suggestions, or see /character list.",
+            ref=name,
+            close=close,
+        )
+    if name is None:
+        return UserError(
+            "That character does not exist in this server (any more). Pick one from "
+            "the suggestions, or see /character list."
+        )
+    return UserError(
+        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
+        ref=name,
+    )
+
+
+def name_taken(name: str) -> UserError:
+    return UserError(
+        "There is already a character called {name} in this server. Choose another name.", name=name
+    )
+
+
+def storable(character_id: int) -> bool:
+    """Whether ``character_id`` can be an id at all (64-bit signed): a larger number, e.g. from a
+    forged button or a typed option, is simply not found."""
+    return 0 < character_id < 2**63
+
+
+def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def flat(rows: Iterable[Iterable[object]]) -> list[object]:
+    return [value for row in rows for value in row]
+
+
+def _values(character: Character, names: Iterable[str]) -> list[object]:
+    found: list[object] = []
+    for name in names:
+        value = getattr(character, name)
+        found.extend(value) if name.endswith("_max") else found.append(value)
+    return found
+
+
+def changeable(character: Character) -> tuple[object, ...]:
+    return (*_values(character, CHANGEABLE), name_key(character.name))
+
+
+def insertable(character: Character) -> list[object]:
+    return [*_values(character, (name for name in FIELDS if name != "id")), name_key(character.name)]
+
+
+def wound_values(character_id: int, w: Wound) -> tuple[object, ...]:
+    current = None if w.current is None else int(w.current)
+    return (
+        character_id,
+        w.track.value,
+        int(w.inflicted),
+        current,
+        int(w.fatal),
+        w.note,
+        w.inflicted_by,
+        w.at,
+    )
+
+
+# Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
+# the time); an unknown value still raises ValueError, as the enum would.
+_TRACKS: dict[object, Track] = {t.value: t for t in Track}
+_SEVERITIES: dict[object, Severity] = {s.value: s for s in Severity}
+
+
+def _enum(table: dict[object, Any], value: object, kind: type) -> Any:
+    found = table.get(value)
+    return found if found is not None else kind(value)
+
+
+def _wound(row: Row) -> Wound:
+    wid, track, inflicted, current, fatal, note, by, at = row[_WIDTH:]
+    current = None if current is None else _enum(_SEVERITIES, current, Severity)
+    inflicted = _enum(_SEVERITIES, inflicted, Severity)
+    return Wound(_enum(_TRACKS, track, Track), inflicted, current, note, by, at, bool(fatal), wid)
+
+
+_AT = [
+    (name, sum(len(_columns(n)) for n in FIELDS[:i]), name.endswith("_max")) for i, name in enumerate(FIELDS)
+]
+
+
+def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
+    values: dict[str, Any] = {
+        name: tuple(row[at : at + 3]) if triple else row[at] for name, at, triple in _AT
+    }
+    return Character(**values, wounds=wounds)
+
+
+def from_rows(rows: Iterable[Row]) -> list[Character]:
+    """Characters from the rows of :data:`SELECT`, in row order."""
+    heads: dict[int, Row] = {}
+    wounds: dict[int, list[Wound]] = {}
+    for row in rows:
+        cid = row[0]
+        if cid not in heads:
+            heads[cid] = row
+            wounds[cid] = []
+        if row[_WIDTH] is not None:
+            wounds[cid].append(_wound(row))
+    return [_character(head, tuple(wounds[cid])) for cid, head in heads.items()]
+
+
+# ---- undo snapshots --------------------------------------------------------------------------------
+
+WoundState = tuple[int, Severity | None, bool]
+"""What of a wound can change after it was inflicted: ``[id, current, fatal]``. Wound rows are never
+removed except by undo (healed wounds stay), so a wound's track, severity inflicted, note and author
+need not be kept: restoring means deleting the wounds added since, and resetting the others'."""
+_STATES: TypeAdapter[list[WoundState]] = TypeAdapter(list[WoundState])
+_CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
+
+
+def kept(character: Character) -> dict[str, Any]:
+    states = [[w.id, w.current, w.fatal] for w in character.wounds if w.id is not None]
+    return {**{name: getattr(character, name) for name in KEPT}, "wounds": states}
+
+
+def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[WoundState]]:
+    """A character as an undo snapshot kept it (without wounds), and its wounds' state."""
+    columns = {name: state[name] for name in KEPT}
+    character = _CHARACTER.validate_python({**columns, "guild_id": guild_id})
+    return character, _STATES.validate_python(state["wounds"])
+
+
+# ---- the queries -----------------------------------------------------------------------------------
+
+PARSED_RULESETS = 4096  # distinct stored rulesets kept parsed (the same text gives the same ruleset)
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
-_ACTIVE = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
 _PUT_ACTIVE = (
     "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
     "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
@@ -51,9 +340,8 @@ COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
     f"e.undone, e.undoes, CASE WHEN e.kind = '{EventKind.CONFIG}' THEN e.snapshot END"
 )
+# Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it takes it back)
 UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
-"""Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it is how a
-link is taken back)."""
 _INSERT_EVENT = (
     "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
     "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
@@ -69,10 +357,8 @@ def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int,
     newest first by (the one its index is ordered by), and the parameters."""
     if character_id is None:
         return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
-    joined = (
-        "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND e.guild_id = ?"
-    )
-    return joined, "l.event_id", (character_id, guild_id)
+    joined = "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND "
+    return joined + "e.guild_id = ?", "l.event_id", (character_id, guild_id)
 
 
 def event_of(row: Row) -> Event:
@@ -80,8 +366,7 @@ def event_of(row: Row) -> Event:
     in its undo snapshot (null: the defaults): they are read back from there."""
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
-    if not isinstance(decoded, dict):
-        decoded = {}
+    decoded = decoded if isinstance(decoded, dict) else {}
     if kind == EventKind.CONFIG and row[10] and "after" in decoded:
         snapshot = json.loads(row[10])
         if "ruleset" in snapshot:
@@ -101,14 +386,12 @@ class Undoable:
     touches_ruleset: bool
 
     @property
-    def links(self) -> set[int]:
-        """The characters the event touched, and its character."""
+    def links(self) -> set[int]:  # the characters the event touched, and its character
         found = {int(cid) for cid in self.snapshot.get("characters") or {}}
         return found if self.event.character_id is None else found | {self.event.character_id}
 
     @property
-    def restored(self) -> list[int]:
-        """The characters undoing it sets back (those it did not create)."""
+    def restored(self) -> list[int]:  # the characters undoing it sets back (those it did not create)
         return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
 
 
@@ -117,10 +400,6 @@ def parse_ruleset(stored: str) -> Ruleset:
     """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
     its own transaction, and the same text always gives the same (frozen) ruleset."""
     return Ruleset.model_validate_json(stored)
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class Reader:
@@ -161,8 +440,8 @@ class Reader:
         """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
         their wounds that count (every one with ``every_wound``)."""
         query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
-        select = rows.SELECT_EVERY_WOUND if every_wound else rows.SELECT
-        return rows.from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
+        select = SELECT_EVERY_WOUND if every_wound else SELECT
+        return from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
 
     def character(self, character_id: int) -> Character:
         found = self._load("c.id = ? AND ", (character_id,)) if storable(character_id) else []
@@ -221,7 +500,8 @@ class Reader:
         return {int(user): int(character) for user, character in found}
 
     def _active_id(self, user_id: int) -> int | None:
-        found = self.sql.row(_ACTIVE, (self.guild_id, user_id))
+        active = "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?"
+        found = self.sql.row(active, (self.guild_id, user_id))
         return int(found[0]) if found else None
 
     def newest_character(self, owner_id: int) -> int | None:
@@ -248,6 +528,7 @@ class Reader:
         if "\x00" in text:  # no stored name holds NUL
             return []
         key = name_key(text)
+        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         filters, params = "", list[object]([self.guild_id])
         if npcs:
             filters = "AND c.owner_id IS NULL "
@@ -267,7 +548,7 @@ class Reader:
                 for r in self.sql.rows(
                     base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
                     "ORDER BY c.name_key LIMIT ?",
-                    (*params, f"%{_like_escape(key)}%", *bounds, limit - len(found)),
+                    (*params, pattern, *bounds, limit - len(found)),
                 )
             ]
         if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
@@ -358,7 +639,7 @@ class Transaction(Reader):
         assert character.id is not None
         self._known[character.id] = character
         if character.id not in self._before:
-            self._before[character.id] = rows.kept(character)
+            self._before[character.id] = kept(character)
         return character
 
     def _seen(self, found: Character | None) -> Character | None:
@@ -397,12 +678,11 @@ class Transaction(Reader):
         present = {w.id for w in character.wounds if w.id is not None}
         if present - before.keys():
             raise ValueError(f"character {cid}: wounds {sorted(present - before.keys())} are not its own")
-        values = rows.changeable(character)
-        if values != rows.changeable(known):
+        if _CHANGEABLE_OF(character) != _CHANGEABLE_OF(known):
             try:
                 changed = self.sql.run(
-                    f"UPDATE characters SET {rows.SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                    (*values, cid, self.guild_id),
+                    f"UPDATE characters SET {SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
+                    (*changeable(character), cid, self.guild_id),
                 )
             except UniqueViolation:
                 raise name_taken(character.name) from None
@@ -419,7 +699,9 @@ class Transaction(Reader):
         )
         self.sql.run_many(_DROP_WOUND, [(wid, cid) for wid in before.keys() - present])
         (saved,) = self._with_new_wounds([character])
-        self._known[cid] = saved = replace(saved, guild_id=self.guild_id, created_at=known.created_at)
+        if (saved.guild_id, saved.created_at) != (self.guild_id, known.created_at):
+            saved = replace(saved, guild_id=self.guild_id, created_at=known.created_at)
+        self._known[cid] = saved
         return saved
 
     def create_characters(self, new: Sequence[Character]) -> list[Character]:
@@ -428,10 +710,10 @@ class Transaction(Reader):
         fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
         ids: dict[str, int] = {}
         try:
-            for chunk in rows.chunks(fresh):
+            for chunk in chunks(fresh):
                 found = self.sql.rows(
-                    rows.INSERT + ", ".join([rows.INSERT_VALUES] * len(chunk)) + " RETURNING id, name_key",
-                    rows.flat(rows.insertable(c) for c in chunk),
+                    INSERT + ", ".join([INSERT_VALUES] * len(chunk)) + " RETURNING id, name_key",
+                    flat(insertable(c) for c in chunk),
                 )
                 ids.update((key, int(cid)) for cid, key in found)
         except UniqueViolation:  # several at once (an import) come with names checked, all free
@@ -449,10 +731,10 @@ class Transaction(Reader):
         if not fresh:
             return saved
         ids: list[int] = []
-        for chunk in rows.chunks(fresh):
+        for chunk in chunks(fresh):
             found = self.sql.rows(
-                rows.WOUND_INSERT + ", ".join([rows.WOUND_VALUES] * len(chunk)) + " RETURNING id",
-                rows.flat(rows.wound_values(cid, w) for cid, w in chunk),
+                WOUND_INSERT + ", ".join([WOUND_VALUES] * len(chunk)) + " RETURNING id",
+                flat(wound_values(cid, w) for cid, w in chunk),
             )
             # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
             ids.extend(sorted(int(r[0]) for r in found))
@@ -511,12 +793,13 @@ class Transaction(Reader):
         kind: str,
         actor_id: int | None,
         character: tuple[int | None, str | None],
-        details: dict[str, object],
+        details: tuple[str, dict[str, object]],
         snapshot: dict[str, Any] | None,
         links: set[int],
         undoes: int | None = None,
     ) -> Event:
-        """Write an event and its links to the characters it touched; it comes back with its id."""
+        """Write an event (``details``: its JSON and what it holds) and its links to the characters it
+        touched; it comes back with its id."""
         found = self.sql.row(
             _INSERT_EVENT,
             (
@@ -525,7 +808,7 @@ class Transaction(Reader):
                 actor_id,
                 self.now,
                 *character,
-                dumps(details),
+                details[0],
                 int(snapshot is not None and "ruleset" in snapshot),
                 undoes,
                 None if snapshot is None else dumps(snapshot),
@@ -537,9 +820,7 @@ class Transaction(Reader):
             "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
             [(event_id, cid) for cid in sorted(links)],
         )
-        return Event(
-            event_id, self.guild_id, kind, actor_id, self.now, *character, dict(details), undoes=undoes
-        )
+        return Event(event_id, self.guild_id, kind, actor_id, self.now, *character, details[1], undoes=undoes)
 
     def record(
         self,
@@ -547,9 +828,10 @@ class Transaction(Reader):
         actor_id: int | None,
         *,
         character: Character | None = None,
-        details: dict[str, object] | None = None,
+        details: Recordable | dict[str, object] | None = None,
     ) -> Event:
-        """Record the change made so far, with the before-state of all it touched (for undo)."""
+        """Record the change made so far (``details``: its typed record, or its JSON's content), with
+        the before-state of all it touched (for undo)."""
         snapshot: dict[str, Any] = {"characters": {str(cid): state for cid, state in self._before.items()}}
         if self._ruleset_saved:
             before = self._ruleset_before
@@ -563,7 +845,12 @@ class Transaction(Reader):
             set(self._before) if character is None or character.id is None else {*self._before, character.id}
         )
         named = (None, None) if character is None else (character.id, character.name)
-        event = self._insert_event(kind, actor_id, named, details or {}, snapshot, links)
+        if details is None or isinstance(details, dict):
+            written = (dumps(details or {}), dict(details or {}))
+        else:  # written once, by the record itself
+            text = details_json(details)
+            written = (text, json.loads(text))
+        event = self._insert_event(kind, actor_id, named, written, snapshot, links)
         self._forget(keep_known=True)
         return event
 
@@ -646,7 +933,7 @@ class Transaction(Reader):
             "DELETE FROM active_characters WHERE character_id = ? AND guild_id = ?",
             [(cid, self.guild_id) for cid in created],
         )
-        self._restore([rows.restored(state, self.guild_id) for state in touched.values() if state])
+        self._restore([restored(state, self.guild_id) for state in touched.values() if state])
         if "ruleset" in snapshot:
             stored = snapshot["ruleset"]
             self.save_ruleset(None if stored is None else Ruleset.model_validate(stored))
@@ -656,7 +943,7 @@ class Transaction(Reader):
         self._forget()  # the database changed behind this transaction's back
         return orphaned | set(choices)
 
-    def _restore(self, states: Sequence[tuple[Character, list[rows.WoundState]]]) -> None:
+    def _restore(self, states: Sequence[tuple[Character, list[WoundState]]]) -> None:
         """Put characters back exactly as snapshotted: columns, present again, wounds' state; the wounds
         added since are removed."""
         for c, _ in states:  # checked first: PostgreSQL aborts the transaction on a violation
@@ -667,16 +954,16 @@ class Transaction(Reader):
             ):
                 raise name_taken(c.name)
         self.sql.run_many(
-            f"UPDATE characters SET {rows.SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
-            [(*rows.changeable(c), c.id, self.guild_id) for c, _ in states],
+            f"UPDATE characters SET {SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
+            [(*changeable(c), c.id, self.guild_id) for c, _ in states],
         )
         wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
         existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
         counting: set[int] = set()
-        for chunk in rows.chunks(list(existing)):
+        for chunk in chunks(list(existing)):
             marks = ", ".join("?" * len(chunk))
             for wid, cid, counts in self.sql.rows(
-                f"SELECT w.id, w.character_id, {rows.COUNTS} FROM wounds w WHERE w.character_id IN ({marks})",
+                f"SELECT w.id, w.character_id, {COUNTS} FROM wounds w WHERE w.character_id IN ({marks})",
                 chunk,
             ):
                 existing[cid].add(wid)
@@ -709,7 +996,8 @@ class Transaction(Reader):
             "restored": target.restored,
         }
         named = (reverted.character_id, reverted.character_name)
-        event = self._insert_event(EventKind.UNDO, actor_id, named, details, None, target.links, reverted.id)
+        written = (dumps(details), details)
+        event = self._insert_event(EventKind.UNDO, actor_id, named, written, None, target.links, reverted.id)
         self._forget()
         return event
 

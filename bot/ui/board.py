@@ -11,23 +11,35 @@ import discord
 
 from bot.errors import N_
 from bot.rules.character import Character
-from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
-from bot.ui.card import (
+from bot.ui.i18n import Lang, t
+from bot.ui.results import (
     NOTICE_COLOUR,
     State,
     counts_text,
+    odds_line,
     secret_word,
+    sessions,
+    stakes,
     state_colour,
     state_of,
     state_text,
     warning_lines,
 )
-from bot.ui.i18n import Lang, join_lines, t, track_label
-from bot.ui.rolls import odds_line, stakes
-from bot.ui.text import CHOICE_NAME, DESCRIPTION, MAX_MARKS, clip, escape, held_marks, mention, signed
+from bot.ui.text import (
+    CHOICE_NAME,
+    DESCRIPTION,
+    MAX_MARKS,
+    clip,
+    escape,
+    held_marks,
+    join_lines,
+    mention,
+    signed,
+    track_label,
+)
 
 # ---- The live party board: one line per character, secret NPCs as a word
 
@@ -49,13 +61,13 @@ def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
         parts.extend(tracks)
         parts.append(signed(total_penalty(character, ruleset)))
     parts.append(state_text(character, lang))
-    sessions = [odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None]
-    deadly = [odds.track for odds in sessions if odds.death > 0]
+    offered = sessions(character, ruleset)
+    deadly = [odds.track for odds in offered if odds.death > 0]
     if deadly:  # a heal can kill (or make incoherent): said before anything else
         parts.insert(1, "☠️" if Track.PHYSICAL in deadly else "🌀")
     elif one_wound_from_out(character):
         parts.insert(1, "⚠️")
-    for odds in sessions:  # a session offered, with what is at stake: never good news when it is not
+    for odds in offered:  # a session offered, with what is at stake: never good news when it is not
         key = N_("🩹 can heal: {stakes}")
         if odds.death > 0:
             key = (
@@ -158,7 +170,7 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         if any(counts := character.counts(track))
     )
     found = warning_lines(character, lang)
-    odds = [o for track in Track if (o := healing_odds(character, ruleset, track)) is not None]
+    odds = sessions(character, ruleset)
     return PartyLine(
         character.name,
         npc,

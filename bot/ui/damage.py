@@ -14,11 +14,17 @@ from bot.rules.dice import Dice
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import NOTICE_COLOUR
-from bot.ui.i18n import Lang, join_lines, number, severity_label, t, t_name
-from bot.ui.results import RESULT_BUDGET, attributes_label, wound_result
-from bot.ui.rolls import damage_table_text, dice_text, roll_terms
-from bot.ui.text import TITLE, fit_total, signed
+from bot.ui.i18n import Lang, t
+from bot.ui.results import (
+    NOTICE_COLOUR,
+    RESULT_BUDGET,
+    attributes_label,
+    damage_table_text,
+    dice_text,
+    roll_terms,
+    wound_result,
+)
+from bot.ui.text import TITLE, fit_total, join_lines, number, severity_label, signed, t_name
 
 
 def outcome_text(track: Track, harm: Harm, became: Severity | None, lang: Lang) -> str:

@@ -34,11 +34,21 @@ from bot.history import (
 from bot.rules.damage import Harm
 from bot.rules.ruleset import Maxima, Ruleset
 from bot.rules.severity import Severity, Track
-from bot.ui.card import NOTICE_COLOUR
-from bot.ui.i18n import EVENT_KINDS, Lang, healed_word, join_lines, severity_label, t, t_name, tn
-from bot.ui.rolls import cascade_reason
+from bot.ui.i18n import Lang, t, tn
+from bot.ui.results import NOTICE_COLOUR, cascade_reason
 from bot.ui.settings import ruleset_changes
-from bot.ui.text import DESCRIPTION, TITLE, clip, escape, mention
+from bot.ui.text import (
+    DESCRIPTION,
+    EVENT_KINDS,
+    TITLE,
+    clip,
+    escape,
+    healed_word,
+    join_lines,
+    mention,
+    severity_label,
+    t_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +99,10 @@ def _settings_diff(record: Configured, lang: Lang) -> str | None:
     return "; ".join(ruleset_changes(before, after, lang, mentions=False)) or "—"
 
 
-def _beyond(lang: Lang, track: Track) -> str:
-    """What a wound beyond the last severity became: "☠️ FATAL", "🌀 INCOHERENT"."""
-    return t(lang, N_("☠️ FATAL") if track is Track.PHYSICAL else N_("🌀 INCOHERENT"))
+BEYOND = {
+    Track.PHYSICAL: N_("☠️ FATAL"),
+    Track.MENTAL: N_("🌀 INCOHERENT"),
+}  # a wound beyond the last severity
 
 
 def _wound(record: Wounded, lang: Lang, name: str) -> str:
@@ -99,7 +110,7 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
     outcome = ""
     if any(became != record.severity for became in record.became):
         labels = [
-            (_beyond(lang, track) if became is None else severity_label(lang, track, became))
+            (t(lang, BEYOND[track]) if became is None else severity_label(lang, track, became))
             + _why(lang, track, record.severity, became, record.maxima)
             for became in record.became
         ]
@@ -133,7 +144,7 @@ def _batch_end(record: Wounded | DamageRolled, lang: Lang) -> str:
 def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
     """A damage roll (rules.md §8): each blow's outcome by the table, and what its wound became."""
     track, became = record.track, list(record.became)
-    beyond = _beyond(lang, track)
+    beyond = t(lang, BEYOND[track])
     outcomes = []
     for blow in record.rolls:
         severity = blow.harm.severity
@@ -174,7 +185,7 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     if last is not None and last.worsened:
         why = _why(lang, track, record.severity.higher(), last.became, record.maxima)
         if last.became is None:
-            outcome = " → " + _beyond(lang, track) + why
+            outcome = " → " + t(lang, BEYOND[track]) + why
         else:
             outcome = (
                 t(lang, " — worsened: {severity}", severity=severity_label(lang, track, last.became)) + why
@@ -266,6 +277,7 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
             return _unknown(lang, kind)
 
 
+SECRET_CHANGE = N_("**{name}** — a change kept secret")  # "#60: Goblin — a change kept secret"
 SECRET_KINDS = frozenset(
     {EventKind.WOUND, EventKind.MENTAL, EventKind.HEAL_ROLL, EventKind.HEAL_WOUND, EventKind.HEAL_MENTAL}
     | {EventKind.CHARACTER_EDIT}
@@ -285,9 +297,7 @@ def _secret(event: Event, record: Record, lang: Lang) -> str | None:
                 name=name,
             )
         return None
-    return (
-        t(lang, "**{name}** — a change kept secret", name=name) if kind_of(record) in SECRET_KINDS else None
-    )
+    return t(lang, SECRET_CHANGE, name=name) if kind_of(record) in SECRET_KINDS else None
 
 
 def kind_of(record: Record | None) -> EventKind | None:

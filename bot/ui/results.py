@@ -1,34 +1,409 @@
-"""Public results as embeds, in the server's language: wounds, GM healing, healing sessions, rolls, rest."""
+"""A character's state and what a command did to it, as users read it: the state's colour and words,
+the lines a short result ends with (the card shows them too: warnings, the odds of a healing session),
+each roll written out in full, and the public results (wounds, GM healing, healing sessions, rolls,
+rest). One module, so that a /wound's answer is rendered here, with i18n and text alone."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
+from fractions import Fraction
+from functools import lru_cache
+from itertools import groupby
 
 import discord
 
 from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.damage import DamageInfliction
-from bot.rules.dice import Roll
+from bot.rules.dice import Dice, Roll
 from bot.rules.healing import HealingSession, HealStep, can_roll_healing, rest_status
 from bot.rules.odds import HealingOdds, healing_odds
-from bot.rules.ruleset import Maxima, Ruleset
-from bot.rules.severity import Track
-from bot.rules.wounds import Inflicted, Infliction, Lowering
-from bot.ui.card import COLOURS, NOTICE_COLOUR, State, secret_word, state_colour, state_of, with_status
-from bot.ui.i18n import Lang, days_text, healed_word, join_lines, severity_label, t, t_name, tn
-from bot.ui.rolls import cascade_reason, odds_line, only_hurts, roll_terms
-from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, TOTAL, clip, escape, fit_total, signed
+from bot.rules.ruleset import DamageTable, Maxima, Ruleset
+from bot.rules.severity import SEVERITIES, Severity, Track, severity_name
+from bot.rules.wounds import EscalationWarning, Inflicted, Infliction, Lowering, total_penalty, warnings
+from bot.ui.i18n import Lang, t, tn
+from bot.ui.text import (
+    DESCRIPTION,
+    FIELD_VALUE,
+    MINUS,
+    TITLE,
+    TOTAL,
+    clip,
+    days_text,
+    escape,
+    fit_total,
+    healed_word,
+    held_marks,
+    join_lines,
+    severity_label,
+    severity_next,
+    severity_short,
+    signed,
+    t_name,
+    track_label,
+)
 
-RESULT_BUDGET = TOTAL - 500
-"""A short result is alone in its message (its card is behind a button): it may use most of the 6000
-characters Discord allows across a message's embeds."""
-STATUS_ROOM = 600
-"""Kept for the character's state after the change (bot.ui.card.with_status), a field of its own."""
+# ---- A character's state: its colour, in words, and the one word players see of a secret NPC
+
+
+class State(IntEnum):
+    """The worst state of a character across both tracks, for colours and lists."""
+
+    UNHURT = 0
+    LIGHT = 1
+    SERIOUS = 2
+    CRITICAL = 3
+    OUT = 4
+    """Dead or incoherent."""
+
+
+COLOURS: dict[State, int] = {
+    State.UNHURT: 0x2ECC71,
+    State.LIGHT: 0xF1C40F,
+    State.SERIOUS: 0xE67E22,
+    State.CRITICAL: 0xE74C3C,
+    State.OUT: 0x4F545C,
+}
+NOTICE_COLOUR = 0x5865F2
+"""Discord's blurple, for what shows no character's state: settings, lists, history, notices, previews."""
+
+
+def state_of(character: Character) -> State:
+    if character.out_of_play:
+        return State.OUT
+    worst = [s for track in Track if (s := character.worst(track)) is not None]
+    return State.UNHURT if not worst else State(max(worst) + 1)
+
+
+def state_colour(state: State) -> discord.Colour:
+    return discord.Colour(COLOURS[state])
+
+
+def state_text(character: Character, lang: Lang) -> str:
+    """ "dead", "incoherent", "unhurt", or the worst wound of each track ("serious wound · trauma")."""
+    if character.dead:
+        return t(lang, "dead")
+    if character.incoherent:
+        return t(lang, "incoherent")
+    worst = [severity_label(lang, track, s) for track in Track if (s := character.worst(track)) is not None]
+    return " · ".join(worst) if worst else t(lang, "unhurt")
+
+
+SECRET_COLOUR = 0x99AAB5
+"""One colour for every secret NPC: the colour of the card would tell its state."""
+SECRET_WORDS: dict[tuple[Track, Severity], str] = {
+    (Track.PHYSICAL, Severity.LOW): N_("wounded"),
+    (Track.PHYSICAL, Severity.MID): N_("badly wounded"),
+    (Track.PHYSICAL, Severity.HIGH): N_("at death's door"),
+    (Track.MENTAL, Severity.LOW): N_("shaken"),
+    (Track.MENTAL, Severity.MID): N_("shaken"),
+    (Track.MENTAL, Severity.HIGH): N_("on the edge of madness"),
+}
+"""A secret NPC's state by its worst wound and the track it is on (words with no grammatical gender in
+French: "mal en point", "aux portes de la mort", "au bord de la folie")."""
+
+
+def counts_text(character: Character, track: Track, lang: Lang) -> str:
+    """``light 2/4 · serious 1/2``: the wounds held on ``track``, of the most allowed."""
+    counts, maxima = character.counts(track), character.maxima(track)
+    return " · ".join(
+        f"{severity_short(lang, track, s)} {counts[s]}/{maxima[s]}" for s in SEVERITIES if counts[s]
+    )
+
+
+def track_line(character: Character, track: Track, lang: Lang) -> str | None:
+    """``Physical 🟨🟨🟧 — light 2/4 · serious 1/2``: one line for a track that holds wounds (``None``
+    for an empty track)."""
+    counts = character.counts(track)
+    if not any(counts):
+        return None
+    return f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
+
+
+def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
+    """The healing sessions ``character`` may start now (one per track at most), with their first roll's
+    odds: a result's state, its Heal buttons, the card and the board show them."""
+    return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
+
+
+def status_lines(
+    character: Character, ruleset: Ruleset, lang: Lang, odds: Sequence[HealingOdds] | None = None
+) -> list[str]:
+    """What a short result says of the character after the change: the tracks that hold wounds, the
+    total penalty, the loudest warning and the odds of each healing session offered (``odds``: the
+    :func:`sessions`, when the caller has them already). Dead and incoherent characters say so
+    elsewhere, loudly: nothing here (no numbers for them)."""
+    if character.out_of_play:
+        return []
+    lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
+    if not lines:
+        return [t(lang, "Unhurt.")]
+    lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
+    if found := warning_lines(character, lang):
+        loudest = found[0]
+        lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
+    # a healing session is offered (the Heal button): its odds, as on the card
+    lines += [f"🩹 {odds_line(o, lang)}" for o in (sessions(character, ruleset) if odds is None else odds)]
+    return lines
+
+
+def secret_word(character: Character, lang: Lang) -> str:
+    """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
+    shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
+    decides, on the track it is on."""
+    if character.out_of_play:
+        return state_text(character, lang)
+    held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
+    if not held:
+        return t(lang, "unhurt")
+    severity, track = max(held, key=lambda h: (h[0], h[1] is Track.PHYSICAL))  # a tie: the body first
+    return t(lang, SECRET_WORDS[track, severity])
+
+
+NEXT_BEYOND = {Track.PHYSICAL: N_("**{next} → FATAL**"), Track.MENTAL: N_("**{next} → INCOHERENT**")}
+ANY_BEYOND = {
+    Track.PHYSICAL: N_("⚠️ **Any new wound is FATAL, even a light one**"),
+    Track.MENTAL: N_("⚠️ **Any new mental wound makes them INCOHERENT, even a shock**"),
+}
+
+
+def _warning_line(warning: EscalationWarning, lang: Lang) -> str:
+    track, next_ = warning.track, severity_next(lang, warning.track, warning.severity)
+    if warning.becomes is None:
+        return t(lang, NEXT_BEYOND[track], next=next_)
+    return t(lang, "{next} → {becomes}", next=next_, becomes=severity_short(lang, track, warning.becomes))
+
+
+def warning_lines(character: Character, lang: Lang) -> list[str]:
+    """Rules §3 for both tracks, most severe first. When even the lightest wound of a track would be
+    beyond it, one loud line says so first, instead of one line per severity."""
+    loud: list[str] = []
+    found: list[EscalationWarning] = []
+    for track in Track:
+        track_warnings = warnings(character, track)
+        if any(w.beyond and w.severity is Severity.LOW for w in track_warnings):
+            loud.append(t(lang, ANY_BEYOND[track]))
+            track_warnings = [w for w in track_warnings if not w.beyond]
+        found.extend(track_warnings)
+    order = list(Track)
+    found.sort(key=lambda w: (w.becomes is not None, -(w.becomes or 0), w.severity, order.index(w.track)))
+    return loud + [_warning_line(w, lang) for w in found]
+
+
+def with_status(
+    embed: discord.Embed,
+    character: Character,
+    ruleset: Ruleset,
+    lang: Lang,
+    odds: Sequence[HealingOdds] | None = None,
+) -> discord.Embed:
+    """``embed`` (a short result) with the character's state after the change as its last field."""
+    if lines := status_lines(character, ruleset, lang, odds):
+        embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
+    return embed
+
+
+# ---- A roll written out in full: ``luck 7 − unluck 3 = +4, Cp+Rs +2, … → margin +2``
+
+MAX_THROWS_SHOWN = 6
+"""An open die with more throws than this is shown as ``10×7+3`` (every throw but the last is a 10)."""
+
+
+def throws(values: tuple[int, ...]) -> str:
+    """One die: ``7``, or with open rolls ``10+4`` (each throw shown)."""
+    if len(values) > MAX_THROWS_SHOWN and all(v == 10 for v in values[:-1]):
+        return f"10×{len(values) - 1}+{values[-1]}"
+    return "+".join(str(v) for v in values)
+
+
+def dice_text(dice: Dice, lang: Lang) -> str:
+    """``luck 7 − unluck 3 = +4``, marked when the player typed the dice."""
+    text = (
+        f"{t(lang, 'luck')} {throws(dice.luck)} {MINUS} {t(lang, 'unluck')} {throws(dice.unluck)}"
+        f" = {signed(dice.value)}"
+    )
+    return text + " (" + t(lang, "player's dice") + ")" if dice.manual else text
+
+
+def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -> str:
+    """Every term of ``roll``; ``label`` names the attributes term (``Cp+Rs``, ``modifier``…);
+    ``difficulty=False`` for a damage roll, which has none."""
+    terms = [dice_text(roll.dice, lang), f"{label} {signed(roll.attributes)}"]
+    if difficulty:
+        terms.append(f"{t(lang, 'difficulty')} {signed(roll.difficulty)}")
+    terms.append(f"{t(lang, 'penalty')} {signed(roll.penalty)}")
+    return ", ".join(terms) + f" → {t(lang, 'margin')} {signed(roll.margin)}"
+
+
+# ---- Why a wound became worse than asked: the full ranks it went through ("light full 4/4").
+
+
+def skipped(start: Severity | None, became: Severity | None) -> list[Severity]:
+    """The ranks from ``start`` up to (not including) ``became`` (``None``: beyond the track): each
+    was full when the wound arrived, which is why it went on up."""
+    if start is None:
+        return []
+    return [s for s in SEVERITIES if s >= start and (became is None or s < became)]
+
+
+FULL = {  # a severity by its English choice value: "full" as the reason of an escalation
+    "light": N_("light full {max}/{max}"),
+    "serious": N_("serious full {max}/{max}"),
+    "critical": N_("critical full {max}/{max}"),
+    "shock": N_("shock full {max}/{max}"),
+    "trauma": N_("trauma full {max}/{max}"),
+    "psychosis": N_("psychosis full {max}/{max}"),
+}
+
+
+def cascade_reason(
+    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima
+) -> str:
+    """`` (light full 4/4, serious full 2/2)``, or nothing when the wound stayed at ``start``."""
+    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped(start, became)]
+    return f" ({', '.join(full)})" if full else ""
+
+
+# ---- The damage table of rules.md §8 in words, for /config show and the damage results.
+
+
+def _band(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def damage_table_text(table: DamageTable, lang: Lang) -> str:
+    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``."""
+    light, serious, critical, fatal = table.thresholds
+    return t(
+        lang,
+        "none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}",
+        none=light - 1,
+        light=_band(light, serious - 1),
+        serious=_band(serious, critical - 1),
+        critical=_band(critical, fatal - 1),
+        fatal=fatal,
+    )
+
+
+# ---- The odds of a healing session's first roll, in words: shown wherever a session is offered.
+
+NAME_IN_QUESTION = 80
+SESSION_TITLE = {
+    Track.PHYSICAL: N_("Healing session — {name}"),
+    Track.MENTAL: N_("Mental healing session — {name}"),
+}
+WOUNDS_TITLE = {Track.PHYSICAL: N_("Wounds — {name}"), Track.MENTAL: N_("Mental wounds — {name}")}
+GM_HEALING_TITLE = N_("GM healing — {name}")
+WOUND_BEYOND = {
+    Track.PHYSICAL: N_("• {inflicted} → ☠️ **FATAL**"),
+    Track.MENTAL: N_("• {inflicted} → 🌀 **INCOHERENT**"),
+}
+FAILED_BEYOND = {
+    Track.PHYSICAL: N_("☠️ failed by {margin} (10 or more): **FATAL**"),
+    Track.MENTAL: N_("🌀 failed by {margin} (10 or more): **INCOHERENT**"),
+}
+DEATH_ODDS = {Track.PHYSICAL: N_(" · ☠️ **death {death}**"), Track.MENTAL: N_(" · 🌀 **incoherence {death}**")}
+RISK_COLOUR = 0xE67E22
+DEATH_COLOUR = 0xE74C3C
+
+
+@lru_cache(maxsize=1024)  # few distinct chances exist; Fraction arithmetic is slow on every card
+def percent(lang: Lang, chance: Fraction) -> str:
+    """A chance as a whole percentage that never reads 0 % or 100 % unless it is exactly so."""
+    value = round(chance * 100)
+    if chance > 0 and value == 0:
+        text = "< 1"
+    elif chance < 1 and value == 100:
+        text = "> 99"
+    else:
+        text = str(value)
+    return f"{text}\u202f%" if lang == "fr" else f"{text}%"
+
+
+def only_hurts(odds: HealingOdds) -> bool:
+    """A session that cannot succeed: it can only leave the wound as it is, or worsen it."""
+    return odds.success == 0
+
+
+def success_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "success 36%", or "success impossible"."""
+    if only_hurts(odds):
+        return t(lang, "success impossible")
+    return t(lang, "success {success}", success=percent(lang, odds.success))
+
+
+def danger_text(odds: HealingOdds, lang: Lang) -> str:
+    """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
+    or "" when it cannot worsen anything."""
+    if odds.death > 0:
+        mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
+        return f"{mark} {percent(lang, odds.death)}"
+    if odds.worsening > 0:
+        return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
+    return ""
+
+
+def stakes(odds: HealingOdds, lang: Lang) -> str:
+    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"."""
+    return " · ".join(part for part in (success_text(odds, lang), danger_text(odds, lang)) if part)
+
+
+def odds_line(odds: HealingOdds, lang: Lang) -> str:
+    """ "First roll (light wound): **success impossible** · worsening 64% · ☠️ **death 64%**"."""
+    line = t(
+        lang,
+        "First roll ({severity}): {success} · worsening {worsening}",
+        severity=severity_label(lang, odds.track, odds.severity),
+        success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
+        worsening=percent(lang, odds.worsening),
+    )
+    if odds.death > 0:
+        line += t(lang, DEATH_ODDS[odds.track], death=percent(lang, odds.death))
+    return line
+
+
+def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
+    """The private question before a session the bot rolls: what is at stake first, then why."""
+    at_stake = stakes(odds, lang)
+    if not odds.beyond:
+        return t(
+            lang,
+            "**{stakes}**\nThis healing session may make things worse: a first roll "
+            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
+            "nothing.)",
+            stakes=at_stake,
+        )
+    key = (
+        N_(
+            "⚠️ **{stakes}**\nThis healing session may **kill** {name}: a first roll "
+            "failed by 10 or more worsens the wound, and that would be fatal. Roll "
+            "anyway? (Cancel changes nothing.)"
+        )
+        if odds.track is Track.PHYSICAL
+        else N_(
+            "⚠️ **{stakes}**\nThis healing session may make {name} **incoherent**: a "
+            "first roll failed by 10 or more worsens the wound beyond the last "
+            "psychosis. Roll anyway? (Cancel changes nothing.)"
+        )
+    )
+    return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
+
+
+def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
+    """The character's name and the odds of the first roll, for the question."""
+    return discord.Embed(
+        title=t_name(lang, SESSION_TITLE[odds.track], character.name, TITLE),
+        description=odds_line(odds, lang),
+        colour=discord.Colour(DEATH_COLOUR if odds.beyond else RISK_COLOUR),
+    )
+
+
+RESULT_BUDGET = TOTAL - 500  # alone in its message (the card is behind a button): most of the 6000
+STATUS_ROOM = 600  # kept for the state after the change (with_status), a field of its own
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
-MAX_MENTIONS = 50
-"""Discord allows 100 mentioned users; 50 mentions keep the content well within 2000 characters."""
+MAX_MENTIONS = 50  # Discord allows 100; 50 keep the content well within 2000 characters
 SUCCESS_COLOUR = COLOURS[State.UNHURT]
 FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
@@ -60,12 +435,7 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
     inflicted = severity_label(lang, track, result.inflicted)
     why = cascade_reason(lang, track, result.inflicted, result.became, maxima)
     if result.became is None:
-        key = (
-            N_("• {inflicted} → ☠️ **FATAL**")
-            if track is Track.PHYSICAL
-            else N_("• {inflicted} → 🌀 **INCOHERENT**")
-        )
-        return t(lang, key, inflicted=inflicted) + why
+        return t(lang, WOUND_BEYOND[track], inflicted=inflicted) + why
     if result.escalated:
         became = severity_label(lang, track, result.became)
         return t(lang, "• {inflicted} → **{became}**", inflicted=inflicted, became=became) + why
@@ -74,29 +444,27 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
 
 def _grouped(lines: Sequence[str]) -> list[str]:
     """Repeated lines in a row told once: ``• 3 × light wound``."""
-    out: list[str] = []
-    counts: list[int] = []
-    for line in lines:
-        if out and out[-1] == line:
-            counts[-1] += 1
-        else:
-            out.append(line)
-            counts.append(1)
-    return [
-        line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in zip(out, counts, strict=True)
-    ]
+    runs = [(line, len(list(run))) for line, run in groupby(lines)]
+    return [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
 
 
 def wound_embed(
-    infliction: Infliction, character_after: Character, ruleset: Ruleset, lang: Lang, *, note: str = ""
+    infliction: Infliction,
+    character_after: Character,
+    ruleset: Ruleset,
+    lang: Lang,
+    *,
+    note: str = "",
+    odds: Sequence[HealingOdds] | None = None,
 ) -> discord.Embed:
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
-    incoherence called out, the wounds of the batch not applied after a fatal one."""
+    incoherence called out, the wounds of the batch not applied after a fatal one (``odds``: see
+    :func:`status_lines`)."""
     track = infliction.track
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
-    return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
+    return fit_total(with_status(embed, character_after, ruleset, lang, odds), RESULT_BUDGET)
 
 
 def wound_result(
@@ -122,9 +490,8 @@ def wound_result(
                 infliction.rest_lost,
             )
         )
-    key = N_("Wounds — {name}") if infliction.track is Track.PHYSICAL else N_("Mental wounds — {name}")
     return discord.Embed(
-        title=t_name(lang, key, character.name, TITLE),
+        title=t_name(lang, WOUNDS_TITLE[infliction.track], character.name, TITLE),
         description="\n".join(lines),
         colour=_result_colour(infliction.results),
     )
@@ -141,7 +508,7 @@ def lowering_embed(lowering: Lowering, ruleset: Ruleset, lang: Lang) -> discord.
         t(lang, "No roll. The rest counter is unchanged."),
     ]
     embed = discord.Embed(
-        title=t_name(lang, "GM healing — {name}", lowering.character.name, TITLE),
+        title=t_name(lang, GM_HEALING_TITLE, lowering.character.name, TITLE),
         description="\n".join(lines),
         colour=state_colour(state_of(lowering.character)),
     )
@@ -161,12 +528,7 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
     margin = step.roll.failure_margin
     why = cascade_reason(lang, track, step.severity.higher(), step.became, maxima)
     if step.beyond or (step.worsened and step.became is None):
-        key = (
-            N_("☠️ failed by {margin} (10 or more): **FATAL**")
-            if track is Track.PHYSICAL
-            else N_("🌀 failed by {margin} (10 or more): **INCOHERENT**")
-        )
-        return t(lang, key, margin=margin) + why
+        return t(lang, FAILED_BEYOND[track], margin=margin) + why
     if step.worsened and step.became is not None:
         severity = severity_label(lang, track, step.became)
         return (
@@ -216,8 +578,7 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     )
     if not session.character.out_of_play:
         tail.append(t(lang, "The rest is consumed: the next session needs a new full rest period."))
-    key = N_("Healing session — {name}") if track is Track.PHYSICAL else N_("Mental healing session — {name}")
-    title = t_name(lang, key, session.character.name, TITLE)
+    title = t_name(lang, SESSION_TITLE[track], session.character.name, TITLE)
     room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
         len(part) + 1 for part in head + tail
     )
@@ -282,6 +643,16 @@ def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]
     return lines
 
 
+CAN_ROLL = {
+    Track.PHYSICAL: N_("Can roll healing now (/heal roll)"),
+    Track.MENTAL: N_("Can roll mental healing now (/heal roll track:mental)"),
+}
+CANNOT_SUCCEED = {
+    Track.PHYSICAL: N_("Rest over, but healing cannot succeed now (not pinged)"),
+    Track.MENTAL: N_("Rest over, but mental healing cannot succeed now (not pinged)"),
+}
+
+
 def ready_to_heal(
     characters: Sequence[Character], ruleset: Ruleset, track: Track
 ) -> list[tuple[Character, HealingOdds]]:
@@ -312,39 +683,16 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     fields: list[tuple[str, str]] = []
-    hopeless: list[tuple[str, str]] = []
+    hopeless: list[tuple[str, str]] = []  # listed after every session that can succeed
     for track in Track:
-        ready: list[str] = []
-        only_hurt: list[str] = []
+        found: dict[bool, list[str]] = {False: [], True: []}  # by whether the session can only hurt
         for character, odds in ready_to_heal(characters, ruleset, track):
-            line = "• " + clip(escape(character.name), NAME_IN_LINE) + " — " + odds_line(odds, lang)
-            (only_hurt if only_hurts(odds) else ready).append(line)
-        if ready:
-            text = join_lines(lang, ready, FIELD_VALUE)
-            fields.append(
-                (
-                    t(
-                        lang,
-                        N_("Can roll healing now (/heal roll)")
-                        if track is Track.PHYSICAL
-                        else N_("Can roll mental healing now (/heal roll track:mental)"),
-                    ),
-                    text,
-                )
+            found[only_hurts(odds)].append(
+                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
             )
-        if only_hurt:
-            text = join_lines(lang, only_hurt, FIELD_VALUE)
-            hopeless.append(
-                (
-                    t(
-                        lang,
-                        N_("Rest over, but healing cannot succeed now (not pinged)")
-                        if track is Track.PHYSICAL
-                        else N_("Rest over, but mental healing cannot succeed now (not pinged)"),
-                    ),
-                    text,
-                )
-            )
+        for hurts, into, titles in ((False, fields, CAN_ROLL), (True, hopeless, CANNOT_SUCCEED)):
+            if found[hurts]:
+                into.append((t(lang, titles[track]), join_lines(lang, found[hurts], FIELD_VALUE)))
     if not fields:
         description = t(lang, "Nobody can roll healing yet.") + "\n" + description
     fields += hopeless

@@ -12,20 +12,25 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import NOTICE_COLOUR, State, secret_word, state_colour, state_text
-from bot.ui.i18n import (
-    Lang,
+from bot.ui.i18n import Lang, t, tn
+from bot.ui.results import NOTICE_COLOUR, State, damage_table_text, secret_word, state_colour, state_text
+from bot.ui.text import (
+    DESCRIPTION,
+    FIELD_VALUE,
+    SERVER_SETTINGS,
+    SETTING_LABELS,
+    TITLE,
+    clip,
+    escape,
     join_lines,
+    mention,
     number,
     preset_label,
     severity_short,
-    t,
+    signed,
     t_name,
-    tn,
     track_label,
 )
-from bot.ui.rolls import damage_table_text
-from bot.ui.text import DESCRIPTION, FIELD_VALUE, TITLE, clip, escape, mention, signed
 
 # ---- The server's settings (rules §7) and the result of an import.
 
@@ -40,9 +45,9 @@ def _track_line(lang: Lang, track: Track, values: tuple[int, int, int], shown: C
 
 
 NUMBERS: tuple[tuple[str, Callable[[TrackNumbers], tuple[int, int, int]], Callable[[int], str]], ...] = (
-    (N_("Penalty per wound"), lambda n: n.penalties, signed),
-    (N_("Rest before healing (days)"), lambda n: n.rest_days, number),
-    (N_("Healing difficulty (positive is easier)"), lambda n: n.difficulty, signed),
+    (SETTING_LABELS["penalties"], lambda n: n.penalties, signed),
+    (SETTING_LABELS["rest_days"], lambda n: n.rest_days, number),
+    (SETTING_LABELS["difficulty"], lambda n: n.difficulty, signed),
 )
 """The settings with a number per track and severity: their label, where they are, how they show."""
 
@@ -60,7 +65,7 @@ ASK_HEALING = {  # /config dice ask-before-healing: when to ask, by its choice v
 
 def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """Every setting of the server, in ``lang``."""
-    embed = discord.Embed(title=t(lang, "Server settings"), colour=discord.Colour(NOTICE_COLOUR))
+    embed = discord.Embed(title=t(lang, SERVER_SETTINGS), colour=discord.Colour(NOTICE_COLOUR))
     embed.add_field(name=t(lang, "GM role"), value=_role(lang, ruleset.gm_role_id), inline=False)
     presets = [
         t(
@@ -73,7 +78,7 @@ def config_embed(ruleset: Ruleset, lang: Lang) -> discord.Embed:
         for name, preset in sorted(ruleset.presets.items())
     ]
     embed.add_field(
-        name=t(lang, "Maxima presets"), value=join_lines(lang, presets, FIELD_VALUE), inline=False
+        name=t(lang, SETTING_LABELS["presets"]), value=join_lines(lang, presets, FIELD_VALUE), inline=False
     )
     for key, pick, shown in NUMBERS:
         lines = [_track_line(lang, track, pick(ruleset.numbers(track)), shown) for track in Track]

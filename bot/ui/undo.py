@@ -11,12 +11,20 @@ from bot.errors import N_
 from bot.history import Event, Undid, record_of
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.rules.severity import SEVERITIES, Severity, Track
+from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.card import NOTICE_COLOUR, secret_word, state_text
-from bot.ui.events import EVENT_LIMIT, NAME_IN_EVENT, SECRET_KINDS, describe, describe_event, kind_of
-from bot.ui.i18n import Lang, join_lines, severity_short, t
-from bot.ui.text import DESCRIPTION, clip, escape, signed
+from bot.ui.events import (
+    EVENT_LIMIT,
+    NAME_IN_EVENT,
+    SECRET_CHANGE,
+    SECRET_KINDS,
+    describe,
+    describe_event,
+    kind_of,
+)
+from bot.ui.i18n import Lang, t
+from bot.ui.results import NOTICE_COLOUR, secret_word, state_text
+from bot.ui.text import DESCRIPTION, clip, escape, join_lines, severity_short, signed
 
 
 def undo_embed(
@@ -40,9 +48,7 @@ def undo_embed(
         inner = record.reverted
         name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
         if secret and kind_of(inner) in SECRET_KINDS:
-            what = t(
-                lang, "**{name}** — a change kept secret", name=name
-            )  # "#60: Goblin — a change kept secret"
+            what = t(lang, SECRET_CHANGE, name=name)
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:
@@ -69,7 +75,7 @@ def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool,
         state = state_text(character, lang)
     else:
         held = [
-            f"{n} {_word(lang, track, s, n)}"
+            f"{n} {severity_short(lang, track, s, n)}"
             for track in Track
             for s in SEVERITIES
             if (n := character.counts(track)[s])
@@ -80,8 +86,3 @@ def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool,
         "incoherent": N_("↩️ **{name}** — coherent again · state restored: {state}"),
     }.get(was or "", N_("↩️ **{name}** — state restored: {state}"))
     return t(lang, key, name=name, state=state)
-
-
-def _word(lang: Lang, track: Track, severity: Severity, count: int) -> str:
-    """The bare word for ``count`` wounds: "light" / "légère(s)", "trauma(s)" / "traumatisme(s)"."""
-    return severity_short(lang, track, severity, count)

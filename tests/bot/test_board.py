@@ -14,7 +14,7 @@ import pytest
 from bot.interface.boards import EDIT_INTERVAL
 from bot.storage.boards import Board
 from bot.storage.store import Reader
-from bot.ui.card import COLOURS, State
+from bot.ui.results import COLOURS, State
 from tests import fakediscord as harness
 from tests.databases import boards_of
 from tests.fakediscord import check_requests

@@ -24,7 +24,8 @@ from typing import Any
 
 import discord
 
-from bot.ui.i18n import CATALOGUES, UNKNOWN, Lang, lang_of
+from bot.ui.i18n import CATALOGUES, Lang, lang_of
+from bot.ui.refusals import UNKNOWN
 from bot.ui.text import CHOICE_NAME
 from tests import fakediscord as harness
 from tests.databases import Connection, connect, sql_lines

@@ -21,7 +21,7 @@ from bot.rules import Character, Track
 from bot.rules.character import NAME_MAX, clean_name
 from bot.rules.ruleset import preset_key
 from bot.rules.severity import SEVERITY_NAMES
-from bot.storage.characters import name_key
+from bot.storage.transaction import name_key
 from bot.ui.text import clip, escape
 from tests import fakediscord as harness
 from tests.databases import ruleset_of

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, open_database
-from bot.storage.sql import Sql, UniqueViolation
 from bot.storage.sqlite import CHECKPOINT_UNITS, SqliteDatabase, database_path
+from bot.storage.transaction import Sql, UniqueViolation
 
 
 @pytest.mark.parametrize(

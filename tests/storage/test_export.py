@@ -15,7 +15,8 @@ from bot.errors import ImportProblem, UserError
 from bot.rules import Preset, Ruleset, Severity, Track, inflict
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
-from bot.ui.i18n import LANGS, error_text
+from bot.ui.i18n import LANGS
+from bot.ui.refusals import error_text
 from tests.databases import characters_of, dump, export_of, history_of, ruleset_of
 from tests.storage.conftest import ALICE, BOB, GM, GUILD, OTHER_GUILD, create
 

@@ -16,7 +16,7 @@ import pytest
 from bot.storage import postgres
 from bot.storage.errors import Unavailable
 from bot.storage.postgres import PostgresDatabase
-from bot.storage.sql import Sql
+from bot.storage.transaction import Sql
 
 GUILD = 111_111_111_111
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.actions.undoing import revert
 from bot.errors import UserError
-from bot.history import Configured, Event, Undid, details_of, record_of
+from bot.history import Configured, Event, Undid, details_json, record_of
 from bot.interface import run
 from bot.rules import Ruleset, Severity, Track, Wound, inflict, new_character
 from bot.rules.character import Character
@@ -135,7 +135,7 @@ async def test_a_settings_change_keeps_the_settings_before_it_once(store: Store,
         before, after = tx.ruleset(), tx.ruleset().model_copy(update=update)
         tx.save_ruleset(after)
         record = Configured(setting, update, before.model_dump(mode="json"), after.model_dump(mode="json"))
-        details = details_of(record)
+        details = json.loads(details_json(record))
         if as_before:  # as versions before this one wrote it: the settings before in both places
             details["before"] = before.model_dump(mode="json")
         tx.record("config", GM, details=details)

@@ -7,15 +7,9 @@ from dataclasses import replace
 import pytest
 
 from bot.rules import Ruleset, Severity, Track
-from bot.ui.card import (
-    CARD_BUDGET,
-    COLOURS,
-    State,
-    character_card,
-    state_of,
-    warning_lines,
-)
+from bot.ui.card import CARD_BUDGET, character_card
 from bot.ui.i18n import LANGS, Lang
+from bot.ui.results import COLOURS, State, state_of, warning_lines
 from bot.ui.text import EMPTY, MAX_MARKS, glyph, marks
 from tests.ui.builders import PING, character, embed_text, nasty
 from tests.ui.limits import embed_within_limits

@@ -17,7 +17,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from bot.ui import i18n
-from bot.ui.i18n import LANGS, t, t_name, tn, tnp
+from bot.ui.i18n import LANGS, t, tn, tnp
+from bot.ui.text import t_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")])

@@ -12,7 +12,7 @@ from bot.rules.ruleset import DamageTable
 from bot.ui.card import character_card
 from bot.ui.damage import damage_embed, percent, preview_embed
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.rolls import damage_table_text
+from bot.ui.results import damage_table_text
 from tests.ui.builders import PING, character, nasty
 from tests.ui.limits import message_within_limits
 

@@ -154,7 +154,7 @@ def test_no_english_word_in_the_french_command_names_and_descriptions() -> None:
 def test_french_plurals_and_the_built_in_preset() -> None:
     from bot.rules import Ruleset
     from bot.ui.card import character_card
-    from bot.ui.i18n import days_text
+    from bot.ui.text import days_text
     from tests.ui.builders import character, embed_text
 
     assert [days_text("fr", r, n) for r, n in ((0, 1), (1, 7), (3, 7))] == [
@@ -202,7 +202,7 @@ def test_no_french_message_gives_a_character_or_a_person_a_gender() -> None:
 def test_state_words_follow_the_track_and_carry_no_gender(
     physical: tuple[int, int, int], mental: tuple[int, int, int], en: str, fr: str
 ) -> None:
-    from bot.ui.card import secret_word
+    from bot.ui.results import secret_word
     from tests.ui.builders import character
 
     someone = character(physical, mental)
@@ -211,7 +211,7 @@ def test_state_words_follow_the_track_and_carry_no_gender(
 
 
 def test_the_state_words_of_the_dead_and_the_incoherent_are_verbs() -> None:
-    from bot.ui.card import secret_word
+    from bot.ui.results import secret_word
     from tests.ui.builders import character
 
     assert secret_word(character(dead=True), "fr") == "a succombé"

@@ -13,22 +13,9 @@ import pytest
 from bot.errors import Change, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
 from bot.ui import i18n
-from bot.ui.i18n import (
-    CATALOGUES,
-    KNOWN,
-    LANGS,
-    UNKNOWN,
-    Lang,
-    MissingParameter,
-    error_text,
-    join_lines,
-    lang_of,
-    plural_index,
-    severity_label,
-    t,
-    t_name,
-    tn,
-)
+from bot.ui.i18n import CATALOGUES, KNOWN, LANGS, Lang, MissingParameter, lang_of, plural_index, t, tn
+from bot.ui.refusals import UNKNOWN, change_text, error_text
+from bot.ui.text import join_lines, severity_label, t_name
 from tests.ui.builders import PING
 from tests.ui.refusals import REFUSALS, messages_of, raised_refusals
 
@@ -600,10 +587,10 @@ def test_a_character_without_a_name_to_show_and_a_change_without_a_tie_have_text
         "fr", later
     )
     # A change's reach, singular and plural, in both languages.
-    assert i18n.change_text("en", Change("rest", 1, True)) == "rest of the whole server, 1 character"
-    assert i18n.change_text("fr", Change("rest", 1, True)) == "repos de tout le serveur, 1 personnage"
-    assert i18n.change_text("en", Change("character_delete", 2)) == "character deletion, 2 characters"
-    assert i18n.change_text("en", Change("wound")) == "wound"
+    assert change_text("en", Change("rest", 1, True)) == "rest of the whole server, 1 character"
+    assert change_text("fr", Change("rest", 1, True)) == "repos de tout le serveur, 1 personnage"
+    assert change_text("en", Change("character_delete", 2)) == "character deletion, 2 characters"
+    assert change_text("en", Change("wound")) == "wound"
 
 
 def test_a_refusal_missing_a_parameter_fails_under_the_tests() -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from bot.actions import admin, characters, undoing, wounds
 from bot.actions.actor import Actor
-from bot.clock import utc_now
 from bot.rules import Severity, Track
 from bot.storage import Store
+from bot.storage.store import utc_now
 
 GUILD = 123_456
 GM = Actor(user_id=1, guild_id=GUILD, owns_guild=True)
