@@ -48,6 +48,11 @@ def run_check() -> None:
         print("ok: " + asyncio.run(check_database(settings.database_url)))
     except StorageError as error:
         raise SystemExit(f"error: {error}") from None
+    if settings.web_port is not None:
+        from bot.web.limits import Budget, open_files_at_start
+
+        budget = Budget.for_limit(open_files_at_start())
+        print(f"ok: player view on {settings.web_host}:{settings.web_port}: {budget.describe()}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -209,3 +209,27 @@ def test_the_command_line_exit_codes(tmp_path: Path) -> None:
     )
     assert failed.returncode == 1
     assert failed.stderr == "error: DISCORD_TOKEN is not set (put it in the environment or in .env)\n"
+
+
+def test_the_check_says_the_player_views_budget(tmp_path: Path) -> None:
+    """With WEB_PORT, the budget a start would give the page, from the hard open-files limit (a start
+    raises the soft one to it)."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DISCORD_TOKEN": "a-token",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/x.db",
+        "WEB_PORT": "8088",
+        "WEB_BASE_URL": "https://harmonies.example.org",
+    }
+    ok = subprocess.run(
+        ["prlimit", "--nofile=256:1024", sys.executable, "-m", "bot", "check"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.splitlines()[-1] == (
+        "ok: player view on 127.0.0.1:8088: up to 704 connections at once (616 update streams), "
+        "open-files limit 1024, 256 kept for Discord and the database"
+    )

@@ -2,7 +2,8 @@
 
 * ``GET /healthz``: 200 while the process runs its event loop (alive);
 * ``GET /readyz``: 200 when every shard of this process is connected to the gateway and the database
-  answers, else 503. The body says which part is not ready;
+  answers, else 503. The body says which part is not ready, and, when the process serves the player
+  view, its budget of connections and what it holds (``web``);
 * ``GET /metrics``: the bot's numbers in Prometheus's text format (:mod:`bot.interface.metrics`).
 
 They listen on 127.0.0.1 unless ``HEALTH_HOST`` says otherwise (``0.0.0.0`` in a container).
@@ -19,6 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
+    from bot.web.server import PlayerView
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +69,11 @@ async def readiness(bot: HarmoniesBot) -> tuple[bool, dict[str, object]]:
 class Health:
     """The health endpoints of one bot process: ``await start()``, ``await close()``."""
 
-    def __init__(self, bot: HarmoniesBot, host: str, port: int) -> None:
+    def __init__(
+        self, bot: HarmoniesBot, host: str, port: int, *, player_view: PlayerView | None = None
+    ) -> None:
         self.bot = bot
+        self.player_view = player_view
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None
@@ -94,6 +99,8 @@ class Health:
 
     async def _ready(self, request: web.Request) -> web.Response:
         ready, body = await readiness(self.bot)
+        if self.player_view is not None:
+            body["web"] = self.player_view.status()
         return web.json_response(body, status=200 if ready else 503)
 
     async def _metrics(self, request: web.Request) -> web.Response:

@@ -9,8 +9,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -70,6 +70,9 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     )
 
 
+_ARRIVED = "harmonies.arrived"  # in Interaction.extras: the event loop's time when it arrived
+
+
 def caller_lang(interaction: discord.Interaction) -> Lang:
     return lang_of(interaction.locale)
 
@@ -104,7 +107,7 @@ def defer_when_slow(interaction: discord.Interaction) -> None:
         discord.InteractionType.modal_submit,
     ):
         loop = asyncio.get_running_loop()
-        arrived = loop.time()
+        arrived = interaction.extras[_ARRIVED] = loop.time()
         timer = loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
         interaction.extras[_TIMER] = timer
 
@@ -137,7 +140,9 @@ async def _defer(interaction: discord.Interaction, arrived: float) -> None:
             return  # too late for Discord (the command's own answer was tried meanwhile, and failed)
         command = interaction.type is discord.InteractionType.application_command
         try:
-            await interaction.response.defer(thinking=command)
+            await delivered(interaction, lambda: interaction.response.defer(thinking=command))
+        except Undelivered:
+            return
         except discord.HTTPException as exc:
             log.warning("Could not defer slow interaction %s: %s", interaction.id, exc)
             return
@@ -162,13 +167,22 @@ async def respond(
     it stays private). The message sent, when Discord says which."""
     async with _answering(interaction):
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            sent = await delivered(
+                interaction,
+                lambda: interaction.response.send_message(content, ephemeral=ephemeral, **kwargs),
+                files=kwargs.get("files", ()),
+            )
             _answered(interaction)
             return sent.resource if isinstance(sent.resource, discord.Message) else None
     if interaction.extras.pop(_THINKING, None) == "public" and ephemeral:
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
-    return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
+    return await delivered(
+        interaction,
+        lambda: interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs),
+        files=kwargs.get("files", ()),
+        first=False,
+    )
 
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
@@ -176,10 +190,64 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     deferred, through the original response (the clicked message)."""
     async with _answering(interaction):
         if not interaction.response.is_done():
-            await interaction.response.edit_message(**kwargs)
+            await delivered(interaction, lambda: interaction.response.edit_message(**kwargs))
             _answered(interaction)
             return
-    await interaction.edit_original_response(**kwargs)
+    await delivered(interaction, lambda: interaction.edit_original_response(**kwargs), first=False)
+
+
+# ---- Discord first: an answer that could not reach Discord is tried again within its deadline ----
+
+RETRY_S = 0.2
+"""Between two tries of an answer that failed on an OS error (no file left to open a connection, say)."""
+FOLLOW_UP_RETRY_S = 10.0
+"""How long a follow-up or an edit is tried (its token lasts 15 minutes; the first answer has 3 s)."""
+_T = TypeVar("_T")
+
+
+class Undelivered(Exception):
+    """An answer that could not reach Discord, try after try until its deadline: said in the log with
+    its interaction where it failed. Whatever the interaction changed stays committed."""
+
+
+async def delivered(
+    interaction: discord.Interaction,
+    send: Callable[[], Awaitable[_T]],
+    *,
+    files: Sequence[discord.File] = (),
+    first: bool = True,
+) -> _T:
+    """``send()`` (an answer of ``interaction``), tried again while it fails on an OS error and the
+    deadline allows: :data:`DISCORD_DEADLINE_S` after the interaction arrived for its first answer,
+    :data:`FOLLOW_UP_RETRY_S` for a follow-up. A time-out is not tried again (Discord may have it)."""
+    loop = asyncio.get_running_loop()
+    began = interaction.extras.get(_ARRIVED, loop.time()) if first else loop.time()
+    deadline = began + (DISCORD_DEADLINE_S if first else FOLLOW_UP_RETRY_S)
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            return await send()
+        except OSError as error:
+            if isinstance(error, TimeoutError) or loop.time() + RETRY_S >= deadline:
+                name = interaction.command.qualified_name if interaction.command else interaction.type.name
+                log.error(
+                    "The answer to interaction %s (%s) could not reach Discord (%d tries): %s. "
+                    "What it changed, if anything, stays committed",
+                    interaction.id,
+                    name,
+                    tries,
+                    error,
+                )
+                if first:  # too late for any answer now: the "thinking…" timer gives up too
+                    interaction.extras[_SETTLED] = True
+                raise Undelivered(interaction.id) from error
+            log.warning(
+                "Interaction %s: its answer could not reach Discord (%s); trying again", interaction.id, error
+            )
+        await asyncio.sleep(RETRY_S)
+        for file in files:
+            file.reset()
 
 
 async def send_public(
@@ -271,6 +339,9 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The error funnel: every error of a command, a check or a button ends here, and is answered
     privately in the caller's language."""
+    if isinstance(root_of(error), Undelivered):  # said in the log already, with its interaction
+        interaction.extras["error"] = "unanswered"
+        return
     if isinstance(root_of(error), AlreadyHandled):
         interaction.extras["error"] = "replayed"  # what the metrics count (bot/interface/metrics.py)
         # A second delivery of an interaction whose change is committed (a gateway replay): Discord
@@ -291,7 +362,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     text = error_text(caller_lang(interaction), refusal)
     try:
         await send_private(interaction, text)
-    except discord.HTTPException:
+    except (discord.HTTPException, Undelivered):
         log.warning("Could not tell the user about an error (interaction %s)", interaction.id)
 
 

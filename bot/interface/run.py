@@ -4,7 +4,9 @@ session and the database, and exits 0.
 
 On SQLite, the process first takes the database's lock file (one process per file); with
 ``HEALTH_PORT``, it answers health checks from before the login until the end; with ``WEB_PORT``, it
-serves the player view."""
+serves the player view. Its soft open-files limit is first raised to the hard one: the player view's
+budget of connections is what is left of it once Discord's and the database's reserve is set aside
+(:mod:`bot.web.limits`)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from bot.storage.database import is_postgres
 from bot.storage.errors import StorageError
 from bot.storage.sqlite import database_path
 from bot.storage.store import Store
+from bot.web.limits import raise_open_files_limit
 from bot.web.server import PlayerView
 
 log = logging.getLogger("bot")
@@ -61,6 +64,7 @@ async def watch_database(store: Store) -> str:
 
 def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
+    raise_open_files_limit()  # the player view's budget is taken from it
     if settings.shard_count is not None:  # else known once Discord says how many it recommends
         set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
@@ -97,13 +101,13 @@ async def run_on_database(settings: Settings) -> None:
     try:
         locks = locks_for(settings.database_url)
         bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
-        health = (
-            Health(bot, settings.health_host, settings.health_port)
-            if settings.health_port is not None
-            else None
-        )
         view = (
             PlayerView(store, settings.web_host, settings.web_port) if settings.web_port is not None else None
+        )
+        health = (
+            Health(bot, settings.health_host, settings.health_port, player_view=view)
+            if settings.health_port is not None
+            else None
         )
         async with (
             bot,

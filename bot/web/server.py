@@ -7,30 +7,45 @@
 
 An unknown, revoked or malformed link gets the same 404, after the same database lookup. Every answer
 carries a strict Content-Security-Policy and the usual security headers; per-address limits answer 429.
-Any process serves any server's link: it reads the database."""
+Any process serves any server's link: it reads the database.
+
+The port cannot take the bot down (:mod:`bot.web.limits`): every connection is counted from its
+acceptance to its end, and one over the budget is closed at once; an update stream over its share
+gets 503; a connection must send a whole request within :data:`REQUEST_S` of opening or of its last
+answer; a viewer who stops reading is dropped once a write waits :data:`WRITE_S`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
+from typing import cast
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from bot.errors import N_
 from bot.storage.player_views import Party, digest
 from bot.storage.store import Store
 from bot.ui.i18n import t
 from bot.web.feed import Feeds, PostgresChanges
-from bot.web.limits import AddressLimits, client_address
+from bot.web.limits import BACKLOG, AddressLimits, Budget, client_address
 from bot.web.page import not_found_html, page_html
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 15.0
 """A comment line on every idle stream this often: proxies keep it open, a closed one is noticed."""
+REQUEST_S = 5.0
+"""A connection is closed when no whole request came within this many seconds of its opening or of its
+last answer (an unfinished request, or an idle keep-alive)."""
+WRITE_S = 10.0
+"""A stream whose write waits this long (its viewer stopped reading) is dropped."""
+REFUSED_LOG_S = 60.0
+"""Connections refused over the budget are said in the log at most this often."""
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 STATIC = {"view.css": "text/css", "view.js": "text/javascript", "icon.svg": "image/svg+xml"}
 HEADERS = {
@@ -53,11 +68,28 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class PlayerView:
     """The web server of one process: ``await start()``, ``await close()``."""
 
-    def __init__(self, store: Store, host: str, port: int, *, limits: AddressLimits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        host: str,
+        port: int,
+        *,
+        limits: AddressLimits | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         self.store = store
         self.host = host
         self.port = port
         self.limits = limits if limits is not None else AddressLimits()
+        self.budget = budget if budget is not None else Budget.of_this_process()
+        self.connections = 0
+        """Connections open now (accepted, not yet closed)."""
+        self.streams = 0
+        """Update streams open now."""
+        self.refused = 0
+        """Connections closed at once over the budget or their address's share, since the start."""
+        self._refused_said = -REFUSED_LOG_S  # when refusals were last said in the log
+        self._listener: asyncio.Server | None = None
         self.feeds = Feeds(store)
         self.changes: PostgresChanges | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -83,10 +115,11 @@ class PlayerView:
             self.store.listeners.append(self.feeds.changed)
         self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(self._connection, self.host, self.port, backlog=BACKLOG)
         if self.port == 0:  # any free port (tests): the one given
-            self.port = int(self._runner.addresses[0][1])
-        log.info("Player view on http://%s:%d/", self.host, self.port)
+            self.port = int(self._listener.sockets[0].getsockname()[1])
+        log.info("Player view on http://%s:%d/: %s", self.host, self.port, self.budget.describe())
 
     async def close(self) -> None:
         if self.feeds.changed in self.store.listeners:
@@ -95,9 +128,50 @@ class PlayerView:
             self._listening.cancel()
             await asyncio.gather(self._listening, return_exceptions=True)
         self.feeds.close()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    def status(self) -> dict[str, int]:
+        """What ``/readyz`` says of the port: its budget, and what it holds now."""
+        return {
+            "open_files_limit": self.budget.open_files,
+            "reserve": self.budget.reserve,
+            "budget": self.budget.connections,
+            "connections": self.connections,
+            "streams": self.streams,
+            "refused": self.refused,
+        }
+
+    # ---- every connection ---------------------------------------------------------------------------
+
+    def _connection(self) -> RequestHandler:
+        assert self._runner is not None and self._runner.server is not None
+        return _Connection(self, self._runner.server)
+
+    def admit(self, peer: str) -> bool:
+        """A connection was accepted from ``peer``: whether it may stay (counted until :meth:`leave`)."""
+        if self.connections < self.budget.connections and self.limits.connect(peer):
+            self.connections += 1
+            return True
+        self.refused += 1
+        now = time.monotonic()
+        if now - self._refused_said >= REFUSED_LOG_S:
+            log.warning(
+                "Player view: refusing connections over its budget of %d (or their address's share): "
+                "%d refused since the start",
+                self.budget.connections,
+                self.refused,
+            )
+            self._refused_said = now
+        return False
+
+    def leave(self, peer: str) -> None:
+        self.connections -= 1
+        self.limits.disconnect(peer)
 
     # ---- every request ----------------------------------------------------------------------------
 
@@ -160,20 +234,30 @@ class PlayerView:
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        key, party = await self._party(request)
-        if party is None:
-            return not_found()
-        address = address_of(request)
-        if not self.limits.open_stream(address):
-            return web.Response(
-                status=429,
-                text=both(N_("Too many pages open from this address: close one and try again.")),
-                headers={"Retry-After": "30"},
+        if self.streams >= self.budget.streams:  # before the lookup: a refusal costs nothing
+            response = web.Response(
+                status=503, text=both(N_("Not available right now: try again in a moment."))
             )
+            response.headers["Retry-After"] = "10"
+            return response
+        self.streams += 1  # counted from now: the lookup awaits, others may ask meanwhile
         try:
-            return await self._stream(request, key, party.guild_id)
+            key, party = await self._party(request)
+            if party is None:
+                return not_found()
+            address = address_of(request)
+            if not self.limits.open_stream(address):
+                return web.Response(
+                    status=429,
+                    text=both(N_("Too many pages open from this address: close one and try again.")),
+                    headers={"Retry-After": "30"},
+                )
+            try:
+                return await self._stream(request, key, party.guild_id)
+            finally:
+                self.limits.close_stream(address)
         finally:
-            self.limits.close_stream(address)
+            self.streams -= 1
 
     async def _stream(self, request: web.Request, key: str, guild_id: int) -> web.StreamResponse:
         response = web.StreamResponse(
@@ -186,28 +270,83 @@ class PlayerView:
         )
         await response.prepare(request)
         try:
-            await response.write(b"retry: 2000\n\n")
-            await self._send_updates(response, key, guild_id)
+            await write(response, b"retry: 2000\n\n")
+            lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
+            await self._send_updates(response, key, guild_id, lost)
         except ConnectionError:  # the page was closed
             pass
+        except TimeoutError:  # its viewer stopped reading: dropped, whatever it had not read
+            if request.transport is not None:
+                request.transport.abort()
         return response
 
-    async def _send_updates(self, response: web.StreamResponse, key: str, guild_id: int) -> None:
+    async def _send_updates(
+        self, response: web.StreamResponse, key: str, guild_id: int, lost: asyncio.Event
+    ) -> None:
         async with self.feeds.watching(key, guild_id) as feed:
             seen = 0
-            while not self.feeds.closed:
+            while not self.feeds.closed and not lost.is_set():
                 snapshot = feed.current
                 if snapshot.version > seen:
                     seen = snapshot.version
                     if snapshot.html is None:
-                        await response.write(b"event: gone\ndata: \n\n")
+                        await write(response, b"event: gone\ndata: \n\n")
                         break
-                    await response.write(event("party", snapshot.html))
+                    await write(response, event("party", snapshot.html))
                     continue
-                try:
-                    await asyncio.wait_for(snapshot.next.wait(), HEARTBEAT_S)
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
+                if not await either(snapshot.next, lost, HEARTBEAT_S):
+                    await write(response, b": still here\n\n")
+
+
+class _Connection(RequestHandler):
+    """aiohttp's handling of one connection, counted by the view from its acceptance to its end; over
+    the budget, or over its address's share, closed at once (before a byte is read). A whole request
+    must come within :data:`REQUEST_S` of the opening or of the last answer (aiohttp's keep-alive
+    timer, which it also starts at the opening); a request's body is never waited for."""
+
+    def __init__(self, view: PlayerView, server: web.Server) -> None:
+        super().__init__(
+            server,
+            loop=asyncio.get_running_loop(),
+            keepalive_timeout=REQUEST_S,
+            lingering_time=0,
+            access_log=None,  # type: ignore[arg-type]  # none (aiohttp takes None, as AppRunner does)
+        )
+        self.view = view
+        self.peer: str | None = None
+        self.lost = asyncio.Event()
+        """Set when the connection is gone: its stream ends at once, and gives its place back."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peername = transport.get_extra_info("peername")
+        peer = str(peername[0]) if peername else "?"
+        if not self.view.admit(peer):
+            cast(asyncio.Transport, transport).abort()  # closed at once, nothing read
+            return
+        self.peer = peer
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if self.peer is None:  # refused: aiohttp never had it
+            return
+        self.view.leave(self.peer)
+        self.peer = None
+        self.lost.set()
+        super().connection_lost(exc)
+
+
+async def either(one: asyncio.Event, other: asyncio.Event, seconds: float) -> bool:
+    """Wait until either event is set (true), or ``seconds`` (false)."""
+    waits = [asyncio.ensure_future(one.wait()), asyncio.ensure_future(other.wait())]
+    done, pending = await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    for wait in pending:
+        wait.cancel()
+    return bool(done)
+
+
+async def write(response: web.StreamResponse, data: bytes) -> None:
+    """Write to a stream; :class:`TimeoutError` when it waits :data:`WRITE_S` for its reader."""
+    await asyncio.wait_for(response.write(data), WRITE_S)
 
 
 def address_of(request: web.Request) -> str:

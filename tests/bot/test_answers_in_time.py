@@ -1,18 +1,24 @@
 """Issue 27: a command whose unit of work is slow (the server's lock held elsewhere) is deferred
 ("thinking…") and answered by its follow-up; a refusal then replaces the public "thinking…" with a
-private message. A blank character option is refused, never read as "no character"."""
+private message. A blank character option is refused, never read as "no character". Issue 36: an
+answer that fails on an OS error is tried again within Discord's deadline; one that never gets through
+is logged with its interaction, and its change stays."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 
 import psycopg
 
+from bot.history import EventKind
 from bot.rules import Track
 from tests.databases import characters_of, history_of, is_postgres, sqlite_path
+from tests.fakediscord import ROUTE_CALLBACK
 from tests.table import ALICE, GUILD, Table, public, refused, shown
 
 DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
@@ -83,3 +89,42 @@ async def test_a_blank_character_option_is_refused_and_changes_nothing(table: Ta
     assert after == before
     assert (await table.character("Aria")).counts(Track.PHYSICAL) == (1, 0, 0)
     assert aria.id == (await table.character("Aria")).id
+
+
+# ---- Discord first (issue 36): an answer that cannot reach Discord --------------------------------
+
+
+async def test_an_answer_that_could_not_reach_discord_is_tried_again_in_time(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    table.fake.unreachable("POST", ROUTE_CALLBACK, times=3)  # no file left to open a connection, 3 times
+    reply = await table.run("wound", {"severity": "light", "character": "Aria"})
+    assert "light 1/4" in public(reply) and reply.callback_type == 4
+    assert reply.errors == []
+    said = [r.getMessage() for r in reply.logs]
+    assert sum("its answer could not reach Discord" in line for line in said) == 3, said
+    assert await wounds_recorded(table) == 1
+
+
+async def test_an_answer_that_never_reaches_discord_is_logged_with_its_interaction(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    payload = table.payload("wound", {"severity": "light", "character": "Aria"})
+    table.fake.unreachable("POST", ROUTE_CALLBACK, times=None, token=payload["token"])
+    began = time.monotonic()
+    reply = await table.deliver(payload)
+    assert reply.callback_type is None  # never answered: Discord's 3 s went by
+    assert time.monotonic() - began < 5
+    said = [r.getMessage() for r in reply.logs]
+    errors = [r.getMessage() for r in reply.logs if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, said  # one line, with its interaction: not an internal error, not "malformed"
+    assert f"The answer to interaction {payload['id']} (wound) could not reach Discord" in errors[0]
+    assert not any("Malformed" in line for line in said), said
+    assert reply.errors == []
+    # The wound is committed (it was, before its answer was tried): it shows, once.
+    assert await wounds_recorded(table) == 1
+    card = await table.run("character show", {"character": "Aria"})
+    assert "1/4" in public(card)
+
+
+async def wounds_recorded(table: Table) -> int:
+    events, _ = await history_of(table.store, GUILD)
+    return sum(event.kind == EventKind.WOUND for event in events)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import itertools
 import re
 import secrets
@@ -78,6 +79,10 @@ _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 class FakeTimeout(aiohttp.ServerTimeoutError):
     """A hung request gave up, as a socket read time-out (an ``asyncio.TimeoutError``) would."""
+
+
+class FakeUnreachable(aiohttp.ClientOSError):
+    """A request that could not even be sent: an OS error opening its connection (no file left)."""
 
 
 def reason(status: int) -> str:
@@ -186,6 +191,7 @@ class Fault:
     process: bool = False
     token: str | None = None
     match: Callable[[RecordedRequest], bool] | None = None
+    unreachable: bool = False
     hits: list[RecordedRequest] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -432,6 +438,18 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
+    def unreachable(
+        self, method: str, path: str, *, times: int | None = 1, token: str | None = None
+    ) -> Fault:
+        """The next matching requests fail before they are sent, on an OS error (``FakeUnreachable``,
+        errno EMFILE, as aiohttp raises when the process has no file left to open a connection; over
+        HTTP, the connection is dropped). Nothing is applied."""
+        fault = Fault(
+            method.upper(), path, None, None, times, 0.0, False, False, token, None, unreachable=True
+        )
+        self.faults.append(fault)
+        return fault
+
     def fail_callbacks(self, count: int = 1, *, status: int = 500, token: str | None = None) -> Fault:
         """The next ``count`` interaction callbacks answer ``status``."""
         return self.fail("POST", ROUTE_CALLBACK, status=status, times=count, token=token)
@@ -617,7 +635,7 @@ class FakeDiscord:
         self._bump()
         try:
             status, body = await self._faulted_or_answered(record, route)
-        except FakeTimeout as exc:
+        except (FakeTimeout, FakeUnreachable) as exc:
             record.error, record.answered_at = exc, time.monotonic()
             self._bump()
             raise
@@ -643,6 +661,8 @@ class FakeDiscord:
         if fault.delay is None or fault.delay > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._closing.wait(), fault.delay)
+        if fault.unreachable:
+            raise FakeUnreachable(errno.EMFILE, "Too many open files")
         if fault.timeout:
             raise FakeTimeout(f"Timeout on reading data from socket ({record.method} {record.path})")
         if fault.status is not None:

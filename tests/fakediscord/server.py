@@ -49,7 +49,7 @@ import aiohttp
 from aiohttp import web
 
 from .payloads import DEFAULT_APP_ID, Payload, guild_payload
-from .rest import FakeDiscord, FakeTimeout, Interaction, RecordedFile, RecordedRequest
+from .rest import FakeDiscord, FakeTimeout, FakeUnreachable, Interaction, RecordedFile, RecordedRequest
 
 HOST = "127.0.0.1"
 API_PREFIX = re.compile(r"^/api/v\d+(?=/|$)")
@@ -354,7 +354,7 @@ class DiscordStandin(FakeDiscord):
         )
         try:
             status, answer = await self.handle(record)
-        except FakeTimeout:
+        except (FakeTimeout, FakeUnreachable):
             if request.transport is not None:
                 request.transport.abort()  # the answer is lost: the client's read fails
             return web.Response(status=500)

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from playwright.async_api import Browser, async_playwright
 
-from bot.web.limits import AddressLimits
+from bot.web.limits import AddressLimits, Budget
 from bot.web.server import PlayerView
 from tests.bot.conftest import table
 from tests.table import GM, GUILD, OWNER, Table, refused
@@ -50,8 +50,10 @@ class Served:
             return response.status, await response.text(), dict(response.headers)
 
 
-async def serve(table: Table, limits: AddressLimits | None = None) -> PlayerView:
-    view = PlayerView(table.store, "127.0.0.1", 0, limits=limits)
+async def serve(
+    table: Table, limits: AddressLimits | None = None, budget: Budget | None = None
+) -> PlayerView:
+    view = PlayerView(table.store, "127.0.0.1", 0, limits=limits, budget=budget)
     await view.start()
     if view.changes is not None:  # PostgreSQL: listening before the test changes anything
         await view.changes.listening.wait()
