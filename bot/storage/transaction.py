@@ -574,6 +574,14 @@ class Reader:
             "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
             (self.guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
         )
+        if not found and by_id < 0:  # then the names that start so without accents ("aelis": "Aélis")
+            loose = loose_key(ref)
+            gone = self.sql.rows(
+                "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+                "ORDER BY deleted_at DESC, id DESC",
+                (self.guild_id,),
+            )
+            found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
         return [(r[0], r[1]) for r in found]
 
     # ---- history and boards ----------------------------------------------------------------------

@@ -751,6 +751,19 @@ async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table
     refused(await table.run("history", {"character": "Nobody"}))
 
 
+async def test_a_deleted_character_is_named_without_its_accents(table: Table) -> None:
+    # Issue 37, point 5, for /history and /undo: a deleted "Aélis" is found as "aelis" too.
+    await table.create("Aélis", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aélis"})
+    ask = await table.run("character delete", {"character": "Aélis"}, user=ALICE)
+    await table.click(ask.components[0]["components"][0]["custom_id"], ask, user=ALICE)
+    choices = (await table.complete("history", {"character": "AEL"}, "character")).choices or []
+    assert [c["name"] for c in choices] == ["Aélis — deleted character"]
+    assert "light wound" in public(await table.run("history", {"character": "aelis"}))
+    assert "Aélis" in public(await table.run("undo", {"character": "aelis"}))
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aélis"]
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr"])
 async def test_undoing_a_death_fits_in_a_few_lines_and_cannot_read_as_a_new_wound(
     table: Table, locale: str
