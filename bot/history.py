@@ -47,6 +47,8 @@ class EventKind(StrEnum):
     UNDO = "undo"
     VIEW_LINK = "view_link"
     """A player-view link was given (``/board link:True``); not undone by /undo (revoke it instead)."""
+    BLOW = "blow"
+    """One blow on several characters at once (the /fight panel)."""
 
 
 # ---- how a record's fields are written: a severity by its name on the record's track, keys left out
@@ -110,6 +112,8 @@ class _OnTrack:
 class Created:
     owner_id: StrictInt | None = None
     """``None``: an NPC."""
+    band: Annotated[tuple[StrictStr, ...], Field(exclude_if=lambda v: not v)] = ()
+    """A band of NPCs created at once (``/character create count:``): their names, in order."""
     kind = EventKind.CHARACTER_CREATE
 
 
@@ -174,6 +178,31 @@ class DamageRolled(_OnTrack):
     """What each wound inflicted became, in order (blows that left none have no entry); ``None``:
     beyond the track."""
     not_applied: StrictInt = 0
+
+
+@pydantic_dataclass(frozen=True)
+class Hit:
+    """One target of a :class:`Struck` blow: what its wound became (``None``: beyond the track; no
+    entry: the damage left no wound), and with damage, what the table made of its roll."""
+
+    character_id: StrictInt
+    name: StrictStr
+    became: tuple[Named | None, ...] = ()
+    harm: Annotated[NamedHarm | None, Field(exclude_if=lambda v: v is None)] = None
+    margin: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+
+
+@pydantic_dataclass(frozen=True)
+class Struck:
+    """One blow on several characters at once (the /fight panel): a wound of ``severity`` each, or a
+    ``damage`` level each target rolls against; the targets dead or incoherent were ``skipped``."""
+
+    track: Track
+    severity: Annotated[Named | None, Field(exclude_if=lambda v: v is None)] = None
+    damage: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+    hits: tuple[Hit, ...] = ()
+    skipped: tuple[StrictStr, ...] = ()
+    kind = EventKind.BLOW
 
 
 @pydantic_dataclass(frozen=True)
@@ -290,7 +319,8 @@ Recordable = Annotated[
     | Annotated[Rested, Tag(EventKind.REST)]
     | Annotated[Configured, Tag(EventKind.CONFIG)]
     | Annotated[Imported, Tag(EventKind.IMPORT)]
-    | Annotated[LinkGiven, Tag(EventKind.VIEW_LINK)],
+    | Annotated[LinkGiven, Tag(EventKind.VIEW_LINK)]
+    | Annotated[Struck, Tag(EventKind.BLOW)],
     Discriminator(_tag),
 ]
 """What an action records (an undo is recorded by storage, which reverts it)."""
@@ -298,7 +328,7 @@ Record = Recordable | Undid | Unreadable
 _RECORDS: TypeAdapter[Recordable] = TypeAdapter(Recordable)
 _TRACK_OF_KIND: dict[str, Track] = {EventKind.WOUND: Track.PHYSICAL, EventKind.HEAL_WOUND: Track.PHYSICAL}
 _TRACK_OF_KIND |= {EventKind.MENTAL: Track.MENTAL, EventKind.HEAL_MENTAL: Track.MENTAL}
-_TRACKED = {*_TRACK_OF_KIND, EventKind.HEAL_ROLL}
+_TRACKED = {*_TRACK_OF_KIND, EventKind.HEAL_ROLL, EventKind.BLOW}
 
 
 def details_json(record: Recordable) -> str:

@@ -13,6 +13,8 @@ from discord.ext import commands
 from bot.actions import characters
 from bot.actions.actor import active_of, own_or_named
 from bot.actions.characters import Create
+from bot.actions.fight import BAND_MAX, Band
+from bot.errors import UserError
 from bot.history import Edited
 from bot.interface import autocomplete
 from bot.interface.replies import (
@@ -35,6 +37,9 @@ from bot.ui.card import character_card
 from bot.ui.i18n import Lang, t
 from bot.ui.settings import character_deleted_embed, character_list_embeds
 from bot.ui.text import t_name
+
+# Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.
+from .fight import add_band
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
@@ -70,6 +75,7 @@ class Characters(
         ),
         **ATTRIBUTES,
         preset=locale_str("Maxima preset (default: humanoid)"),
+        count=locale_str("A band of NPCs (GM): that many, numbered (Goblin 1, Goblin 2…)"),
     )
     async def create(
         self,
@@ -80,7 +86,22 @@ class Characters(
         resistance: Attribute = 0,
         intuition: Attribute = 0,
         preset: app_commands.Range[str, 1, 32] = "humanoid",
+        count: app_commands.Range[int, 1, BAND_MAX] | None = None,
     ) -> None:
+        if count is not None:
+            if player is not None:
+                raise UserError("A band is of NPCs: leave out player, or leave out count.")
+            band = Band(
+                name=name,
+                count=count,
+                corps=corps,
+                resistance=resistance,
+                intuition=intuition,
+                preset=preset,
+                channel_id=interaction.channel_id,
+            )
+            await add_band(interaction, band)
+            return
         asked = Create(
             name=name,
             player_id=player.id if player else None,

@@ -26,6 +26,7 @@ from bot.rules import Character, DiceFeed, Ruleset, Severity, Track, grant_rest,
 from bot.rules.odds import healing_odds
 from bot.ui.board import board_embed
 from bot.ui.card import character_card
+from bot.ui.fight import blow_embed, blow_lines, panel_embed, severity_button_label
 from bot.ui.results import healing_embed, odds_embed, odds_question, wound_embed
 
 PLAYERS = {111: "Léa", 222: "Marc", 333: "Inès"}
@@ -50,6 +51,8 @@ body {{ margin: 0; padding: 16px; background: #313338; width: {width}px;
 .buttons {{ margin-top: 6px; }} .button {{ display: inline-block; background: #4e5058; color: #fff;
   border-radius: 3px; padding: 3px 12px; font-size: 14px; margin-right: 6px; }}
 .primary {{ background: #5865f2; }} .danger {{ background: #da373c; }}
+.select {{ margin-top: 6px; background: #1e1f22; border-radius: 4px; padding: 7px 10px; width: 420px;
+  font-size: 14px; }}
 </style>
 <div class="head"><span class="bot">Harmonies</span><span class="tag">APP</span></div>
 {content}<div class="embed">{embed}</div>{buttons}
@@ -84,8 +87,15 @@ def buttons_of(view: discord.ui.View | None) -> tuple[tuple[str, str], ...]:
 
 
 def page(
-    embed: discord.Embed, *, content: str = "", buttons: tuple[tuple[str, str], ...] = ()
+    embed: discord.Embed,
+    *,
+    content: str = "",
+    buttons: tuple[tuple[str, str], ...] = (),
+    select: str = "",
+    rows: tuple[tuple[tuple[str, str], ...], ...] = (),
 ) -> tuple[str, int]:
+    """A message as Discord shows it: its content, its embed, then its components (a select, with
+    what it holds chosen, and rows of buttons; ``buttons``: one row)."""
     parts = []
     if embed.title:
         parts.append(f'<div class="title">{markdown(embed.title)}</div>')
@@ -100,14 +110,15 @@ def page(
         parts.append(f'<div class="footer">{markdown(embed.footer.text)}</div>')
     colour = f"#{embed.colour.value:06x}" if embed.colour else "#1e1f22"
     shown = f'<div class="content">{markdown(content)}</div>' if content else ""
-    row = "".join(f'<span class="button{style}">{html.escape(label)}</span>' for label, style in buttons)
-    return PAGE.format(
-        width=WIDTH,
-        colour=colour,
-        content=shown,
-        embed="".join(parts),
-        buttons=f'<div class="buttons">{row}</div>' if row else "",
-    ), height(embed, content=content, buttons=bool(buttons))
+    rows = (buttons, *rows) if buttons else rows
+    below = f'<div class="select">{html.escape(select)}</div>' if select else ""
+    for row in rows:
+        shown_row = "".join(
+            f'<span class="button{style}">{html.escape(label)}</span>' for label, style in row
+        )
+        below += f'<div class="buttons">{shown_row}</div>'
+    tall = height(embed, content=content, buttons=False) + 36 * len(rows) + (40 if select else 0)
+    return PAGE.format(width=WIDTH, colour=colour, content=shown, embed="".join(parts), buttons=below), tall
 
 
 def height(embed: discord.Embed, *, content: str, buttons: bool) -> int:
@@ -117,6 +128,36 @@ def height(embed: discord.Embed, *, content: str, buttons: bool) -> int:
     lines = sum(max(1, -(-len(line) // 60)) for text in texts if text for line in text.split("\n"))
     said = sum(max(1, -(-len(line) // 60)) for line in content.split("\n")) if content else 0
     return 90 + 21 * lines + 12 * len(embed.fields) + 22 * said + (36 if buttons else 0)
+
+
+def fight() -> dict[str, tuple[str, int]]:
+    """The /fight panel after a blow on three goblins and Aélis, and the blow's public result."""
+    aelis = Character(name="Aélis", corps=2, resistance=1, owner_id=111, id=1)
+    brann = Character(name="Brann", corps=1, resistance=2, owner_id=222, id=2)
+    goblins = [Character(name=f"Gobelin {n}", id=10 + n) for n in range(1, 5)]
+    goblins[2] = inflict(goblins[2], Track.PHYSICAL, Severity.HIGH, 1).character
+    brann = inflict(brann, Track.MENTAL, Severity.LOW, 1).character
+    targets = [aelis, goblins[0], goblins[1], goblins[2]]
+    hit = [(c, inflict(c, Track.PHYSICAL, Severity.MID, 1)) for c in targets]
+    hit = [(done.character, done) for _, done in hit]
+    after = {c.id: c for c, _ in hit}
+    everyone = [after.get(c.id, c) for c in (aelis, brann, *goblins)]
+    last = blow_lines(hit, [], RULES, "en", public=False)
+    panel = panel_embed(everyone, 3, RULES, "en", last=last)
+    labels = [severity_button_label("en", track, s) for track in Track for s in Severity]
+    chosen = ", ".join(c.name for c in everyone if not c.out_of_play and c.id in (1, 11, 12))
+    return {
+        "fight": page(
+            panel,
+            select=f"Choose the targets: {chosen}",
+            rows=(
+                tuple((label, " danger") for label in labels[:3]),
+                tuple((label, " primary") for label in labels[3:]),
+                (("Damage…", ""), ("Add NPCs…", ""), ("Dead NPCs off the board", "")),
+            ),
+        ),
+        "blow": page(blow_embed("serious wound", hit, [], RULES, "en"), content="<@111>"),
+    }
 
 
 def moments() -> dict[str, tuple[str, int]]:
@@ -168,7 +209,7 @@ def main() -> None:
         sys.exit("headless Chromium is needed: apt-get install chromium fonts-noto-color-emoji")
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (text, tall) in moments().items():
+        for name, (text, tall) in (moments() | fight()).items():
             source = Path(tmp) / f"{name}.html"
             source.write_text(text, encoding="utf-8")
             target = (out / f"{name}.png").resolve()

@@ -20,12 +20,14 @@ from bot.history import (
     EventKind,
     HealRolled,
     HealRollStep,
+    Hit,
     Imported,
     Lowered,
     Record,
     Recordable,
     Rested,
     Selected,
+    Struck,
     Undid,
     Unreadable,
     Wounded,
@@ -135,6 +137,33 @@ AS_WRITTEN: list[tuple[Recordable, dict[str, Any]]] = [
     (
         Imported({"characters": 3, "wounds": 7, "replaced": 1}),
         {"counts": {"characters": 3, "wounds": 7, "replaced": 1}},
+    ),
+    (Created(None, band=("Goblin 1", "Goblin 2")), {"owner_id": None, "band": ["Goblin 1", "Goblin 2"]}),
+    (
+        Struck(Track.PHYSICAL, LOW, None, (Hit(3, "Aria", (MID,)), Hit(4, "Goblin 1", (None,))), ("Brann",)),
+        {
+            "track": "physical",
+            "severity": "light",
+            "hits": [
+                {"character_id": 3, "name": "Aria", "became": ["serious"]},
+                {"character_id": 4, "name": "Goblin 1", "became": [None]},
+            ],
+            "skipped": ["Brann"],
+        },
+    ),
+    (
+        Struck(
+            Track.MENTAL, None, 30, (Hit(3, "Aria", (), Harm.NONE, 12), Hit(4, "Nyx", (HIGH,), Harm.MID, -3))
+        ),
+        {
+            "track": "mental",
+            "damage": 30,
+            "hits": [
+                {"character_id": 3, "name": "Aria", "became": [], "harm": "none", "margin": 12},
+                {"character_id": 4, "name": "Nyx", "became": ["psychosis"], "harm": "trauma", "margin": -3},
+            ],
+            "skipped": [],
+        },
     ),
 ]
 

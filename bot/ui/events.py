@@ -26,6 +26,7 @@ from bot.history import (
     Record,
     Rested,
     Selected,
+    Struck,
     Undid,
     Unreadable,
     Wounded,
@@ -210,15 +211,41 @@ def _lowered(record: Lowered, lang: Lang, name: str) -> str:
     )
 
 
+def _struck(record: Struck, lang: Lang, hidden: Collection[int]) -> str:
+    """A blow on several targets (/fight): what each target's wound became; a secret NPC's kept secret."""
+    track = record.track
+    if record.severity is not None:
+        what = severity_label(lang, track, record.severity)
+    else:
+        key = N_("damage {damage}") if track is Track.PHYSICAL else N_("damage {damage} (mental)")
+        what = t(lang, key, damage=record.damage)
+    hits = []
+    for hit in record.hits:
+        name = f"**{clip(escape(hit.name), NAME_IN_EVENT)}**"
+        if hit.character_id in hidden:
+            hits.append(t(lang, "{name}: kept secret", name=name))
+            continue
+        became = [t(lang, BEYOND[track]) if b is None else severity_label(lang, track, b) for b in hit.became]
+        hits.append(f"{name} → {', '.join(became) or t(lang, 'no wound')}")
+    text = t(lang, "blow ({what}): {hits}", what=what, hits="; ".join(hits))
+    if record.skipped:
+        names = ", ".join(f"**{clip(escape(n), NAME_IN_EVENT)}**" for n in record.skipped)
+        text += t(lang, " — skipped: {names}", names=names)
+    return text
+
+
 def _unknown(lang: Lang, kind: str) -> str:
     shown = t(lang, EVENT_KINDS[kind]) if kind in EVENT_KINDS else clip(escape(kind), 40)
     return t(lang, "{kind}", kind=shown)
 
 
-def describe(record: Record, character_name: str | None, lang: Lang) -> str:
-    """One change in words, in ``lang``."""
+def describe(record: Record, character_name: str | None, lang: Lang, hidden: Collection[int] = ()) -> str:
+    """One change in words, in ``lang`` (of the secret NPCs in ``hidden``, a blow's figures unsaid)."""
     name = clip(escape(character_name or "?"), NAME_IN_EVENT)
     match record:
+        case Created(band=band) if band:
+            names = ", ".join(f"**{clip(escape(n), NAME_IN_EVENT)}**" for n in band)
+            return t(lang, "band of NPCs created: {names}", names=names)
         case Created(owner_id=owner):
             shown = mention(owner) if owner else t(lang, "NPC")
             return t(lang, "character **{name}** created ({owner})", name=name, owner=shown)
@@ -261,6 +288,8 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
         case Imported(counts=counts):
             shown = t(lang, ": ") + _changes(lang, counts) if counts else ""
             return t(lang, "server data imported{changes}", changes=shown)
+        case Struck():
+            return _struck(record, lang, hidden)
         case LinkGiven(revoked=revoked):
             return t(
                 lang,
@@ -270,7 +299,7 @@ def describe(record: Record, character_name: str | None, lang: Lang) -> str:
             what = (
                 ""
                 if reverted is None
-                else " — " + describe(reverted, record.character_name or character_name, lang)
+                else " — " + describe(reverted, record.character_name or character_name, lang, hidden)
             )
             return t(lang, "undid change #{undoes}{what}", undoes=undoes, what=what)
         case Unreadable(raw_kind=kind):
@@ -312,7 +341,7 @@ def describe_event(event: Event, lang: Lang, hidden: Collection[int] = ()) -> st
         secret = event.character_id is not None and event.character_id in hidden
         if secret and (line := _secret(event, record, lang)) is not None:
             return line
-        return clip(describe(record, event.character_name, lang), EVENT_LIMIT)
+        return clip(describe(record, event.character_name, lang, hidden), EVENT_LIMIT)
     except Exception:
         log.exception("Could not describe event %r", event)
         return _unknown(lang, event.kind)

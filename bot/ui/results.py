@@ -481,6 +481,12 @@ def wound_result(
         lines = [loud, *lines]
     if note.strip():
         lines.append(t(lang, "Note: {note}", note=clip(escape(note), NOTE_SHOWN)))
+    if infliction.not_applied > 0:  # rules §2: the wounds (or blows) after a fatal one, said
+        lines.append(
+            tn(lang, "{count} wound not applied.", "{count} wounds not applied.", infliction.not_applied)
+            if isinstance(infliction, Infliction)
+            else tn(lang, "{count} blow not rolled.", "{count} blows not rolled.", infliction.not_applied)
+        )
     if infliction.rest_lost > 0 and not character.out_of_play:  # said only when rest was lost
         lines.append(
             tn(

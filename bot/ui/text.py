@@ -294,6 +294,7 @@ EVENT_KINDS: Final = {
     "import": N_("import"),
     "undo": N_("undo"),
     "view_link": N_("player-view link"),
+    "blow": N_("blow"),
 }
 """A kind of change in words, by its stored name (``EventKind``'s values)."""
 

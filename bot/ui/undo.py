@@ -52,7 +52,9 @@ def undo_embed(
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:
-            what = clip(describe(inner, record.character_name or event.character_name, lang), EVENT_LIMIT)
+            what = clip(
+                describe(inner, record.character_name or event.character_name, lang, hidden), EVENT_LIMIT
+            )
     else:
         reverted, what = event.id, describe_event(event, lang, hidden)
     lines = [t(lang, "Reverted change #{id}: {what}", id=reverted, what=what)]

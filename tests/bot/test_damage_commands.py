@@ -111,7 +111,7 @@ async def test_a_killing_blow_stops_the_batch_and_undo_brings_the_character_back
     await table.create("Aria", ALICE)
     reply = await table.run("wound", {"damage": 60, "character": "Aria", "count": 3, "dice": "1-1 9-1"})
     text = public(reply)
-    assert "☠️ **FATAL**" in text and "not applied" not in text  # out of play: nothing of what comes next
+    assert "☠️ **FATAL**" in text and "2 blows not rolled." in text  # the burst stopped: said (rules §2)
     assert text.split("\n")[2].startswith("☠️ **Aria is DEAD.**")  # after the mention and the title
     assert "1 of your dice was not needed." in text
     aria = await table.character("Aria")

@@ -161,6 +161,7 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
         "undo",
         "config",
         "board",
+        "fight",
         "Wound…",
         "Card",
     }
@@ -169,6 +170,7 @@ async def test_a_new_database_syncs_every_command_with_french_names(table: Table
     by_name = {c["name"]: c for c in commands}
     assert by_name["wound"]["name_localizations"]["fr"] == "blessure"
     assert by_name["heal"]["name_localizations"]["fr"] == "soin"
+    assert by_name["fight"]["name_localizations"]["fr"] == "combat"
     subcommands = {o["name"]: o for o in by_name["character"]["options"]}
     assert subcommands["create"]["name_localizations"]["fr"] == "créer"
     assert set(subcommands) == {"create", "show", "list", "select", "edit", "delete"}

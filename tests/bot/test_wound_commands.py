@@ -45,7 +45,8 @@ async def test_escalation_to_death_stops_the_batch_and_says_so(table: Table) -> 
     aria = await table.character("Aria")
     assert aria.dead
     assert aria.counts(Track.PHYSICAL) == (4, 2, 1)
-    assert "not applied" not in reply.text and "rest" not in reply.text  # dead: nothing of what comes next
+    # dead: no rest lost, but the wounds not applied are counted (rules §2, issue 35 point 6)
+    assert "2 wounds not applied." in reply.text and "rest" not in reply.text
     refused = await table.run("wound", {"severity": "light", "character": "Aria"})
     assert refused.ephemeral
     assert (await table.character("Aria")) == aria
@@ -259,7 +260,7 @@ async def test_incoherence_stops_the_batch_and_blocks_further_wounds(table: Tabl
     await table.run("mental", {"severity": "psychosis", "character": "Brann"})
     reply = await table.run("mental", {"severity": "trauma", "character": "Brann", "count": 5})
     text = public(reply)
-    assert "INCOHERENT" in text and "not applied" not in text
+    assert "INCOHERENT" in text and "2 wounds not applied." in text
     brann = await table.character("Brann")
     assert brann.incoherent and brann.counts(Track.MENTAL) == (0, 2, 1)
     assert "Brann is INCOHERENT" in reply.embeds[0]["description"]
@@ -284,7 +285,8 @@ async def test_wound_results_are_french_for_a_french_server(table: Table) -> Non
         "wound", {"severity": "critical", "character": "Aria", "count": 3}, guild_locale="fr"
     )
     text = public(reply)
-    assert "MORTELLE" in text and "non appliquée" not in text and "a succombé" in text
+    assert "MORTELLE" in text and "a succombé" in text
+    assert "2 blessures non appliquées." in text  # the burst stopped: said (rules §2, issue 35)
 
 
 async def test_history_explains_a_cascade_in_both_languages(table: Table) -> None:

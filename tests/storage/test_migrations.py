@@ -700,8 +700,12 @@ OLD_HISTORY: list[tuple[int, str, dict[str, Any], dict[str, Any] | None, int | N
 ]
 
 
+NEWER_KINDS = {EventKind.BLOW}
+"""Kinds of change no version before migration 0006 wrote (a blow on many: issue 35): no old row."""
+
+
 def test_the_old_rows_cover_every_kind() -> None:
-    assert {kind for _, kind, *_ in OLD_HISTORY} == set(EventKind)
+    assert {kind for _, kind, *_ in OLD_HISTORY} == set(EventKind) - NEWER_KINDS
 
 
 async def test_the_history_of_older_versions_is_rewritten_once_and_reads_as_it_did(

@@ -255,4 +255,7 @@ def test_one_word_for_death_in_french() -> None:
         r"(?i)\b(?:est|ni|pas|rendre|devenu)\s+(?:mort|morte|incohérente?)\b|^(?:mort|incohérent),"
     )
     assert {key: text for key, text in texts.items() if state.search(text)} == {}
+    # Nor beside a name or of NPCs ("Goblin : MORT", "les PNJ morts"), nor "gardé secret" of a character.
+    beside = re.compile(r"(?i)\{name\}\W*(?:mort|incohérent|gardée? secrète?)\b|PNJ morts\b")
+    assert {key: text for key, text in texts.items() if beside.search(text)} == {}
     assert sum("a succombé" in text for text in texts.values()) >= 3

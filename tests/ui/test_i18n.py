@@ -448,6 +448,20 @@ SAMPLES = [
     ),
     UserError("revoke:True goes with link:True: /board link:True revoke:True."),
     UserError("link:True goes alone (or with revoke:True): add or drop NPCs in another /board."),
+    UserError("Choose the targets first, in the list above the buttons."),
+    UserError(
+        "There is no board in this channel: post one with /board first. Its party are the "
+        "fight's combatants (/board add: for NPCs, or /character create count: for a band)."
+    ),
+    UserError("A band has 1 to {max} NPCs.", max=10),
+    UserError("A band is of NPCs: leave out player, or leave out count."),
+    UserError("Every target chosen is dead or incoherent already: nothing was changed. Choose living ones."),
+    UserError("The damage level is a number from 0 to {max}.", max=999),
+    UserError(
+        "Attributes are three numbers from {low} to {high}: Corps, Résistance, Intuition (2 1 0).",
+        low=-10,
+        high=10,
+    ),
 ]
 
 

@@ -74,17 +74,17 @@ def test_escalations_are_highlighted() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_death_leads_and_nothing_is_said_of_what_comes_next(lang: Lang) -> None:
+def test_death_leads_and_only_the_wounds_not_applied_come_next(lang: Lang) -> None:
     done = inflict(replace(character((4, 2, 1)), rest_days=2), Track.PHYSICAL, Severity.LOW, 4, note="boom")
     text = wound_embed(done, done.character, RULES, lang, note="boom").description or ""
     if lang == "en":
         assert text.startswith("☠️ **Aria is DEAD.**")
         assert "☠️ **FATAL**" in text
-        assert "not applied" not in text and "rest" not in text
+        assert text.endswith("3 wounds not applied.") and "rest" not in text  # rules §2 (issue 35)
     else:
         assert text.startswith("☠️ **Aria a succombé.**")
         assert "☠️ **MORTELLE**" in text
-        assert "non appliquée" not in text and "repos" not in text
+        assert text.endswith("3 blessures non appliquées.") and "repos" not in text
 
 
 def test_incoherence_is_loud() -> None:
