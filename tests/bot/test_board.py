@@ -305,7 +305,7 @@ async def test_the_board_marks_who_is_one_wound_from_death_and_whose_heal_can_ki
     aelis, brann = lines["**Aélis**"], lines["**Brann**"]
     assert aelis.startswith("**Aélis** · ☠️ · ")
     if locale == "fr":
-        assert aelis.endswith("☠️ la guérison peut tuer : réussite impossible · ☠️ 64\u202f%")
+        assert aelis.endswith("☠️ la guérison peut tuer\u202f: réussite impossible · ☠️ 64\u202f%")
     else:
         assert aelis.endswith("☠️ healing can kill: success impossible · ☠️ 64%")
     assert brann.startswith("**Brann** · ⚠️ · ") and "🩹" not in brann  # rest not over
