@@ -53,6 +53,18 @@ class EventKind(str):
 
 
 @dataclass(frozen=True)
+class Change:
+    """A recorded change among a refusal's parameters: its kind in words, with how many characters it
+    touched when more than one, or when it was server-wide ("rest of the whole server, 6 characters")."""
+
+    kind: str
+    """An ``EventKind`` value: ``"rest"``, ``"wound"``…"""
+    characters: int = 1
+    server_wide: bool = False
+    """Made for the whole server (no character named): a /rest of everyone, an import."""
+
+
+@dataclass(frozen=True)
 class RestDays:
     """Days of rest among a refusal's parameters: "2/7 days" / "2 jours sur 7"."""
 

@@ -153,6 +153,12 @@ class WoundChooser(View):
         await self._say(
             t(
                 self.lang,
+                "✅ Inflicted: {severity} (the result is in the channel). Choose again for the next blow.",
+                severity=chosen,
+            )
+            if self.count == 1  # not "1 × light wound"
+            else t(
+                self.lang,
                 "✅ Inflicted: {count} × {severity} (the result is in the channel). "
                 "Choose again for the next blow.",
                 count=self.count,

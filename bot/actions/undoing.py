@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from bot.actions.actor import Actor
 from bot.actions.admin import named_even_deleted
 from bot.actions.characters import take_newest
-from bot.errors import EventKind, UserError
+from bot.errors import Change, UserError
 from bot.history import Event, Undid, record_of
 from bot.rules import Character, Ruleset
 from bot.storage.store import Store, Transaction
+from bot.storage.transaction import Undoable
 
 
 @dataclass(frozen=True)
@@ -44,39 +45,47 @@ async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
 def revert(tx: Transaction, actor_id: int | None, ref: str | None = None) -> Event:
     """Revert the latest change of the server (touching the character ``ref`` names, even deleted)
     and record it; return the ``undo`` event."""
-    character_id = None if ref is None else named_even_deleted(tx, ref)[0]
+    character_id, name = (None, "") if ref is None else named_even_deleted(tx, ref)
     target = tx.latest_undoable(character_id)
     if target is None:
         raise UserError("There is nothing left to undo here. See /history for what was recorded.")
     blocking = tx.blocker(target)
     if blocking is not None:
-        # The character that ties the two changes: the one asked about, when the later change touched
-        # it too (or when the later change is about a character of the one asked about).
-        tie = target.event.character_name
-        if blocking.character_id is not None and blocking.character_id in target.links:
-            tie = blocking.character_name
-        kind, blocked_by = EventKind(target.event.kind), EventKind(blocking.kind)
-        if not tie:  # no character ties them (a settings change, say)
-            raise UserError(
-                "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-                "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
-                "first (/undo without a character).",
-                id=target.event.id,
-                kind=kind,
-                blocked_by=blocked_by,
-                blocked_by_id=blocking.id,
-            )
-        raise UserError(
-            "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
-            "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
-            "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
-            "#{id}.",
-            id=target.event.id,
-            kind=kind,
-            tie=tie,
-            blocked_by=blocked_by,
-            blocked_by_id=blocking.id,
-        )
+        raise blocked(tx, target, blocking, name)
     for user_id in sorted(tx.revert(target)):
         take_newest(tx, user_id)
     return tx.record_undo(actor_id, target)
+
+
+def blocked(tx: Transaction, target: Undoable, blocking: Event, name: str) -> UserError:
+    """The refusal of undoing ``target`` (the latest change touching ``name``) before the later
+    ``blocking``: both changes with their reach (a server-wide rest of six characters, say), and the
+    character that ties them, whose /undo comes first."""
+    later = tx.touched(blocking.id)
+    # The character that ties the two changes: one the later change touched that ``target`` touched too
+    # (never the one asked about: its latest change is ``target``).
+    tie = next((other for cid, other in later if cid in target.links), None)
+    change = Change(target.event.kind, len(target.links), target.event.character_id is None)
+    blocked_by = Change(blocking.kind, len(later), blocking.character_id is None)
+    if tie is None:  # no character ties them (a settings change, say)
+        return UserError(
+            "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: a "
+            "later change, #{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+            "first (/undo without a character).",
+            id=target.event.id,
+            kind=change,
+            name=name,
+            blocked_by=blocked_by,
+            blocked_by_id=blocking.id,
+        )
+    return UserError(
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: {tie} "
+        "changed after it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, newest "
+        "first: /undo character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
+        id=target.event.id,
+        kind=change,
+        name=name,
+        tie=tie,
+        blocked_by=blocked_by,
+        blocked_by_id=blocking.id,
+    )

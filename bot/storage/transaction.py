@@ -21,6 +21,7 @@ stores that snapshot, and ``/undo`` puts it back::
 
 from __future__ import annotations
 
+import difflib
 import json
 import sqlite3
 import sys
@@ -163,8 +164,37 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
 
 
-def not_found(name: str | None = None) -> UserError:
-    """No such character in the server: named when the caller typed a name, else gone (an id)."""
+def loose_key(name: str) -> str:
+    """:func:`name_key` without accents: how a typed name is matched when no name has its exact key
+    ("aelis" finds "Aélis")."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The name a typed ``typed`` most likely meant, if any: the only one it starts (without accents or
+    case), else the nearest one by spelling (a server has at most a few hundred names)."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(loose_key(name), name)
+    key = loose_key(typed)
+    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
+    if len(started) == 1:
+        return started[0]
+    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+    return by_key[near[0]] if near else None
+
+
+def not_found(name: str | None = None, close: str | None = None) -> UserError:
+    """No such character in the server: named when the caller typed a name (with the ``close`` one
+    it may have meant), else gone (an id)."""
+    if name is not None and close is not None:
+        return UserError(
+            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+            "suggestions, or see /character list.",
+            ref=name,
+            close=close,
+        )
     if name is None:
         return UserError(
             "That character does not exist in this server (any more). Pick one from "
@@ -422,9 +452,24 @@ class Reader:
     def character_by_name(self, name: str) -> Character:
         # No stored name holds NUL (PostgreSQL would refuse the query itself).
         found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
-        if not found:
-            raise not_found(name)
-        return found[0]
+        if found:
+            return found[0]
+        # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
+        names = [] if "\x00" in name else self._names()
+        loose = [cid for cid, stored, _ in names if loose_key(stored) == loose_key(name)]
+        if len(loose) == 1:
+            return self.character(loose[0])
+        raise not_found(name, closest(name, (stored for _, stored, _ in names)))
+
+    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str, str]]:
+        """(id, name, name_key) of the present characters (``where``: more conditions, each with its
+        ``AND``), by key: a few hundred at most, for what SQL cannot match (accents)."""
+        found = self.sql.rows(
+            "SELECT c.id, c.name, c.name_key FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+            f"{where}ORDER BY c.name_key, c.id",
+            (self.guild_id, *params),
+        )
+        return [(int(cid), str(stored), str(key)) for cid, stored, key in found]
 
     def active_character(self, user_id: int) -> Character | None:
         active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
@@ -484,13 +529,13 @@ class Reader:
             return []
         key = name_key(text)
         pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
-        params: list[object] = [self.guild_id]
+        filters, params = "", list[object]([self.guild_id])
         if npcs:
-            base += "AND c.owner_id IS NULL "
+            filters = "AND c.owner_id IS NULL "
         elif owner_id is not None:
-            base += "AND c.owner_id = ? "
+            filters = "AND c.owner_id = ? "
             params.append(owner_id)
+        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL " + filters
         # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
         # (bytewise: name_key is COLLATE "C" on PostgreSQL).
         bounds = (key, key + "\U0010ffff")
@@ -506,6 +551,12 @@ class Reader:
                     (*params, pattern, *bounds, limit - len(found)),
                 )
             ]
+        if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
+            loose, seen = loose_key(text), set(found)
+            rest = [(cid, loose_key(stored)) for cid, stored, _ in self._names(filters, params[1:])]
+            rest = [(cid, k) for cid, k in rest if cid not in seen and loose in k]
+            rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
+            found += [cid for cid, _ in rest[: limit - len(found)]]
         marks = ", ".join("?" for _ in found)
         loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
@@ -523,6 +574,14 @@ class Reader:
             "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
             (self.guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
         )
+        if not found and by_id < 0:  # then the names that start so without accents ("aelis": "Aélis")
+            loose = loose_key(ref)
+            gone = self.sql.rows(
+                "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+                "ORDER BY deleted_at DESC, id DESC",
+                (self.guild_id,),
+            )
+            found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
         return [(r[0], r[1]) for r in found]
 
     # ---- history and boards ----------------------------------------------------------------------
@@ -844,6 +903,15 @@ class Transaction(Reader):
                 (self.guild_id, after),
             )
         return event_of(max(found, key=lambda row: int(row[0]))) if found else None
+
+    def touched(self, event_id: int) -> list[tuple[int, str]]:
+        """(id, name) of the characters an event touched (deleted ones too), by name."""
+        found = self.sql.rows(
+            "SELECT c.id, c.name FROM event_characters l JOIN characters c ON c.id = l.character_id "
+            "WHERE l.event_id = ? AND c.guild_id = ? ORDER BY c.name_key, c.id",
+            (event_id, self.guild_id),
+        )
+        return [(int(cid), str(name)) for cid, name in found]
 
     def revert(self, target: Undoable) -> set[int]:
         """Put back, whole, what ``target`` changed, from its snapshot, and mark it undone. Returns the

@@ -110,17 +110,17 @@ def damage_embed(
 
 
 def percent(chance: Fraction, lang: Lang) -> str:
-    """``23.5 %`` (``23,5 %`` in French); never a misleading ``0.0 %`` or ``100.0 %``."""
+    """``23.5%`` (``23,5 %`` in French); never a misleading ``0.0 %`` or ``100.0 %``."""
 
     def shown(value: str) -> str:
         return value.replace(".", ",") if lang == "fr" else value
 
     if 0 < chance < Fraction(1, 1000):
-        return t(lang, "< {value} %", value=shown("0.1"))
+        return t(lang, "< {value}%", value=shown("0.1"))
     if Fraction(999, 1000) < chance < 1:
-        return t(lang, "> {value} %", value=shown("99.9"))
+        return t(lang, "> {value}%", value=shown("99.9"))
     value = f"{float(chance * 100):.1f}".removesuffix(".0")
-    return t(lang, "{value} %", value=shown(value))
+    return t(lang, "{value}%", value=shown(value))
 
 
 def preview_embed(

@@ -118,6 +118,8 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
         outcome = " → " + ", ".join(labels)
     severity = severity_label(lang, track, record.severity)
     outcome += _batch_end(record, lang)
+    if record.count == 1:  # "1 × light wound" reads oddly
+        return t(lang, "**{name}**: {severity}{outcome}", name=name, severity=severity, outcome=outcome)
     return t(
         lang,
         "**{name}**: {count} × {severity}{outcome}",
@@ -161,13 +163,18 @@ def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
             outcomes.append(f"{label} → {severity_label(lang, track, ended)}")
         else:
             outcomes.append(label)
-    text = t(
-        lang,
-        "**{name}**: damage {damage} × {count} → {outcomes}",
-        name=name,
-        damage=record.damage,
-        count=len(record.rolls),
-        outcomes=", ".join(outcomes) or "?",
+    shown = ", ".join(outcomes) or "?"
+    text = (
+        t(lang, "**{name}**: damage {damage} → {outcomes}", name=name, damage=record.damage, outcomes=shown)
+        if len(record.rolls) == 1  # not "damage 26 × 1"
+        else t(
+            lang,
+            "**{name}**: damage {damage} × {count} → {outcomes}",
+            name=name,
+            damage=record.damage,
+            count=len(record.rolls),
+            outcomes=shown,
+        )
     )
     return text + _batch_end(record, lang)
 

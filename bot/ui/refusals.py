@@ -7,9 +7,9 @@ import logging
 import re
 from typing import Final
 
-from bot.errors import N_, EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
+from bot.errors import N_, Change, EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules.severity import Severity, Track
-from bot.ui.i18n import KNOWN, Lang, MissingParameter, t
+from bot.ui.i18n import KNOWN, Lang, MissingParameter, t, tn
 from bot.ui.text import (
     CONTENT,
     EVENT_KINDS,
@@ -117,6 +117,24 @@ def import_problems(lang: Lang, problems: tuple[object, ...]) -> str:
     return text
 
 
+def change_text(lang: Lang, change: Change) -> str:
+    """A change in words, with its reach when it went beyond one character: "rest of the whole server,
+    6 characters", "import, 3 characters", "wound"."""
+    kind = t(lang, EVENT_KINDS[change.kind]) if change.kind in EVENT_KINDS else escape(change.kind)[:40]
+    n = change.characters
+    if change.server_wide and n > 0:
+        return tn(
+            lang,
+            "{kind} of the whole server, {count} character",
+            "{kind} of the whole server, {count} characters",
+            n,
+            kind=kind,
+        )
+    if n > 1:
+        return tn(lang, "{kind}, {count} character", "{kind}, {count} characters", n, kind=kind)
+    return kind
+
+
 def _param(lang: Lang, key: str, value: object, track: Track) -> str:
     if key == "known" and isinstance(value, tuple):  # preset names, the built-in one in words
         return ", ".join(preset_label(lang, str(name)) for name in value)
@@ -126,6 +144,8 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
         return _issues(lang, value)
     if isinstance(value, EventKind) and value in EVENT_KINDS:
         return t(lang, EVENT_KINDS[value])
+    if isinstance(value, Change):
+        return change_text(lang, value)
     if isinstance(value, Possessive):
         return of_name(lang, clip(escape(value), PARAM_LIMIT))
     if isinstance(value, Mention):

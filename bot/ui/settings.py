@@ -12,7 +12,7 @@ from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset, TrackNumbers
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
-from bot.ui.i18n import Lang, t
+from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import NOTICE_COLOUR, State, damage_table_text, secret_word, state_colour, state_text
 from bot.ui.text import (
     DESCRIPTION,
@@ -158,7 +158,7 @@ def _secret(lang: Lang, ruleset: Ruleset) -> str:
     if ruleset.secret_npcs:
         return t(lang, "all of them")
     if ruleset.secret_characters:
-        return t(lang, "{count} chosen", count=len(ruleset.secret_characters))
+        return tn(lang, "{count} chosen", "{count} chosen", len(ruleset.secret_characters))
     return _on(lang, False)
 
 

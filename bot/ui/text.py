@@ -186,14 +186,15 @@ def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
 
 
 def days_text(lang: Lang, rested: int, needed: int) -> str:
-    """Days of rest of the days needed: "1/7 days"; "0 jour sur 1", "3 jours sur 7". Rest beyond the
-    need counts as the need ("1 jour sur 1", never "6 jours sur 1")."""
+    """Days of rest of the days needed: "1/7 days", "0/1 day"; "0 jour sur 1", "3 jours sur 7". Rest
+    beyond the need counts as the need ("1 jour sur 1", never "6 jours sur 1")."""
     rested = min(rested, needed)
+    # English agrees with the days needed ("0/1 day", "2/7 days"), French with the days rested.
     return tn(
         lang,
+        "{rested}/{needed} day",
         "{rested}/{needed} days",
-        "{rested}/{needed} days",
-        rested,
+        needed if lang == "en" else rested,
         rested=number(rested),
         needed=number(needed),
     )

@@ -50,8 +50,8 @@ async def test_history_of_the_server_and_of_one_character_newest_first(table: Ta
     reply = await table.run("history", user=BOB)
     public(reply)
     lines = reply.embeds[0]["description"].splitlines()
-    assert "**Brann**: 1 × shock" in lines[0]
-    assert "**Aria**: 1 × light wound" in lines[1] and "arrow" in lines[1]
+    assert "**Brann**: shock" in lines[0]
+    assert "**Aria**: light wound" in lines[1] and "arrow" in lines[1]
     assert "character **Brann** created" in lines[2]
     assert "settings changed: GM role: none" in lines[-1]
     assert reply.embeds[0]["footer"]["text"] == "page 1/1"
@@ -95,7 +95,9 @@ async def test_history_pages_turn_with_buttons_only_for_the_caller(table: Table)
     assert "Only the person who ran the command" in refused(intruder)
     turned = await table.click(next_id, first, user=ALICE)
     assert turned.errors == [] and turned.embeds[0]["footer"]["text"] == "page 2/2"
-    assert "réglages modifiés : Rôle MJ" in turned.embeds[0]["description"]  # the oldest event, in French
+    assert (
+        "réglages modifiés\u202f: Rôle MJ" in turned.embeds[0]["description"]
+    )  # the oldest event, in French
     assert [b["disabled"] for row in turned.components for b in row["components"]] == [False, False, True]
     back = await table.click(first_id, turned, user=ALICE)
     assert back.embeds[0]["footer"]["text"] == "page 1/2"
@@ -172,14 +174,42 @@ async def test_undo_refuses_a_change_a_later_one_depends_on(table: Table) -> Non
     before = await snapshot(table)
     text = refused(await table.run("undo", {"character": "Brann"}))
     # The change asked for, the character that ties it to the later one, and the order.
-    assert "(rest) cannot be undone on its own: Aria changed after it" in text and "(wound)" in text
+    assert (
+        "(rest of the whole server, 2 characters), the latest one touching Brann, cannot be undone on its "
+        "own: Aria changed after it" in text
+    )
+    assert "(wound)" in text
     assert "/undo character:Aria reverts #" in text and "; then undo #" in text
     text = refused(await table.run("undo", {"character": "Brann"}, locale="fr"))
+    assert "(repos de tout le serveur, 2 personnages), le dernier à toucher Brann" in text
     assert "Aria a changé depuis" in text and "/annuler personnage:Aria annule le n°" in text
     assert await snapshot(table) == before
     public(await table.run("undo", {"character": "Aria"}))
     public(await table.run("undo", {"character": "Brann"}))
     assert [c.rest_days for c in await characters_of(table.store, GUILD)] == [0, 0]
+
+
+async def test_a_blocked_undo_says_a_server_wide_change_lies_between(table: Table) -> None:
+    # Issue 37, point 6: the GM wants to undo La Dame Grise's wound, but a rest of the whole party came
+    # after it, and then a wound of Bastien: the refusal says the rest is what /undo reached, that it
+    # was server-wide and touched six characters, and which later change ties it.
+    await table.create("La Dame Grise")
+    for name in ("Bastien", "Cyra", "Dorn", "Elke", "Faro"):
+        await table.create(name)
+    await table.run("wound", {"severity": "light", "character": "La Dame Grise"})
+    await table.run("rest", {"days": 1})
+    await table.run("wound", {"severity": "light", "character": "Bastien"})
+    before = await snapshot(table)
+    text = refused(await table.run("undo", {"character": "La Dame Grise"}))
+    rest, wound = [e.id for e in (await history_of(table.store, GUILD))[0][:2]][::-1]
+    assert text.startswith(
+        f"Change #{rest} (rest of the whole server, 6 characters), the latest one touching La Dame Grise, "
+        f"cannot be undone on its own: Bastien changed after it, in #{wound} (wound)."
+    )
+    assert f"/undo character:Bastien reverts #{wound}; then undo #{rest}." in text
+    text = refused(await table.run("undo", {"character": "La Dame Grise"}, locale="fr"))
+    assert f"Le changement n°{rest} (repos de tout le serveur, 6 personnages), le dernier à toucher " in text
+    assert await snapshot(table) == before
 
 
 async def test_nothing_left_to_undo(table: Table) -> None:
@@ -325,7 +355,7 @@ async def test_config_dice_and_players_create(table: Table) -> None:
 async def test_config_language_switches_the_public_language_not_refusals(table: Table) -> None:
     await table.create("Aria", ALICE)
     text = public(await table.run("config language", {"language": "fr"}))
-    assert "Langue : celle du serveur → **français**" in text
+    assert "Langue\u202f: celle du serveur → **français**" in text
     assert (await ruleset_of(table.store, GUILD)).language == "fr"
     text = public(await table.run("wound", {"severity": "light", "character": "Aria"}))
     assert "blessure légère" in text
@@ -348,7 +378,7 @@ async def test_every_config_change_is_recorded_and_undoable(table: Table) -> Non
     history = await table.run("history")
     assert "settings changed: Open rolls: off → **on**" in history.embeds[0]["description"].splitlines()[0]
     french = await table.run("history", guild_locale="fr")
-    assert "réglages modifiés : Jets ouverts : non → **oui**" in french.embeds[0]["description"]
+    assert "réglages modifiés\u202f: Jets ouverts\u202f: non → **oui**" in french.embeds[0]["description"]
     assert "open_rolls" not in history.text and "True" not in history.text and "{" not in history.text
     public(await table.run("undo"))
     assert not (await ruleset_of(table.store, GUILD)).open_rolls
@@ -477,12 +507,12 @@ async def test_a_french_gm_reads_the_problems_of_a_refused_import_in_french(tabl
     data["characters"].append(dict(data["characters"][0], name="EVE"))
     data["characters"][0]["wounds"] = [{"track": "physical", "inflicted": 0, "current": None, "fatal": True}]
     text = refused(await import_(table, json.dumps(data).encode(), locale="fr"))
-    assert "guild_id : ce fichier a été exporté depuis un autre serveur" in text
-    assert "characters.1.name : même nom que le personnage 0" in text
-    assert "characters.0 : une blessure physique fatale, mais le personnage n'est pas mort" in text
+    assert "guild_id\u202f: ce fichier a été exporté depuis un autre serveur" in text
+    assert "characters.1.name\u202f: même nom que le personnage 0" in text
+    assert "characters.0\u202f: une blessure physique fatale, mais le personnage n'a pas succombé" in text
     data["characters"][1]["corps"] = 99
     text = refused(await import_(table, json.dumps(data).encode(), locale="fr"))
-    assert "characters.1.corps : valeur invalide" in text
+    assert "characters.1.corps\u202f: valeur invalide" in text
     for english in ("another server", "invalid value", "fatal physical wound", "same name"):
         assert english not in text
 
@@ -596,7 +626,7 @@ async def test_a_french_server_gets_french_results_whatever_the_callers_locale(t
     )
     assert "Blessures — Aria" in public(reply)
     reply = await table.run("rest", {"days": 1}, user=OWNER, guild=OTHER_GUILD, guild_locale="fr")
-    assert "Repos : 1 jour" in public(reply)
+    assert "Repos\u202f: 1 jour" in public(reply)
     reply = await table.run("history", user=ALICE, guild=OTHER_GUILD, guild_locale="fr", locale="en-US")
     assert "Historique" in public(reply)
 
@@ -645,7 +675,7 @@ async def test_a_setting_that_changes_nothing_is_refused_and_not_recorded(table:
     text = refused(await table.run("config dice", {}))
     assert text.startswith("Nothing to change: give at least one value.")
     text = refused(await table.run("config rest", {"track": "physical"}, locale="fr"))
-    assert text.startswith("Rien à modifier : donnez au moins une valeur.")
+    assert text.startswith("Rien à modifier\u202f: donnez au moins une valeur.")
     text = refused(await table.run("config dice", {"tie-succeeds": True}, locale="fr"))
     assert text.startswith("C'est déjà le réglage")
     after, _ = await history_of(table.store, GUILD)
@@ -679,7 +709,9 @@ async def test_undo_shows_what_came_back_and_mentions_the_player(table: Table) -
     assert not message.ephemeral
     assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
     (undo,) = message.embeds  # the card is behind the Card button
-    assert undo["description"].splitlines()[1] == "↩️ **Aria** — de nouveau en vie · état rétabli : indemne"
+    assert (
+        undo["description"].splitlines()[1] == "↩️ **Aria** — de nouveau en vie · état rétabli\u202f: indemne"
+    )
     assert not (await table.character("Aria")).dead
     (button,) = [b for row in message.components for b in row["components"]]
     assert button["label"] == "Fiche" and button["custom_id"].startswith("card:")
@@ -719,6 +751,19 @@ async def test_a_deleted_character_can_be_named_in_history_and_undo(table: Table
     refused(await table.run("history", {"character": "Nobody"}))
 
 
+async def test_a_deleted_character_is_named_without_its_accents(table: Table) -> None:
+    # Issue 37, point 5, for /history and /undo: a deleted "Aélis" is found as "aelis" too.
+    await table.create("Aélis", ALICE)
+    await table.run("wound", {"severity": "light", "character": "Aélis"})
+    ask = await table.run("character delete", {"character": "Aélis"}, user=ALICE)
+    await table.click(ask.components[0]["components"][0]["custom_id"], ask, user=ALICE)
+    choices = (await table.complete("history", {"character": "AEL"}, "character")).choices or []
+    assert [c["name"] for c in choices] == ["Aélis — deleted character"]
+    assert "light wound" in public(await table.run("history", {"character": "aelis"}))
+    assert "Aélis" in public(await table.run("undo", {"character": "aelis"}))
+    assert [c.name for c in await characters_of(table.store, GUILD)] == ["Aélis"]
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr"])
 async def test_undoing_a_death_fits_in_a_few_lines_and_cannot_read_as_a_new_wound(
     table: Table, locale: str
@@ -735,7 +780,7 @@ async def test_undoing_a_death_fits_in_a_few_lines_and_cannot_read_as_a_new_woun
     came_back = undo["description"].splitlines()[1]
     if locale == "fr":
         assert came_back == (
-            "↩️ **Aélis** — de nouveau en vie · état rétabli : 2 légères, 2 graves, 1 critique · −13"
+            "↩️ **Aélis** — de nouveau en vie · état rétabli\u202f: 2 légères, 2 graves, 1 critique · −13"
         )
     else:
         assert came_back == "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"

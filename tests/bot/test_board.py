@@ -305,7 +305,7 @@ async def test_the_board_marks_who_is_one_wound_from_death_and_whose_heal_can_ki
     aelis, brann = lines["**Aélis**"], lines["**Brann**"]
     assert aelis.startswith("**Aélis** · ☠️ · ")
     if locale == "fr":
-        assert aelis.endswith("☠️ la guérison peut tuer : réussite impossible · ☠️ 64\u202f%")
+        assert aelis.endswith("☠️ la guérison peut tuer\u202f: réussite impossible · ☠️ 64\u202f%")
     else:
         assert aelis.endswith("☠️ healing can kill: success impossible · ☠️ 64%")
     assert brann.startswith("**Brann** · ⚠️ · ") and "🩹" not in brann  # rest not over
@@ -338,9 +338,9 @@ async def test_a_heal_that_can_kill_or_hardly_succeed_is_never_good_news_on_the_
     assert cara.startswith("**Cara** · ☠️ · ") and "🩹" not in cara
     assert "🩹" not in bastien and "🩹" in dora
     if locale == "fr":
-        assert cara.endswith("☠️ la guérison peut tuer : réussite 1\u202f% · ☠️ 45\u202f%")
+        assert cara.endswith("☠️ la guérison peut tuer\u202f: réussite 1\u202f% · ☠️ 45\u202f%")
         assert bastien.endswith(
-            "⛔ la guérison ne peut guère réussir\u00a0: réussite impossible · aggravation 55\u202f%"
+            "⛔ la guérison ne peut guère réussir\u202f: réussite impossible · aggravation 55\u202f%"
         )
     else:
         assert cara.endswith("☠️ healing can kill: success 1% · ☠️ 45%")

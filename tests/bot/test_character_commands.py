@@ -164,7 +164,7 @@ async def test_the_card_shows_tracks_penalty_warnings_and_rest(table: Table) -> 
     assert "next light wound → serious" in fields["Warnings"]
     assert "next critical wound → FATAL" in fields["Warnings"]
     assert fields["Warnings"].index("FATAL") < fields["Warnings"].index("next light wound")
-    assert "0/1 days" in fields["Rest and healing"]
+    assert "0/1 day (" in fields["Rest and healing"]
     assert "/heal roll after 1 more day" in fields["Rest and healing"]
     assert "<@" in text  # played by Alice
 
@@ -458,6 +458,29 @@ async def test_the_built_in_preset_is_typed_as_shown_in_either_language(table: T
     ogre = await table.character("Ogre")
     assert ogre.preset == "humanoid" and ogre.physical_max == (4, 2, 1)
     text = refused(await table.run("character create", {"name": "Nyx", "preset": "géant"}, locale="fr"))
-    assert "Aucun gabarit nommé géant. Gabarits connus : giant, humanoïde." in text
+    assert "Aucun gabarit nommé géant. Gabarits connus\u202f: giant, humanoïde." in text
     shown = public(await table.run("config show", guild_locale="fr"))
-    assert "humanoïde : physique 4/2/1" in shown and "humanoid" not in shown
+    assert "humanoïde\u202f: physique 4/2/1" in shown and "humanoid" not in shown
+
+
+# ---- names typed without accents or case (issue 37, point 5) ---------------------------------------
+
+
+async def test_a_name_is_found_and_suggested_without_its_accents_or_case(table: Table) -> None:
+    aelis = await table.create("Aélis de Varenne", ALICE)
+    await table.create("Bastien", BOB)
+    # Autocomplete: "Aeli" offers her, first; "varenne" too (within the name).
+    for typed in ("Aeli", "AELIS", "varenne"):
+        reply = await table.complete("wound", {"severity": "light", "character": typed}, "character")
+        assert [c["value"] for c in reply.choices or []] == [str(aelis.id)], typed
+    # A typed name: "aelis de varenne" finds her.
+    text = public(await table.run("wound", {"severity": "light", "character": "aelis de varenne"}))
+    assert "Aélis de Varenne" in text
+    assert len((await table.character("Aélis de Varenne")).wounds) == 1
+    # A name that is only close: refused, with the one it may mean.
+    text = refused(await table.run("character show", {"character": "Aelis"}))
+    assert "No character called Aelis in this server. Did you mean Aélis de Varenne?" in text
+    text = refused(await table.run("character show", {"character": "Bastein"}, locale="fr"))
+    assert "Aucun personnage nommé Bastein sur ce serveur. Vouliez-vous dire Bastien\u202f?" in text
+    text = refused(await table.run("character show", {"character": "Zorglub"}))
+    assert "Did you mean" not in text and "No character called Zorglub" in text

@@ -35,7 +35,7 @@ async def test_the_card_shows_the_odds_of_the_first_roll(table: Table) -> None:
     assert heal["label"] == "Heal · success impossible · ☠️ 64%" and heal["style"] == 4  # danger
     french = await table.run("character show", user=ALICE, guild_locale="fr")
     text = public(french)
-    assert "Premier jet (blessure légère) : **réussite impossible** · aggravation 64\u202f%" in text
+    assert "Premier jet (blessure légère)\u202f: **réussite impossible** · aggravation 64\u202f%" in text
     assert "mort 64\u202f%" in text and "/soin jet ne peut pas réussir" in text
     assert "est disponible" not in text
 

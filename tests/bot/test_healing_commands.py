@@ -27,7 +27,7 @@ async def wounded(
 async def test_no_healing_roll_before_the_rest_is_over(table: Table) -> None:
     await wounded(table, "Aria", ALICE, ("light", 1), ("serious", 1))
     text = refused(await table.run("heal roll", user=ALICE))
-    assert "0/1 days" in text and "1 to go" in text and "/rest" in text
+    assert "0/1 day of rest" in text and "1 to go" in text and "/rest" in text
     text = refused(await table.run("heal roll", user=ALICE, locale="fr"))
     assert "Pas encore de jet de guérison" in text and "0 jour sur 1" in text and "/repos" in text
     before = await table.character("Aria")
@@ -249,7 +249,7 @@ async def test_rest_for_one_character(table: Table) -> None:
     await wounded(table, "Brann", BOB, ("serious", 1))
     reply = await table.run("rest", {"days": 7, "target": harness.user(BOB)}, guild_locale="fr")
     text = public(reply)
-    assert "Repos : 7 jours" in text and "Brann" in text and "Aria" not in text
+    assert "Repos\u202f: 7 jours" in text and "Brann" in text and "Aria" not in text
     assert "Peuvent faire un jet de guérison" in text
     rested = {c.name: c.rest_days for c in await characters_of(table.store, GUILD)}
     assert rested == {"Aria": 0, "Brann": 7}
@@ -333,8 +333,11 @@ async def test_rest_says_who_can_heal_per_track_with_mental_healing_rolls_on(tab
     (message,) = shown(reply)
     (field,) = message.embeds[0]["fields"]
     assert field["name"] == "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)"
-    assert field["value"].startswith("• Aria — Premier jet (choc) : réussite 45\u202f%")
-    assert "Personne ne peut" not in message.text and "Brann : 1 jour sur 7 (blessure grave)" in message.text
+    assert field["value"].startswith("• Aria — Premier jet (choc)\u202f: réussite 45\u202f%")
+    assert (
+        "Personne ne peut" not in message.text
+        and "Brann\u202f: 1 jour sur 7 (blessure grave)" in message.text
+    )
     assert message.content == f"<@{ALICE}>" and message.allowed_mentions == {"users": [ALICE], "parse": []}
     # What the summary promised, the next command does.
     healed = await table.run("heal roll", {"dice": "6-2", "track": "mental"}, user=ALICE)
@@ -346,7 +349,7 @@ async def test_the_dead_make_no_roll(table: Table) -> None:
     text = refused(await table.run("roll", {"modifier": 2}, user=ALICE))
     assert "Aria is dead" in text and "/undo" in text
     text = refused(await table.run("roll", {"character": "Aria"}, locale="fr"))
-    assert "Le personnage Aria est mort" in text
+    assert "Aria a succombé" in text
     listing = public(await table.run("character list"))
     assert f"**Aria** — <@{ALICE}> — dead" in listing and MINUS not in listing
 

@@ -98,7 +98,7 @@ async def test_the_wound_menu_answers_every_click_and_says_what_it_inflicted(
         said = table.fake.messages[int(menu.message["id"])]["content"]
         if locale == "fr":
             assert said.startswith("Blesser Aria")
-            assert "✅ Infligé : 2 × blessure légère (le résultat est dans le salon)." in said
+            assert "✅ Infligé\u202f: 2 × blessure légère (le résultat est dans le salon)." in said
         else:
             assert said.startswith("Wound Aria:") and "✅ Inflicted: 2 × light wound" in said
     # A refused blow is answered too (privately), and changes nothing.
@@ -131,7 +131,7 @@ async def test_a_wound_menu_left_alone_closes_and_says_so(
         await asyncio.sleep(0)
     shown = table.fake.messages[message_id]
     assert shown["content"].endswith(
-        "Ce menu est fermé : refaites un clic droit sur le membre pour le coup suivant."
+        "Ce menu est fermé\u202f: refaites un clic droit sur le membre pour le coup suivant."
     )
     assert all(c.get("disabled") for row in shown["components"] for c in row["components"])
 

@@ -166,7 +166,7 @@ async def test_a_secret_npcs_undo_and_history_read_as_sentences_and_words_follow
     undone = in_channel(await table.run("undo", locale=locale))
     history = in_channel(await table.run("history", user=ALICE, locale=locale))
     if locale == "fr":
-        assert f"Changement n°{event_id} annulé : **Goblin** — un changement gardé secret" in undone
+        assert f"Changement n°{event_id} annulé\u202f: **Goblin** — un changement gardé secret" in undone
         assert f"annulation du changement n°{event_id} — **Goblin**, un changement gardé secret" in history
     else:
         assert f"Reverted change #{event_id}: **Goblin** — a change kept secret" in undone

@@ -275,7 +275,7 @@ async def test_a_dead_character_takes_no_mental_wound_either(table: Table) -> No
     await table.run("wound", {"severity": "critical", "character": "Goblin", "count": 2})
     assert (await table.character("Goblin")).dead
     text = refused(await table.run("mental", {"severity": "shock", "character": "Goblin"}, locale="fr"))
-    assert "mort" in text and "/annuler" in text
+    assert "a succombé" in text and "/annuler" in text
 
 
 async def test_wound_results_are_french_for_a_french_server(table: Table) -> None:

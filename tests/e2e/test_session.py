@@ -220,7 +220,7 @@ async def english_session(table: Table) -> None:
 async def french_session(table: Table) -> None:
     """The French server, at the same time: every public message in French."""
     setup = await table.setup_gm_role()
-    has(setup, "Réglages modifiés", "Rôle MJ : aucun")
+    has(setup, "Réglages modifiés", "Rôle MJ\u202f: aucun")
     created = await table.say("character create", {"name": "Élise", "player": player(ALICE), "corps": 2})
     pings_only(created, ALICE)
     has(created, "Personnage de", "Blessures physiques")
@@ -232,7 +232,7 @@ async def french_session(table: Table) -> None:
     has(wounded, "Blessures — Élise", "blessure grave", "à tous les jets")
     assert "Wounds" not in wounded.text and "Serious" not in wounded.text, wounded.text
     rest = await table.say("rest", {"days": 2})
-    has(rest, "Repos : 2 jours")
+    has(rest, "Repos\u202f: 2 jours")
     history = await table.say("history", user=BOB)
     has(history, "Historique", "personnage **Élise** créé")
     listing = await table.say("character list")

@@ -140,13 +140,15 @@ async def test_server_wide_commands_stay_in_their_server(hard: Hardened) -> None
             outcome.refused_with(
                 "There is nothing left to undo here. See /history for what was recorded.",
                 (
-                    "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+                    "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+                    "on its own: {tie} changed after "
                     "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
                     "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
                     "#{id}."
                 ),
                 (
-                    "Change #{id} ({kind}) cannot be undone on its own: a later change, "
+                    "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+                    "on its own: a later change, "
                     "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
                     "first (/undo without a character)."
                 ),

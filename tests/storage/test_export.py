@@ -239,8 +239,8 @@ async def test_every_problem_is_reported_one_per_line(store: Store) -> None:
     assert ("version",) in wheres and ("characters", 0, "corps") in wheres
     lines = error_text("fr", refused.value).splitlines()
     assert len(lines) == 4  # the first one follows the header
-    assert lines[0].endswith("version : valeur invalide")
-    assert "characters.0.corps : valeur invalide" in lines
+    assert lines[0].endswith("version\u202f: valeur invalide")
+    assert "characters.0.corps\u202f: valeur invalide" in lines
 
 
 async def test_a_valid_minimal_import_into_an_empty_server(store: Store) -> None:
@@ -279,5 +279,5 @@ async def test_an_import_with_a_nul_character_is_refused_clearly(store: Store, w
         "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export."
     )
     assert any(p.where[-2:] == (0, where) for p in refused.value.params["errors"])  # type: ignore[attr-defined]
-    assert f"wounds.0.{where} : valeur invalide" in error_text("fr", refused.value)
+    assert f"wounds.0.{where}\u202f: valeur invalide" in error_text("fr", refused.value)
     assert await characters_of(store, GUILD) == []

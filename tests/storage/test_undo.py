@@ -9,7 +9,7 @@ import pytest
 from bot.actions import admin, characters
 from bot.actions.actor import Actor
 from bot.actions.undoing import revert
-from bot.errors import UserError
+from bot.errors import Change, UserError
 from bot.rules import Ruleset, Severity, Track, grant_rest, inflict, new_character
 from bot.rules.character import Character
 from bot.storage import Store, Transaction
@@ -186,13 +186,14 @@ async def test_a_later_change_to_the_same_character_blocks_the_undo(store: Store
     with pytest.raises(UserError) as blocked:
         await undo(store, aria.id)  # the latest change of Aria is the rest, which Bob's wound follows
     assert blocked.value.message == (
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+        "on its own: {tie} changed after "
         "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
         "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
         "#{id}."
     )
-    assert blocked.value.params["blocked_by"] == "wound"
-    assert blocked.value.params["kind"] == "rest"
+    assert blocked.value.params["blocked_by"] == Change("wound", 1, False)
+    assert blocked.value.params["kind"] == Change("rest", 2, True)  # server-wide, Aria and Bob
     assert dump(database_url) == before
 
     assert await undo(store, bob.id) == "wound"
@@ -375,15 +376,12 @@ async def test_a_later_ruleset_change_blocks_undoing_an_import_of_one_character(
     await store.run(GUILD, configure)
     with pytest.raises(UserError) as blocked:
         await undo(store, solo.id)
-    assert (
-        blocked.value.message
-        == (
-            "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-            "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
-            "first (/undo without a character)."
-        )
-        and blocked.value.params["blocked_by"] == "config"
-    )
+    assert blocked.value.message == (
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+        "on its own: a later change, "
+        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "first (/undo without a character)."
+    ) and blocked.value.params["blocked_by"] == Change("config", 0, True)
     assert await undo(store) == "config"
     assert await undo(store, solo.id) == "import"
     assert await characters_of(store, GUILD) == []
@@ -409,7 +407,8 @@ async def test_conflicts_are_found_for_changes_touching_many_characters(store: S
     with pytest.raises(UserError) as blocked:
         await undo(store, crowd[0].id)
     assert blocked.value.message == (
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+        "on its own: {tie} changed after "
         "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
         "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
         "#{id}."

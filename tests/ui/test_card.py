@@ -44,7 +44,7 @@ def test_unhurt_npc_card_in_french() -> None:
     assert field(card, "Blessures physiques") == "Légère ▫️▫️▫️▫️ 0/4\nGrave ▫️▫️ 0/2\nCritique ▫️ 0/1"
     assert field(card, "Blessures mentales") == "Choc ▫️▫️▫️▫️ 0/4\nTraumatisme ▫️▫️ 0/2\nPsychose ▫️ 0/1"
     assert field(card, "Pénalité") == "0 (aucune pénalité)"
-    assert field(card, "Repos et guérison") == "Indemne : aucun repos nécessaire."
+    assert field(card, "Repos et guérison") == "Indemne\u202f: aucun repos nécessaire."
 
 
 def test_wounded_card() -> None:
@@ -56,7 +56,7 @@ def test_wounded_card() -> None:
     assert field(en, "Penalty") == "\u22126 on all rolls"
     assert field(fr, "Pénalité") == "\u22126 à tous les jets"
     rest = field(en, "Rest and healing")
-    assert "rested 1/1 days (least severe: light wound)" in rest  # never "3/1": the need is met
+    assert "rested 1/1 day (least severe: light wound)" in rest  # never "3/1": the need is met
     assert "/heal roll is available now." in rest
     assert "healed by a GM" in rest
     assert "/soin jet est disponible." in field(fr, "Repos et guérison")
@@ -76,7 +76,7 @@ def test_rest_still_needed_and_the_can_heal_override() -> None:
 def test_mental_healing_rolls_show_the_mental_rest() -> None:
     rules = Ruleset(mental_healing_rolls=True)
     rest = field(character_card(character(mental=(1, 0, 0), rest_days=1), rules, "en"), "Rest and healing")
-    assert "Mental: rested 1/1 days (least severe: shock)" in rest
+    assert "Mental: rested 1/1 day (least severe: shock)" in rest
     assert "/heal roll (mental) is available now." in rest
 
 
@@ -123,7 +123,7 @@ def test_dead_card(lang: Lang) -> None:
     assert card.title == ("† Aria — dead" if lang == "en" else "† Aria — a succombé")
     assert card.colour is not None and card.colour.value == COLOURS[State.OUT]
     rest = card.fields[-1].value or ""
-    assert rest.startswith("Dead:" if lang == "en" else "Décès :")
+    assert rest.startswith("Dead:" if lang == "en" else "Décès\u202f:")
     assert all(f.name not in ("Warnings", "Alertes") for f in card.fields)
 
 
@@ -215,4 +215,4 @@ def test_the_dead_and_the_incoherent_show_their_state_not_figures(lang: Lang) ->
 
 def test_a_note_shared_by_a_batch_is_told_once_with_how_many() -> None:
     card = character_card(character((3, 0, 0), note="axe"), RULES, "fr")
-    assert field(card, "Notes") == "3 × blessure légère : axe"
+    assert field(card, "Notes") == "3 × blessure légère\u202f: axe"

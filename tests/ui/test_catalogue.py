@@ -190,7 +190,7 @@ def test_the_checks_see_the_damage_line_bug_they_were_written_for() -> None:
     """The damage line once filled ``damage_blow`` without two of its parameters: the renderer raises."""
     with pytest.raises(KeyError, match="effective"):
         t("en", "**Roll {index}**: {terms}; {effective} ⇒ {outcome}", index=1, terms="luck 7")
-    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 2) == "Repos : 2 jours"
+    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 2) == "Repos\u202f: 2 jours"
     assert t_name("en", "Wounds — {name}", "Aélis", 256) == "Wounds — Aélis"
     source = 'def f(lang):\n    return t(lang, "Wounds — {name}")\n'
     node = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call))

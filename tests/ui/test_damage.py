@@ -46,12 +46,12 @@ def test_the_preview_holds_and_escapes_the_name(lang: Lang) -> None:
 @pytest.mark.parametrize(
     ("chance", "en", "fr"),
     [
-        (Fraction(0), "0 %", "0 %"),
-        (Fraction(1, 100000), "< 0.1 %", "< 0,1 %"),
-        (Fraction(15, 100), "15 %", "15 %"),
-        (Fraction(1, 3), "33.3 %", "33,3 %"),
-        (Fraction(99999, 100000), "> 99.9 %", "> 99,9 %"),
-        (Fraction(1), "100 %", "100 %"),
+        (Fraction(0), "0%", "0\u202f%"),
+        (Fraction(1, 100000), "< 0.1%", "< 0,1\u202f%"),
+        (Fraction(15, 100), "15%", "15\u202f%"),
+        (Fraction(1, 3), "33.3%", "33,3\u202f%"),
+        (Fraction(99999, 100000), "> 99.9%", "> 99,9\u202f%"),
+        (Fraction(1), "100%", "100\u202f%"),
     ],
 )
 def test_percentages_never_round_to_a_lie(chance: Fraction, en: str, fr: str) -> None:

@@ -38,7 +38,7 @@ CASES: list[tuple[Event, str, str]] = [
     (
         event("character_edit", {"name": "Arya", "corps": 2}),
         "edited: name: Arya, corps: 2",
-        "modifié : nom : Arya, corps : 2",
+        "modifié\u202f: nom\u202f: Arya, corps\u202f: 2",
     ),
     (event("character_delete"), "character **Aria** deleted", "personnage **Aria** supprimé"),
     (
@@ -49,7 +49,7 @@ CASES: list[tuple[Event, str, str]] = [
     (
         event("wound", WOUND),
         "**Aria**: 2 × light wound → light wound, serious wound — “arrow”",
-        "**Aria** : 2 × blessure légère → blessure légère, blessure grave — « arrow »",
+        "**Aria**\u202f: 2 × blessure légère → blessure légère, blessure grave — «\u202farrow\u202f»",
     ),
     (
         event("wound", {"severity": "critical", "count": 3, "became": [None], "not_applied": 2}),
@@ -58,8 +58,8 @@ CASES: list[tuple[Event, str, str]] = [
     ),
     (
         event("mental", {"severity": "shock", "count": 1, "became": ["shock"]}),
-        "**Aria**: 1 × shock",
-        "1 × choc",
+        "**Aria**: shock",  # not "1 × shock"
+        "**Aria**\u202f: choc",
     ),
     (
         event(
@@ -75,7 +75,7 @@ CASES: list[tuple[Event, str, str]] = [
             {"severity": "serious", "rolls": [{"success": False, "worsened": True, "became": "critical"}]},
         ),
         "— worsened: critical wound",
-        "— aggravation : blessure critique",
+        "— aggravation\u202f: blessure critique",
     ),
     (
         event(
@@ -100,12 +100,12 @@ CASES: list[tuple[Event, str, str]] = [
     (
         event("config", {"setting": "dice", "changes": {"open_rolls": True}}),
         "setting **dice** changed: open\\_rolls: True",
-        "réglage **dice** modifié : open\\_rolls : True",
+        "réglage **dice** modifié\u202f: open\\_rolls\u202f: True",
     ),
     (
         event("import", {"counts": {"characters": 3}}),
         "server data imported: characters: 3",
-        "données du serveur importées : characters : 3",
+        "données du serveur importées\u202f: characters\u202f: 3",
     ),
     (event("undo", {}, undoes=9), "undid change #9", "annulation du changement n°9"),
     (
@@ -189,7 +189,9 @@ def test_undo_embed_says_what_was_reverted() -> None:
     fr = undo_embed(
         event("undo", {"kind": "wound", "event_details": WOUND}, undoes=8), "fr", (), (), {}, Ruleset()
     )
-    assert (fr.description or "").startswith("Changement n°8 annulé : **Aria** : 2 × blessure légère")
+    assert (fr.description or "").startswith(
+        "Changement n°8 annulé\u202f: **Aria**\u202f: 2 × blessure légère"
+    )
     assert "/annuler" in (fr.footer.text or "")
     stored = {
         "kind": "heal_wound",
@@ -201,6 +203,8 @@ def test_undo_embed_says_what_was_reverted() -> None:
     as_stored = undo_embed(event("undo", stored, undoes=8), "en", (), (), {}, Ruleset())
     assert as_stored.description == "Reverted change #8: **Bob**: GM healing, serious wound → light wound"
     line = describe_event(event("undo", stored, undoes=8), "fr")
-    assert line == "annulation du changement n°8 — **Bob** : soin du MJ, blessure grave → blessure légère"
+    assert (
+        line == "annulation du changement n°8 — **Bob**\u202f: soin du MJ, blessure grave → blessure légère"
+    )
     bare = undo_embed(event("undo", {}, undoes=8), "en", (), (), {}, Ruleset())
     assert "#8" in (bare.description or "")

@@ -216,3 +216,46 @@ def test_the_state_words_of_the_dead_and_the_incoherent_are_verbs() -> None:
 
     assert secret_word(character(dead=True), "fr") == "a succombé"
     assert secret_word(character(incoherent=True), "fr") == "a sombré dans l'incohérence"
+
+
+NNBSP = "\u202f"
+"""The one no-break space of French typography here (narrow, as Discord and browsers draw it)."""
+_PUNCTUATION = re.compile(r"(.?)([:;!?])(?=$|[\s*_`)»\"'…,.])")
+"""A : ; ! ? used as punctuation (at the end, or before a blank or a closing mark), with what is before
+it; a colon inside a word (``personnage:Aria``, ``https://``) is not punctuation."""
+
+
+def typography_faults(text: str) -> list[str]:
+    """Where ``text`` breaks French typography: each fault, with the character before it."""
+    faults = [m.group(0) for m in _PUNCTUATION.finditer(text) if m.start(2) > 0 and m.group(1) != NNBSP]
+    for fault in (r"«(?!\u202f)", r"(?<!\u202f)»", r".%", "\u00a0"):
+        faults += [m.group(0) for m in re.finditer(fault, text) if m.group(0) != NNBSP + "%"]
+    return faults
+
+
+def test_french_typography_in_every_message_and_command_text() -> None:
+    texts = french(commands=False) | {f"command: {k}": v for k, v in french(commands=True).items()}
+    found = {key: faults for key, text in texts.items() if (faults := typography_faults(text))}
+    assert found == {}
+    assert sum(NNBSP in text for text in texts.values()) > 150  # the check reads the real catalogue
+
+
+def test_the_typography_check_finds_what_it_should() -> None:
+    faults = typography_faults("Repos : 3 jours ; puis ? et ! « mot » 45 %, 5%, a\u00a0: b")
+    assert faults == [" :", " ;", " ?", " !", "\u00a0:", "«", "»", " %", "5%", "\u00a0"]
+    right = "État\u202f: /annuler personnage:Aria https://x ?tv=1 «\u202fmot\u202f» 5\u202f%\u202f!"
+    assert typography_faults(right) == []
+    assert typography_faults("fin?") == ["n?"]
+
+
+def test_one_word_for_death_in_french() -> None:
+    """Results say "a succombé" (and "a sombré dans l'incohérence"): so do refusals, never "est mort"."""
+    texts = french(commands=False) | {f"command: {k}": v for k, v in french(commands=True).items()}
+    state = re.compile(
+        r"(?i)\b(?:est|ni|pas|rendre|devenu)\s+(?:mort|morte|incohérente?)\b|^(?:mort|incohérent),"
+    )
+    assert {key: text for key, text in texts.items() if state.search(text)} == {}
+    # Nor beside a name or of NPCs ("Goblin : MORT", "les PNJ morts"), nor "gardé secret" of a character.
+    beside = re.compile(r"(?i)\{name\}\W*(?:mort|incohérent|gardée? secrète?)\b|PNJ morts\b")
+    assert {key: text for key, text in texts.items() if beside.search(text)} == {}
+    assert sum("a succombé" in text for text in texts.values()) >= 3

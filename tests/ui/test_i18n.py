@@ -10,11 +10,11 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.errors import EventKind, ImportProblem, Mention, Possessive, RestDays, UserError
+from bot.errors import Change, ImportProblem, Mention, Possessive, RestDays, UserError
 from bot.rules import Severity, Track
 from bot.ui import i18n
 from bot.ui.i18n import CATALOGUES, KNOWN, LANGS, Lang, MissingParameter, lang_of, plural_index, t, tn
-from bot.ui.refusals import UNKNOWN, error_text
+from bot.ui.refusals import UNKNOWN, change_text, error_text
 from bot.ui.text import join_lines, severity_label, t_name
 from tests.ui.builders import PING
 from tests.ui.refusals import REFUSALS, messages_of, raised_refusals
@@ -63,10 +63,15 @@ REQUIRED = [
     ("Corps, Résistance and Intuition must be between {min} and {max}. Type a value in that range."),
     ("There is no preset called {preset}. Known presets: {known}. A GM can add one with /config preset."),
     ("No character called {ref} in this server. Pick one from the suggestions, or see /character list."),
+    (
+        "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+        "suggestions, or see /character list."
+    ),
     ("There is already a character called {name} in this server. Choose another name."),
     "There is nothing left to undo here. See /history for what was recorded.",
     (
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone "
+        "on its own: {tie} changed after "
         "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
         "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
         "#{id}."
@@ -178,7 +183,7 @@ def test_plural_forms() -> None:
     assert [plural_index("en", n) for n in (0, 1, 2)] == [1, 0, 1]
     assert [plural_index("fr", n) for n in (0, 1, 2)] == [0, 0, 1]
     assert tn("en", "Rest: {count} day", "Rest: {count} days", 1) == "Rest: 1 day"
-    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos : 3 jours"
+    assert tn("fr", "Rest: {count} day", "Rest: {count} days", 3) == "Repos\u202f: 3 jours"
 
 
 def test_t_name_escapes_and_fits_the_limit() -> None:
@@ -315,29 +320,36 @@ SAMPLES = [
         ref="Bob",
     ),
     UserError(
+        "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+        "suggestions, or see /character list.",
+        ref="Aelis",
+        close="Aélis de Varenne",
+    ),
+    UserError(
         "That character does not exist in this server (any more). Pick one from "
         "the suggestions, or see /character list."
     ),
     UserError("There is already a character called {name} in this server. Choose another name.", name="Aria"),
     UserError("There is nothing left to undo here. See /history for what was recorded."),
     UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
-        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
-        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
-        "#{id}.",
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: {tie} "
+        "changed after it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, newest "
+        "first: /undo character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
         id=30,
-        kind=EventKind("wound"),
+        kind=Change("import", 2, True),
+        name="Brann",
         tie="Aria",
-        blocked_by=EventKind("rest"),
+        blocked_by=Change("rest", 6, True),
         blocked_by_id=31,
     ),
     UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: a "
+        "later change, #{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
         "first (/undo without a character).",
         id=4,
-        kind=EventKind("import"),
-        blocked_by=EventKind("config"),
+        kind=Change("import", 3, True),
+        name="Aria",
+        blocked_by=Change("config", 0, True),
         blocked_by_id=5,
     ),
     UserError(
@@ -572,15 +584,27 @@ def test_a_character_without_a_name_to_show_and_a_change_without_a_tie_have_text
         ),
     ).startswith("Ce personnage n'existe pas")
     later = UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: a later change, "
-        "#{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: a "
+        "later change, #{blocked_by_id} ({blocked_by}), depends on it. Undo the later changes "
         "first (/undo without a character).",
         id=4,
-        kind=EventKind("import"),
-        blocked_by=EventKind("config"),
+        kind=Change("import", 3, True),
+        name="Aria",
+        blocked_by=Change("config", 0, True),
         blocked_by_id=5,
     )
     assert "a later change, #5 (setting change), depends on it" in error_text("en", later)
+    assert "#4 (import of the whole server, 3 characters), the latest one touching Aria," in error_text(
+        "en", later
+    )
+    assert "n°4 (import de tout le serveur, 3 personnages), le dernier à toucher Aria" in error_text(
+        "fr", later
+    )
+    # A change's reach, singular and plural, in both languages.
+    assert change_text("en", Change("rest", 1, True)) == "rest of the whole server, 1 character"
+    assert change_text("fr", Change("rest", 1, True)) == "repos de tout le serveur, 1 personnage"
+    assert change_text("en", Change("character_delete", 2)) == "character deletion, 2 characters"
+    assert change_text("en", Change("wound")) == "wound"
 
 
 def test_a_refusal_missing_a_parameter_fails_under_the_tests() -> None:
@@ -617,24 +641,26 @@ def test_every_refusal_raised_in_the_code_gives_exactly_its_placeholders() -> No
 
 def test_undo_blocked_names_the_change_what_ties_it_and_the_order() -> None:
     err = UserError(
-        "Change #{id} ({kind}) cannot be undone on its own: {tie} changed after "
-        "it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, "
-        "newest first: /undo character:{tie} reverts #{blocked_by_id}; then undo "
-        "#{id}.",
+        "Change #{id} ({kind}), the latest one touching {name}, cannot be undone on its own: {tie} "
+        "changed after it, in #{blocked_by_id} ({blocked_by}). Undo the later changes first, newest "
+        "first: /undo character:{tie} reverts #{blocked_by_id}; then undo #{id}.",
         id=30,
-        kind=EventKind("wound"),
+        kind=Change("rest", 2, True),
+        name="Bastien",
         tie="Aélis",
-        blocked_by=EventKind("heal_roll"),
+        blocked_by=Change("heal_roll"),
         blocked_by_id=31,
     )
     assert error_text("en", err) == (
-        "Change #30 (wound) cannot be undone on its own: Aélis changed after it, in #31 (healing session). "
+        "Change #30 (rest of the whole server, 2 characters), the latest one touching Bastien, cannot be "
+        "undone on its own: Aélis changed after it, in #31 (healing session). "
         "Undo the later changes first, newest first: /undo character:Aélis reverts #31; then undo #30."
     )
     assert error_text("fr", err) == (
-        "Le changement n°30 (blessure) ne peut pas être annulé seul : Aélis a changé depuis, au n°31 "
+        "Le changement n°30 (repos de tout le serveur, 2 personnages), le dernier à toucher Bastien, ne "
+        "peut pas être annulé seul\u202f: Aélis a changé depuis, au n°31 "
         "(séance de guérison). Annulez d'abord les changements plus récents, du plus récent au plus "
-        "ancien : /annuler personnage:Aélis annule le n°31 ; puis annulez le n°30."
+        "ancien\u202f: /annuler personnage:Aélis annule le n°31\u202f; puis annulez le n°30."
     )
 
 
@@ -697,7 +723,7 @@ def test_every_import_problem_is_worded_in_both_languages(
     assert "@everyone" not in text  # a key of the file is not echoed
     if lang == "fr":
         assert "le fichier dépasse 16 Mo" in text and "même nom que le personnage 0" in text
-        assert "characters.1 : 3 traumatismes en cours, au-delà du maximum de 2" in text
+        assert "characters.1\u202f: 3 traumatismes en cours, au-delà du maximum de 2" in text
     else:
         assert "the file is larger than 16 MB" in text and "same name as character 0" in text
         assert "characters.1: 3 traumas held, more than the maximum of 2" in text
@@ -743,8 +769,8 @@ def test_a_healing_refusal_says_who_rolls_and_what_a_gm_can_do_instead() -> None
         ),
     )
     assert fr == (
-        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003> ; un MJ peut soigner sans jet "
-        "avec /soin blessure."
+        "Les jets de guérison d'Aélis sont lancés par <@100000000000000003>\u202f; un MJ peut soigner "
+        "sans jet avec /soin blessure."
     )
     en = error_text(
         "en",

@@ -60,7 +60,7 @@ def test_a_plain_wound() -> None:
     assert "rest" not in (embed.description or "")  # no rest was taken: nothing lost, nothing said
     rested = inflict(replace(character(), rest_days=3), Track.PHYSICAL, Severity.LOW)
     text = wound_embed(rested, rested.character, RULES, "fr").description or ""
-    assert "Les 3 jours de repos pris sont perdus : la période de repos recommence." in text
+    assert "Les 3 jours de repos pris sont perdus\u202f: la période de repos recommence." in text
     assert embed_within_limits(embed) == []
 
 
@@ -214,9 +214,9 @@ def test_rest_embed_says_who_can_roll_healing_per_track_with_the_odds() -> None:
     mental_on = RULES.model_copy(update={"mental_healing_rolls": True})
     both = rest_embed(entries, mental_on, 3, "fr")
     assert both.fields[1].name == "Peuvent faire un jet de guérison mentale (/soin jet piste:mentale)"
-    assert (both.fields[1].value or "").startswith("• Dee — Premier jet (choc) : réussite 45\u202f%")
+    assert (both.fields[1].value or "").startswith("• Dee — Premier jet (choc)\u202f: réussite 45\u202f%")
     fr = rest_embed(entries[1:3], RULES, 1, "fr")
-    assert fr.title == "Repos : 1 jour"
+    assert fr.title == "Repos\u202f: 1 jour"
     assert "Personne ne peut encore faire de jet de guérison." in (fr.description or "")
 
 
@@ -267,17 +267,17 @@ def test_config_embed() -> None:
     assert "<@&99>" in text and "humanoid: physical 4/2/1 · mental 4/2/1" in text
     assert "Physical: light −1 · serious −3 · critical −5" in text
     assert "open rolls: on" in text and "French" in text
-    assert "Mental : choc −1 · traumatisme −3 · psychose −5" in embed_text(fr)
+    assert "Mental\u202f: choc −1 · traumatisme −3 · psychose −5" in embed_text(fr)
     assert embed_within_limits(en) == [] and embed_within_limits(fr) == []
     assert "the server's locale" in embed_text(config_embed(Ruleset(), "en"))
 
 
 def test_small_embeds() -> None:
     deleted = character_deleted_embed(character(name="@everyone"), "fr")
-    assert deleted.title == "Suppression : @\u200beveryone"
+    assert deleted.title == "Suppression\u202f: @\u200beveryone"
     imported = import_embed({"characters": 3, "wounds": 12, "other": "x"}, "en")
     assert "characters: 3" in (imported.description or "") and "other: x" in (imported.description or "")
-    assert "personnages : 3" in (import_embed({"characters": 3}, "fr").description or "")
+    assert "personnages\u202f: 3" in (import_embed({"characters": 3}, "fr").description or "")
     for embed in (deleted, imported):
         assert embed_within_limits(embed) == []
 
