@@ -163,9 +163,20 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
     seen = await wounds.preview_damage(bot.store, actor, asked)
     asking = caller_lang(interaction)
     odds, first = seen.result
-    shown = preview_embed(
-        seen.character, seen.ruleset, asked.track, asked.damage, odds, asking, count=asked.count, dice=first
-    )
+    damage, character, ruleset = asked.damage, seen.character, seen.ruleset
+
+    def shown(confirmed: bool = False) -> discord.Embed:  # once confirmed, it no longer waits for it
+        return preview_embed(
+            character,
+            ruleset,
+            asked.track,
+            damage,
+            odds,
+            asking,
+            count=asked.count,
+            dice=first,
+            confirmed=confirmed,
+        )
 
     async def confirmed(click: discord.Interaction[HarmoniesBot]) -> None:
         # The question's buttons are spent, whether the roll went through or was refused; when it was
@@ -178,12 +189,12 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
         except Exception:
             await update(click, view=view)
             raise
-        await update(click, view=view)
+        await update(click, embed=shown(confirmed=True), view=view)
         await _post(click, *rolled, asked.track)
 
     view = Question(actor.user_id, asking, go=CONFIRM, run=bot.run_id, on_go=confirmed)
     view.message = await respond(
-        interaction, embed=shown, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        interaction, embed=shown(), view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
 
 

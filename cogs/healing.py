@@ -162,11 +162,9 @@ class Resting(commands.Cog):
         asked = Rest(days=days, player_id=target.id if target else None, ref=character)
         rested, ruleset = await healing.rest(self.bot.store, actor_of(interaction), asked)
         lang = public_lang(interaction, ruleset)
-        # Rest for one player's character mentions that player; any rest mentions the players whose
-        # characters can now heal (and nobody else).
+        # A rest pings exactly the players the summary lists under who can roll healing now (a ping
+        # invites to roll: never to a session that can kill or cannot succeed), for one character too.
         mentions = rest_mentions(rested, ruleset)
-        if (target or character) and rested and (owner := rested[0].owner_id):
-            mentions = [owner, *[m for m in mentions if m != owner]]
         await interaction.delete_original_response()
         embed = rest_embed(rested, ruleset, days, lang)
         await send_public(interaction, embeds=[embed], mentions=mentions)
@@ -206,16 +204,17 @@ class Resting(commands.Cog):
 
 
 async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: Heal) -> None:
-    """/heal roll and the Heal button: one healing session. When the bot rolls and the first roll may
-    kill or make incoherent, the roller confirms privately first (the server may ask before any
-    worsening, or never: ``Ruleset.ask_before_healing``)."""
+    """/heal roll and the Heal button: one healing session. When the bot rolls a session not worth
+    offering (its first roll may kill or make incoherent, or cannot reasonably succeed), the roller
+    confirms privately first (the server may ask before any worsening, or never:
+    ``Ruleset.ask_before_healing``)."""
     bot = interaction.client
     actor = actor_of(interaction)
     confirmed = None
     if not asked.dice:
         prospect = await healing.heal_prospect(bot.store, actor, asked)
         odds = prospect.result
-        if prospect.ruleset.asks_before(deadly=odds.death > 0, worsening=odds.risky):
+        if prospect.ruleset.asks_before(worth_offering=odds.worth_offering, worsening=odds.risky):
             if not await ask_before_healing(interaction, prospect):
                 return
             confirmed, asked = odds, replace(asked, character_id=prospect.character.id, ref=None)

@@ -24,7 +24,7 @@ from bot.storage.errors import AlreadyHandled, Unavailable, Unconfirmed, file_fa
 from bot.ui.card import character_card, secret_card, secret_result
 from bot.ui.i18n import Lang, lang_of, t, tn
 from bot.ui.refusals import error_text
-from bot.ui.results import only_hurts, stakes
+from bot.ui.results import offer_sign, stakes
 from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)
@@ -370,19 +370,20 @@ def heal_button(
     character_id: int, track: Track, lang: Lang, odds: HealingOdds | None = None
 ) -> discord.ui.Button[Any]:
     """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
-    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): red when the
-    first roll can kill, grey when it cannot succeed, blue otherwise."""
+    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): blue with 🩹
+    only when the session is worth offering; red with ☠️ (🌀) when the first roll can kill (make
+    incoherent), grey with ⛔ when it cannot reasonably succeed."""
     label = t(lang, "Heal") if track is Track.PHYSICAL else t(lang, "Heal (mental)")
-    style = discord.ButtonStyle.primary
+    style, emoji = discord.ButtonStyle.primary, "🩹"
     if odds is not None:
-        label = f"{label} · {stakes(odds, lang)}"
-        if odds.death > 0:
+        label, emoji = f"{label} · {stakes(odds, lang)}", offer_sign(odds)
+        if odds.deadly:
             style = discord.ButtonStyle.danger
-        elif only_hurts(odds):
+        elif odds.hopeless:
             style = discord.ButtonStyle.secondary
     return discord.ui.Button(
         style=style,
-        emoji="🩹",
+        emoji=emoji,
         label=label[:80],
         custom_id=f"heal:{character_id}:{'p' if track is Track.PHYSICAL else 'm'}",
     )

@@ -24,6 +24,10 @@ OPEN_TENS = 4
 """With open rolls, a die counts at most this many tens (see the module docstring for the error)."""
 OPEN_ERROR_BOUND = Fraction(2, 10 ** (OPEN_TENS + 1))
 """The largest error of any probability computed with open rolls (0 without)."""
+HOPELESS_BELOW = Fraction(1, 20)
+"""A first roll that succeeds less often than this (under 5 %, one chance in twenty) cannot reasonably
+succeed: such a session only spends the rest (and may worsen the wound), so it is not offered as good
+news. Dice odds come in steps of 1 % without open rolls: 1 %–4 % are hopeless, 5 % is not."""
 
 
 @cache
@@ -90,6 +94,25 @@ class HealingOdds:
     def risky(self) -> bool:
         """Whether the first roll can worsen the wound."""
         return self.worsening > 0
+
+    @property
+    def deadly(self) -> bool:
+        """Whether the first roll can kill (or make incoherent)."""
+        return self.death > 0
+
+    @property
+    def hopeless(self) -> bool:
+        """Whether the first roll cannot reasonably succeed (:data:`HOPELESS_BELOW`)."""
+        return self.success < HOPELESS_BELOW
+
+    @property
+    def worth_offering(self) -> bool:
+        """The one notion of a session worth offering, used wherever a session is shown (the card, the
+        Heal button, /rest and its pings, the board, the player view) and before rolling it: its first
+        roll cannot kill (nor make incoherent) and can reasonably succeed. Any other session is never
+        invited, pinged or shown as good news, and the bot asks before rolling it
+        (:meth:`Ruleset.asks_before`)."""
+        return not (self.deadly or self.hopeless)
 
 
 def healing_odds(character: Character, ruleset: Ruleset, track: Track = Track.PHYSICAL) -> HealingOdds | None:

@@ -43,8 +43,9 @@ MAX_DAMAGE = 999
 DamageLevel = Annotated[int, Field(ge=1, le=MAX_DAMAGE)]
 
 AskBeforeHealing = Literal["deadly", "worsening", "never"]
-"""When the roller confirms a healing session the bot rolls: only when its first roll can kill or make
-incoherent (the default), whenever it can worsen a wound, or never."""
+"""When the roller confirms a healing session the bot rolls: only when it is not worth offering (its
+first roll can kill or make incoherent, or cannot reasonably succeed: the default, named ``deadly``),
+also whenever it can worsen a wound, or never."""
 
 Maxima = tuple[Count, Count, Count]
 """How many wounds of each severity (low, mid, high) a character can hold."""
@@ -128,11 +129,13 @@ class Ruleset(BaseModel):
             data.setdefault("ask_before_healing", "deadly" if old else "never")
         return data
 
-    def asks_before(self, *, deadly: bool, worsening: bool) -> bool:
-        """Whether a session whose first roll can kill (``deadly``) or worsen is asked about first."""
-        return (self.ask_before_healing == "deadly" and deadly) or (
-            self.ask_before_healing == "worsening" and worsening
-        )
+    def asks_before(self, *, worth_offering: bool, worsening: bool) -> bool:
+        """Whether a session the bot rolls is asked about first: by default (``deadly``) one not worth
+        offering (its first roll can kill, or cannot reasonably succeed: ``HealingOdds``); with
+        ``worsening``, that one and any whose first roll can worsen; with ``never``, none."""
+        if self.ask_before_healing == "never":
+            return False
+        return not worth_offering or (self.ask_before_healing == "worsening" and worsening)
 
     @field_validator("presets")
     @classmethod

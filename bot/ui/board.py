@@ -11,6 +11,7 @@ import discord
 
 from bot.errors import N_
 from bot.rules.character import Character
+from bot.rules.odds import HealingOdds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Track
 from bot.rules.wounds import total_penalty, warnings
@@ -20,6 +21,7 @@ from bot.ui.results import (
     State,
     counts_text,
     odds_line,
+    offer_sign,
     secret_word,
     sessions,
     stakes,
@@ -62,21 +64,44 @@ def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
         parts.append(signed(total_penalty(character, ruleset)))
     parts.append(state_text(character, lang))
     offered = sessions(character, ruleset)
-    deadly = [odds.track for odds in offered if odds.death > 0]
+    deadly = [odds.track for odds in offered if odds.deadly]
     if deadly:  # a heal can kill (or make incoherent): said before anything else
         parts.insert(1, "☠️" if Track.PHYSICAL in deadly else "🌀")
     elif one_wound_from_out(character):
         parts.insert(1, "⚠️")
     for odds in offered:  # a session offered, with what is at stake: never good news when it is not
-        key = N_("🩹 can heal: {stakes}")
-        if odds.death > 0:
-            key = (
-                N_("☠️ healing can kill: {stakes}")
-                if odds.track is Track.PHYSICAL
-                else N_("🌀 mental healing can make incoherent: {stakes}")
-            )
-        parts.append(t(lang, key, stakes=stakes(odds, lang)))
+        parts.append(t(lang, ON_BOARD[_offer(odds)], stakes=stakes(odds, lang)))
     return " · ".join(parts)
+
+
+ON_BOARD = {  # a session on the board, by (track, what it is: _offer)
+    (Track.PHYSICAL, "good"): N_("🩹 can heal: {stakes}"),
+    (Track.MENTAL, "good"): N_("🩹 can heal: {stakes}"),
+    (Track.PHYSICAL, "deadly"): N_("☠️ healing can kill: {stakes}"),
+    (Track.MENTAL, "deadly"): N_("🌀 mental healing can make incoherent: {stakes}"),
+    (Track.PHYSICAL, "hopeless"): N_("⛔ healing can hardly succeed: {stakes}"),
+    (Track.MENTAL, "hopeless"): N_("⛔ mental healing can hardly succeed: {stakes}"),
+}
+ON_PAGE = {  # the same on the player view, after its mark (offer_sign)
+    (Track.PHYSICAL, "good"): N_("can heal"),
+    (Track.MENTAL, "good"): N_("can heal"),
+    (Track.PHYSICAL, "deadly"): N_("healing can kill"),
+    (Track.MENTAL, "deadly"): N_("mental healing can make incoherent"),
+    (Track.PHYSICAL, "hopeless"): N_("healing can hardly succeed"),
+    (Track.MENTAL, "hopeless"): N_("mental healing can hardly succeed"),
+}
+
+
+def _offer(odds: HealingOdds) -> tuple[Track, str]:
+    """How the board and the page name the session: only one worth offering is good news
+    (:attr:`HealingOdds.worth_offering`)."""
+    return odds.track, "deadly" if odds.deadly else "hopeless" if odds.hopeless else "good"
+
+
+def heal_offer(odds: HealingOdds, lang: Lang) -> HealOffer:
+    """A session as the player view shows it."""
+    label = t(lang, ON_PAGE[_offer(odds)])
+    return HealOffer(offer_sign(odds), label, odds_line(odds, lang), odds.worth_offering)
 
 
 def one_wound_from_out(character: Character) -> bool:
@@ -135,6 +160,20 @@ class TrackLine:
 
 
 @dataclass(frozen=True)
+class HealOffer:
+    """A healing session the character may start now, as the page shows it."""
+
+    sign: str
+    """🩹, ☠️, 🌀 or ⛔ (:func:`offer_sign`)."""
+    label: str
+    """``can heal``, ``healing can kill``, ``healing can hardly succeed``…"""
+    odds: str
+    """The odds of its first roll (may hold ``**bold**``)."""
+    good: bool
+    """Worth offering (:attr:`HealingOdds.worth_offering`): the only kind shown as good news."""
+
+
+@dataclass(frozen=True)
 class PartyLine:
     """One character of the page. A secret NPC has its ``word`` and nothing else."""
 
@@ -151,10 +190,8 @@ class PartyLine:
     """The loudest warning of rules §3 (may hold ``**bold**``)."""
     near_death: bool = False
     """One wound (of some severity) from death or incoherence: ⚠️."""
-    heals: tuple[str, ...] = ()
-    """The odds of each healing session the character may start now (may hold ``**bold**``)."""
-    heal_can_kill: bool = False
-    """A healing session now can kill or make incoherent: ☠️."""
+    heals: tuple[HealOffer, ...] = ()
+    """Each healing session the character may start now."""
 
 
 def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
@@ -180,8 +217,7 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         signed(total_penalty(character, ruleset)) if tracks else None,
         found[0] if found else None,
         one_wound_from_out(character),
-        tuple(odds_line(o, lang) for o in odds),
-        any(o.death > 0 for o in odds),
+        tuple(heal_offer(o, lang) for o in odds),
     )
 
 

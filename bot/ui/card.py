@@ -10,7 +10,7 @@ import discord
 from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
-from bot.rules.odds import healing_odds
+from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
@@ -18,7 +18,6 @@ from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import (
     SECRET_COLOUR,
     odds_line,
-    only_hurts,
     secret_word,
     state_colour,
     state_of,
@@ -72,6 +71,26 @@ HEAL_HOPELESS = {
         "/heal roll (mental) cannot succeed now: it can only leave the wound as it is, or worsen it."
     ),
 }
+HEAL_HARDLY = {
+    Track.PHYSICAL: N_(
+        "/heal roll can hardly succeed now: it would most likely leave the wound as it is, or worsen it."
+    ),
+    Track.MENTAL: N_(
+        "/heal roll (mental) can hardly succeed now: it would most likely leave the wound as it is, or "
+        "worsen it."
+    ),
+}
+HEAL_DEADLY = {
+    Track.PHYSICAL: N_("/heal roll is possible now, but its first roll can kill."),
+    Track.MENTAL: N_("/heal roll (mental) is possible now, but its first roll can lead to incoherence."),
+}
+
+
+def _not_offered(odds: HealingOdds) -> str:
+    """Why a session the rules allow is not offered as good news (:attr:`HealingOdds.worth_offering`)."""
+    if odds.success == 0:
+        return HEAL_HOPELESS[odds.track]
+    return HEAL_HARDLY[odds.track] if odds.hopeless else HEAL_DEADLY[odds.track]
 
 
 def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: bool | None = None) -> list[str]:
@@ -85,6 +104,7 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
     if not character.is_wounded():
         return [t(lang, "Unhurt: no rest needed.")]
     lines: list[str] = []
+    offered = False
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
@@ -105,8 +125,8 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
         odds = healing_odds(character, ruleset, track) if ready else None
-        if odds is not None and only_hurts(odds):  # never offered as good news
-            lines.append(t(lang, HEAL_HOPELESS[track]))
+        if odds is not None and not odds.worth_offering:  # never offered as good news
+            lines.append(t(lang, _not_offered(odds)))
         elif ready:
             lines.append(t(lang, HEAL_NOW[track]))
         elif status.remaining > 0:
@@ -122,6 +142,16 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
             lines.append(t(lang, "/heal roll is not available."))
         if odds is not None:
             lines.append(odds_line(odds, lang))
+            offered = True
+    if offered:  # the procedure, told here once (not in every result)
+        lines.append(
+            t(
+                lang,
+                "A session rolls once per wound of the least severe kind, in order, until the first "
+                "failure; a failure by 10 or more worsens the wound. Whatever happens, it uses up "
+                "the rest.",
+            )
+        )
     return lines
 
 

@@ -133,8 +133,10 @@ def preview_embed(
     *,
     count: int = 1,
     dice: Dice | None = None,
+    confirmed: bool = False,
 ) -> discord.Embed:
-    """The odds of each outcome of the next blow, for the GM alone, before they confirm."""
+    """The odds of each outcome of the next blow, for the GM alone, before they confirm; once they
+    did (``confirmed``), it says so instead of waiting for them."""
     attributes, penalty = resistance(character, track), total_penalty(character, ruleset)
     lines = [
         t(
@@ -165,11 +167,15 @@ def preview_embed(
                 count=count,
             )
         )
-    lines.append(t(lang, "Nothing is rolled until you confirm. Only you can see this."))
+    if confirmed:
+        lines.append(t(lang, "Confirmed: rolled, the result is in the channel. Only you can see this."))
+    else:
+        lines.append(t(lang, "Nothing is rolled until you confirm. Only you can see this."))
     embed = discord.Embed(
         title=t_name(lang, "Damage {damage} on {name}: the odds", character.name, TITLE, damage=damage),
         description="\n".join(lines),
         colour=discord.Colour(NOTICE_COLOUR),
     )
-    embed.set_footer(text=t(lang, "Damage table: {table}", table=damage_table_text(ruleset.damage, lang)))
+    table = damage_table_text(ruleset.damage, lang, track)
+    embed.set_footer(text=t(lang, "Damage table: {table}", table=table))
     return fit_total(embed)

@@ -143,8 +143,11 @@ def status_lines(
     if found := warning_lines(character, lang):
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
-    # a healing session is offered (the Heal button): its odds, as on the card
-    lines += [f"🩹 {odds_line(o, lang)}" for o in (sessions(character, ruleset) if odds is None else odds)]
+    # a healing session is offered (the Heal button): its odds, as on the card, after its mark
+    lines += [
+        f"{offer_sign(o)} {odds_line(o, lang)}"
+        for o in (sessions(character, ruleset) if odds is None else odds)
+    ]
     return lines
 
 
@@ -272,12 +275,20 @@ def _band(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-def damage_table_text(table: DamageTable, lang: Lang) -> str:
-    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``."""
+def damage_table_text(table: DamageTable, lang: Lang, track: Track = Track.PHYSICAL) -> str:
+    """``none ≤ 10 · light 11–20 · serious 21–30 · critical 31–40 · fatal ≥ 41``, in the words of
+    ``track`` (mental: shock, trauma, psychosis, incoherent)."""
     light, serious, critical, fatal = table.thresholds
+    key = (
+        N_("none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}")
+        if track is Track.PHYSICAL
+        else N_(
+            "none ≤ {none} · shock {light} · trauma {serious} · psychosis {critical} · incoherent ≥ {fatal}"
+        )
+    )
     return t(
         lang,
-        "none ≤ {none} · light {light} · serious {serious} · critical {critical} · fatal ≥ {fatal}",
+        key,
         none=light - 1,
         light=_band(light, serious - 1),
         serious=_band(serious, critical - 1),
@@ -321,24 +332,27 @@ def percent(lang: Lang, chance: Fraction) -> str:
     return f"{text}\u202f%" if lang == "fr" else f"{text}%"
 
 
-def only_hurts(odds: HealingOdds) -> bool:
-    """A session that cannot succeed: it can only leave the wound as it is, or worsen it."""
-    return odds.success == 0
-
-
 def success_text(odds: HealingOdds, lang: Lang) -> str:
     """ "success 36%", or "success impossible"."""
-    if only_hurts(odds):
+    if odds.success == 0:
         return t(lang, "success impossible")
     return t(lang, "success {success}", success=percent(lang, odds.success))
+
+
+def offer_sign(odds: HealingOdds) -> str:
+    """The mark before a session, wherever it is offered: 🩹 for one worth offering; ☠️ (🌀 on the
+    mental track) when its first roll can kill (make incoherent); ⛔ when it cannot reasonably
+    succeed."""
+    if odds.deadly:
+        return "☠️" if odds.track is Track.PHYSICAL else "🌀"
+    return "⛔" if odds.hopeless else "🩹"
 
 
 def danger_text(odds: HealingOdds, lang: Lang) -> str:
     """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
     or "" when it cannot worsen anything."""
-    if odds.death > 0:
-        mark = "☠️" if odds.track is Track.PHYSICAL else "🌀"
-        return f"{mark} {percent(lang, odds.death)}"
+    if odds.deadly:
+        return f"{offer_sign(odds)} {percent(lang, odds.death)}"
     if odds.worsening > 0:
         return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
     return ""
@@ -355,7 +369,7 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
         lang,
         "First roll ({severity}): {success} · worsening {worsening}",
         severity=severity_label(lang, odds.track, odds.severity),
-        success=f"**{success_text(odds, lang)}**" if only_hurts(odds) else success_text(odds, lang),
+        success=f"**{success_text(odds, lang)}**" if odds.hopeless else success_text(odds, lang),
         worsening=percent(lang, odds.worsening),
     )
     if odds.death > 0:
@@ -366,6 +380,14 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
 def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
     """The private question before a session the bot rolls: what is at stake first, then why."""
     at_stake = stakes(odds, lang)
+    if not odds.beyond and odds.hopeless:
+        return t(
+            lang,
+            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
+            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
+            "the wound. Roll anyway? (Cancel changes nothing.)",
+            stakes=at_stake,
+        )
     if not odds.beyond:
         return t(
             lang,
@@ -550,7 +572,9 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
 
 
 def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """One healing session: every roll in full, what each did, and that the rest was consumed."""
+    """One healing session, outcome first: death or incoherence when it came to that, else how many
+    rolls succeeded (and how many wounds were not rolled); then every roll in full. How a session
+    goes (one roll per wound, the rest used up) is told on the card, not in every result."""
     track, label = session.track, attributes_label(session.track)
     steps = [
         t(lang, "**Roll {index}**: {terms}", index=index, terms=roll_terms(step.roll, lang, label))
@@ -558,39 +582,27 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
         + _step_outcome(step, track, session.character.maxima(track), lang)
         for index, step in enumerate(session.steps, 1)
     ]
-    severity = severity_label(lang, track, session.severity)
-    head = [
-        t(
-            lang,
-            "{eligible} × {severity} to heal: one roll per wound, in order, until the first failure.",
-            eligible=session.eligible,
-            severity=severity,
-        )
-    ]
-    tail = []
+    healed, rolls = session.healed, len(session.steps)
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
-        head.insert(0, loud)
-    elif (left := session.eligible - len(session.steps)) > 0:
-        tail.append(
+        head = [loud]
+    elif (left := session.eligible - rolls) > 0:
+        head = [
             tn(
                 lang,
-                "{count} wound not rolled in this session.",
-                "{count} wounds not rolled in this session.",
+                "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
+                "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
                 left,
+                healed=healed,
+                rolls=rolls,
             )
-        )
-    tail.append(
-        t(lang, "Result: {healed}/{rolls} successful rolls.", healed=session.healed, rolls=len(session.steps))
-    )
-    if not session.character.out_of_play:
-        tail.append(t(lang, "The rest is consumed: the next session needs a new full rest period."))
+        ]
+    else:
+        head = [t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)]
     title = t_name(lang, SESSION_TITLE[track], session.character.name, TITLE)
-    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(
-        len(part) + 1 for part in head + tail
-    )
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(len(part) + 1 for part in head)
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(lang, steps, room), *tail]),
+        description="\n".join([*head, join_lines(lang, steps, room)]),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
@@ -626,36 +638,37 @@ def roll_embed(
     return embed
 
 
-def _rest_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
-    """One line per track the character can heal by rolling and holds wounds on: rest and readiness."""
+def _rest_line(character: Character, ruleset: Ruleset, lang: Lang) -> str | None:
+    """The character in one line, when it is in no list of who can roll (``rest_embed``): its rest on
+    each track that holds wounds; ``None`` when it is listed there instead (once, with its odds)."""
     name = clip(escape(character.name), NAME_IN_LINE)
     if ruleset.is_secret(character.owner_id, character.id):
-        return [t(lang, "{name}: {word}", name=name, word=secret_word(character, lang))]
+        return t(lang, "{name}: {word}", name=name, word=secret_word(character, lang))
     if not character.is_wounded():
-        return [t(lang, "{name}: unhurt", name=name)]
-    lines = []
+        return t(lang, "{name}: unhurt", name=name)
+    parts = []
     for track in Track:
         status = rest_status(character, ruleset, track)
         if status.severity is None:
             continue
         if track is Track.MENTAL and not ruleset.mental_healing_rolls:
-            lines.append(t(lang, "{name}: mental wounds, healed by a GM (/heal mental)", name=name))
+            parts.append(t(lang, "mental wounds, healed by a GM (/heal mental)"))
             continue
         if can_roll_healing(character, ruleset, track):
-            continue  # listed once, with the odds of its first roll, under who can roll (rest_embed)
+            return None  # listed once, with the odds of its first roll, under who can roll
         severity = severity_label(lang, track, status.severity)
         days = days_text(lang, status.rested, status.needed)
-        lines.append(t(lang, "{name}: {days} ({severity})", name=name, days=days, severity=severity))
-    return lines
+        parts.append(t(lang, "{days} ({severity})", days=days, severity=severity))
+    return t(lang, "{name}: {word}", name=name, word=" · ".join(parts))
 
 
 CAN_ROLL = {
     Track.PHYSICAL: N_("Can roll healing now (/heal roll)"),
     Track.MENTAL: N_("Can roll mental healing now (/heal roll track:mental)"),
 }
-CANNOT_SUCCEED = {
-    Track.PHYSICAL: N_("Rest over, but healing cannot succeed now (not pinged)"),
-    Track.MENTAL: N_("Rest over, but mental healing cannot succeed now (not pinged)"),
+NOT_OFFERED = {  # a session not worth offering (HealingOdds.worth_offering)
+    Track.PHYSICAL: N_("Rest over, but healing can kill or cannot succeed now (not pinged)"),
+    Track.MENTAL: N_("Rest over, but mental healing can make incoherent or cannot succeed now (not pinged)"),
 }
 
 
@@ -672,36 +685,38 @@ def ready_to_heal(
 
 
 def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int]:
-    """The players whose characters can now heal (each once, at most ``MAX_MENTIONS``)."""
+    """The players ``rest_embed`` lists under who can roll healing now: those of the characters whose
+    session is worth offering (each once, at most ``MAX_MENTIONS``), and nobody else."""
     players: list[int] = []
     for track in Track:
         for character, odds in ready_to_heal(characters, ruleset, track):
-            if only_hurts(odds):
-                continue  # not called to a session that can only make things worse (the summary says so)
+            if not odds.worth_offering:
+                continue  # not called to a session that can kill or cannot succeed (the summary says so)
             if character.owner_id is not None and character.owner_id not in players:
                 players.append(character.owner_id)
     return players[:MAX_MENTIONS]
 
 
 def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character's rest and, per track, who can now roll healing, with the
-    odds of their first roll."""
-    lines = [line for character in characters for line in _rest_lines(character, ruleset, lang)]
+    """In-game rest granted: each character once, with its rest or, per track, under who can now roll
+    healing (pinged) or whose session is not worth offering (not pinged), with the odds of the first
+    roll."""
+    lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     fields: list[tuple[str, str]] = []
-    hopeless: list[tuple[str, str]] = []  # listed after every session that can succeed
+    unwelcome: list[tuple[str, str]] = []  # listed after every session worth offering
     for track in Track:
-        found: dict[bool, list[str]] = {False: [], True: []}  # by whether the session can only hurt
+        found: dict[bool, list[str]] = {True: [], False: []}  # by whether the session is worth offering
         for character, odds in ready_to_heal(characters, ruleset, track):
-            found[only_hurts(odds)].append(
+            found[odds.worth_offering].append(
                 f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
             )
-        for hurts, into, titles in ((False, fields, CAN_ROLL), (True, hopeless, CANNOT_SUCCEED)):
-            if found[hurts]:
-                into.append((t(lang, titles[track]), join_lines(lang, found[hurts], FIELD_VALUE)))
+        for worth, into, titles in ((True, fields, CAN_ROLL), (False, unwelcome, NOT_OFFERED)):
+            if found[worth]:
+                into.append((t(lang, titles[track]), join_lines(lang, found[worth], FIELD_VALUE)))
     if not fields:
         description = t(lang, "Nobody can roll healing yet.") + "\n" + description
-    fields += hopeless
+    fields += unwelcome
     embed = discord.Embed(
         title=tn(lang, "Rest: {count} day", "Rest: {count} days", days),
         description=description or None,

@@ -57,7 +57,7 @@ def _on(lang: Lang, value: bool) -> str:
 
 
 ASK_HEALING = {  # /config dice ask-before-healing: when to ask, by its choice value
-    "deadly": N_("when its first roll can kill or make incoherent"),
+    "deadly": N_("when its first roll can kill or make incoherent, or cannot reasonably succeed"),
     "worsening": N_("whenever its first roll can worsen a wound"),
     "never": N_("never"),
 }

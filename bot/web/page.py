@@ -51,8 +51,7 @@ def _say(line: PartyLine, lang: Lang) -> str:
         what.append(t(lang, "penalty {penalty}", penalty=line.penalty))
     if line.warning is not None:
         what.append(_plain(line.warning))
-    if line.heals:
-        what.append(t(lang, "can heal"))
+    what.extend(heal.label for heal in line.heals)
     return t(lang, "{name}: {state}.", name=line.name, state=", ".join(what))
 
 
@@ -72,9 +71,9 @@ def _line(key: str, line: PartyLine, lang: Lang) -> str:
     if line.warning is not None:
         sign = "" if line.warning.startswith("⚠️") else "⚠️ "
         parts.append(f'<div class="warning">{sign}{_inline(line.warning)}</div>')
-    for heal in line.heals:
-        sign = "☠️ " if line.heal_can_kill else "🩹 "
-        parts.append(f'<div class="heal">{sign}{escape(t(lang, "can heal"))} — {_inline(heal)}</div>')
+    for heal in line.heals:  # only a session worth offering looks like good news (green)
+        kind = "heal" if heal.good else "heal risky"
+        parts.append(f'<div class="{kind}">{heal.sign} {escape(heal.label)} — {_inline(heal.odds)}</div>')
     return (
         f'<li class="{" ".join(classes)}" data-key="{key}" data-say="{escape(_say(line, lang))}">'
         f"{''.join(parts)}</li>"

@@ -289,3 +289,22 @@ async def test_the_damage_table_goes_out_with_an_export_and_comes_back_with_the_
     attachment = harness.attachment("harmonies.json", file.data, "application/json")
     public(await table.run("config import", {"file": attachment}))
     assert (await ruleset_of(table.store, GUILD)).damage.thresholds == (11, 21, 35, 41)
+
+
+async def test_a_mental_preview_shows_the_mental_table_and_stops_waiting_once_confirmed(table: Table) -> None:
+    await table.create("Aria", ALICE)
+    ask = await table.run("mental", {"damage": 25, "character": "Aria", "preview": True})
+    assert ask.message is not None
+    (shown,) = ask.message["embeds"]
+    table_words = "none ≤ 10 · shock 11–20 · trauma 21–30 · psychosis 31–40 · incoherent ≥ 41"
+    assert shown["footer"]["text"] == f"Damage table: {table_words}"
+    french = await table.run("mental", {"damage": 25, "character": "Aria", "preview": True}, locale="fr")
+    assert "choc 11–20 · traumatisme 21–30 · psychose 31–40 · incohérence ≥ 41" in french.text
+    assert "Nothing is rolled until you confirm" in shown["description"]
+    confirm, _ = buttons(ask.message)
+    done = await table.click(confirm["custom_id"], ask, user=GM)
+    assert done.errors == [] and done.message is not None
+    (after,) = done.message["embeds"]
+    assert "Nothing is rolled" not in after["description"]
+    assert "Confirmed: rolled, the result is in the channel." in after["description"]
+    assert sum((await table.character("Aria")).counts(Track.MENTAL)) >= 1  # rolled: a mental wound

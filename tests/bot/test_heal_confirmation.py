@@ -111,9 +111,10 @@ async def test_a_safe_session_asks_nothing(table: Table) -> None:
 async def test_the_server_can_turn_the_question_off(table: Table) -> None:
     await aelis(table)
     changed = await table.run("config dice", {"ask-before-healing": "never"})
-    assert "Ask before a healing session: when its first roll can kill or make incoherent → **never**" in (
-        public(changed)
-    )
+    assert (
+        "Ask before a healing session: when its first roll can kill or make incoherent, or cannot reasonably "
+        "succeed → **never**"
+    ) in public(changed)
     table.rng.queue[:] = [9, 1]
     assert "Healing session — Aélis" in public(await table.run("heal roll", user=ALICE))
     assert (await ruleset_of(table.store, GUILD)).ask_before_healing == "never"
@@ -224,12 +225,13 @@ async def test_rest_says_plainly_a_session_that_can_only_hurt_and_pings_no_one_f
     if locale == "fr":
         ready, hopeless = (
             "Peuvent faire un jet de guérison (/soin jet)",
-            ("Repos terminé, mais la guérison ne peut pas réussir pour l'instant (sans notification)"),
+            "Repos terminé, mais la guérison peut tuer ou ne peut pas réussir pour l'instant "
+            "(sans notification)",
         )
     else:
         ready, hopeless = (
             "Can roll healing now (/heal roll)",
-            ("Rest over, but healing cannot succeed now (not pinged)"),
+            "Rest over, but healing can kill or cannot succeed now (not pinged)",
         )
     assert list(fields) == [ready, hopeless]
     assert "Bran" in fields[ready] and "Aélis" not in fields[ready]
@@ -253,3 +255,92 @@ async def test_a_stop_waits_for_the_commands_and_the_clicks_in_flight(table: Tab
         await table.click(cancel["custom_id"], question, user=ALICE)
         await task
         assert await table.bot.drain(0.01) == 0
+
+
+async def unwelcome(table: Table) -> None:
+    """Two sessions the rules allow but that are not worth offering, rest over:
+    Cara (Alice): 4 light, 2 serious, 1 critical (−15), Cp+Rs +6: success 1 %, death 45 % (the issue's);
+    Bastien (Bob): 4 light, 2 serious (−10), Cp+Rs 0: success impossible, worsening 55 %, never fatal."""
+    await table.create("Cara", ALICE, corps=3, resistance=3)
+    await table.create("Bastien", BOB)
+    for name, wounds in (
+        ("Cara", (("critical", 1), ("serious", 2), ("light", 4))),
+        ("Bastien", (("serious", 2), ("light", 4))),
+    ):
+        for severity, count in wounds:
+            public(await table.run("wound", {"severity": severity, "character": name, "count": count}))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_rest_pings_exactly_whom_it_says_never_for_a_session_that_can_kill_or_hardly_succeed(
+    table: Table, locale: str
+) -> None:
+    await unwelcome(table)
+    reply = await table.run("rest", {"days": 1}, guild_locale=locale)
+    (message,) = shown(reply)
+    (embed,) = message.embeds
+    (field,) = embed["fields"]
+    if locale == "fr":
+        assert embed["description"].startswith("Personne ne peut encore faire de jet de guérison.")
+        assert field["name"] == (
+            "Repos terminé, mais la guérison peut tuer ou ne peut pas réussir pour l'instant "
+            "(sans notification)"
+        )
+        assert "réussite 1\u202f%" in field["value"] and "mort 45\u202f%" in field["value"]
+    else:
+        assert embed["description"].startswith("Nobody can roll healing yet.")
+        assert field["name"] == "Rest over, but healing can kill or cannot succeed now (not pinged)"
+        assert (
+            "• Cara — First roll (light wound): **success 1%** · worsening 45% · ☠️ **death 45%**"
+            in (field["value"])
+        )
+        assert (
+            "• Bastien — First roll (light wound): **success impossible** · worsening 55%" in field["value"]
+        )
+    # Listed once each (under the field, not again in the description), and nobody is pinged.
+    assert "Cara" not in embed["description"] and "Bastien" not in embed["description"]
+    assert message.content in ("", None) and not (message.allowed_mentions or {}).get("users")
+    # The same for one character: "/rest character:Bastien" does not ping Bob after saying "not pinged".
+    (one,) = shown(await table.run("rest", {"days": 1, "character": "Bastien"}, guild_locale=locale))
+    assert "not pinged" in one.text or "sans notification" in one.text
+    assert one.content in ("", None) and not (one.allowed_mentions or {}).get("users")
+
+
+async def test_a_session_that_can_kill_or_hardly_succeed_is_not_offered_as_good_news_and_is_asked_about(
+    table: Table,
+) -> None:
+    await unwelcome(table)
+    public(await table.run("rest", {"days": 1}))
+    cara = await table.run("character show", user=ALICE)
+    text = public(cara)
+    assert "/heal roll can hardly succeed now" in text and "is available" not in text
+    assert "A session rolls once per wound of the least severe kind" in text  # the procedure, once, here
+    (heal,) = [b for row in cara.components for b in row["components"] if b["custom_id"].startswith("heal:")]
+    assert heal["style"] == 4 and heal["emoji"]["name"] == "☠️"  # danger
+    bastien = await table.run("character show", {"character": "Bastien"}, user=BOB)
+    assert "/heal roll cannot succeed now" in public(bastien)
+    (heal,) = [
+        b for row in bastien.components for b in row["components"] if b["custom_id"].startswith("heal:")
+    ]
+    assert heal["label"] == "Heal · success impossible · worsening 55%"
+    assert heal["style"] == 2 and heal["emoji"]["name"] == "⛔"  # grey, not 🩹
+    # The bot asks before rolling either (the default asks before a session not worth offering).
+    for name, player, lead in (
+        ("Bastien", BOB, "**success impossible · worsening 55%**"),
+        ("Cara", ALICE, "⚠️ **success 1% · ☠️ 45%**"),
+    ):
+        before = await table.character(name)
+        task, question = await table.asked(table.run("heal roll", {"character": name}, user=player))
+        assert question is not None, name
+        assert question["content"].split("\n")[0] == lead
+        if name == "Bastien":
+            assert "can hardly succeed" in question["content"]
+        (cancel,) = [b for row in question["components"] for b in row["components"] if b["label"] == "Cancel"]
+        await table.click(cancel["custom_id"], question, user=player)
+        await task
+        assert await table.character(name) == before
+    # Typed dice still roll at once; "never" never asks.
+    public(await table.run("config dice", {"ask-before-healing": "never"}))
+    assert "Healing session — Bastien" in public(
+        await table.run("heal roll", {"character": "Bastien"}, user=BOB)
+    )

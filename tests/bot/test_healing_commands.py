@@ -50,7 +50,9 @@ async def test_a_successful_session_heals_the_least_severe_wounds_one_by_one(tab
     # Penalty recomputed before each roll: −1 −1 −3 = −5, then −1 −3 = −4.
     assert f"luck 6 {MINUS} unluck 2 = +4, Cp+Rs +2, difficulty +0, penalty {MINUS}5 → margin +1" in text
     assert f"luck 5 {MINUS} unluck 3 = +2, Cp+Rs +2, difficulty +0, penalty {MINUS}4 → margin +0" in text
-    assert "2/2 successful rolls" in text and "rest is consumed" in text
+    # The outcome first, then each roll; how a session goes is on the card, not in every result.
+    assert reply.embeds[0]["description"].startswith("Result: 2/2 successful rolls.\n**Roll 1**")
+    assert "rest is consumed" not in text
     aria = await table.character("Aria")
     assert aria.counts(Track.PHYSICAL) == (0, 1, 0)  # the serious wound is not rolled in this session
     assert aria.rest_days == 0
@@ -369,3 +371,55 @@ async def test_refusals_point_to_the_right_door(table: Table) -> None:
     # A die above 10 without open rolls: say that open rolls are off here.
     text = refused(await table.run("roll", {"dice": "15-3"}, user=ALICE, locale="fr"))
     assert "les jets ouverts sont désactivés sur ce serveur" in text
+
+
+async def test_a_one_roll_result_is_short_and_leads_with_its_outcome(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 2))
+    await table.run("rest", {"days": 1})
+    card = public(await table.run("character show", user=ALICE))
+    assert "A session rolls once per wound of the least severe kind" in card  # how it goes: on the card
+    (result,) = (await table.run("heal roll", {"dice": "2-5"}, user=ALICE)).embeds
+    lines = [*result["description"].splitlines(), *(f["value"] for f in result["fields"])]
+    lines = [line for text in lines for line in text.splitlines()]
+    assert len(lines) <= 6, lines
+    assert lines[0] == "Result: 0/1 successful rolls; 1 wound not rolled."
+    assert lines[1].startswith("**Roll 1**: luck 2 ")
+    for said_once in ("to heal: one roll per wound", "not rolled in this session", "rest is consumed"):
+        assert said_once not in "\n".join(lines)
+    # A fatal result leads with it.
+    await wounded(table, "Brann", BOB, ("critical", 1))
+    await table.run("rest", {"days": 30})
+    (fatal,) = (await table.run("heal roll", {"dice": "1-10"}, user=BOB)).embeds
+    first, *rest = fatal["description"].splitlines()
+    assert first.startswith("☠️ **Brann is DEAD.**") and len(rest) == 1 and "FATAL" in rest[0]
+
+
+async def test_gm_healing_never_marks_a_deadly_session_as_a_heal(table: Table) -> None:
+    await wounded(
+        table,
+        "Cara",
+        ALICE,
+        ("critical", 1),
+        ("serious", 2),
+        ("light", 4),
+        ("shock", 1),
+        corps=3,
+        resistance=3,
+    )
+    await table.run("rest", {"days": 1})
+    reply = await table.run("heal mental", {"severity": "shock", "character": "Cara"})
+    state = reply.embeds[0]["fields"][-1]["value"]
+    assert "☠️ First roll (light wound): **success 1%** · worsening 45% · ☠️ **death 45%**" in state
+    assert "🩹" not in state
+
+
+async def test_rest_lists_each_character_once(table: Table) -> None:
+    await wounded(table, "Aria", ALICE, ("light", 1), ("shock", 1))
+    await wounded(table, "Brann", BOB, ("serious", 1), ("trauma", 1))
+    (message,) = shown(await table.run("rest", {"days": 1}))
+    (embed,) = message.embeds
+    text = embed["description"] + "".join(f["value"] for f in embed["fields"])
+    assert text.count("Aria") == 1 and text.count("Brann") == 1
+    assert "Brann: 1/7 days (serious wound) · mental wounds, healed by a GM (/heal mental)" in text
+    (field,) = embed["fields"]
+    assert field["value"] == "• Aria — First roll (light wound): success 36% · worsening 3%"

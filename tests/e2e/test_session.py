@@ -170,14 +170,20 @@ async def english_session(table: Table) -> None:
         "Can roll healing now",
         "• Aria — First roll",
         "• Gobelin",
-        "Rest over, but healing cannot succeed now (not pinged)",
+        "Rest over, but healing can kill or cannot succeed now (not pinged)",
         "• Brann — First roll (light wound): **success impossible**",
     )
 
     # Alice heals with her own dice: 9-1 succeeds (8 + 20 - 15 = +13), 1-10 fails by 3.
     healed = await table.say("heal roll", {"dice": "9-1 1-10"}, user=ALICE)
     pings_nobody(healed)
-    has(healed, "Healing session — Aria", "margin +13", "failure margin 3", "Result: 1/2 successful rolls.")
+    has(
+        healed,
+        "Healing session — Aria",
+        "margin +13",
+        "failure margin 3",
+        "Result: 1/2 successful rolls; 2 wounds not rolled.",
+    )
     has(healed, "light 3/4")
     # Bob fails by 30 (-9 - 20 - 1): his light wound worsens to serious.
     worse = await table.say("heal roll", {"dice": "1-10"}, user=BOB)

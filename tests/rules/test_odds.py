@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.rules import Character, Dice, Ruleset, Severity, Track, heal_session
 from bot.rules.healing import WORSEN_AT, can_roll_healing
-from bot.rules.odds import OPEN_ERROR_BOUND, healing_odds, roll_odds
+from bot.rules.odds import HOPELESS_BELOW, OPEN_ERROR_BOUND, HealingOdds, healing_odds, roll_odds
 from tests.rules.strategies import characters, rulesets
 from tests.rules.support import character
 
@@ -122,3 +122,33 @@ def test_healing_odds_match_every_outcome_of_the_real_session(case: tuple[Charac
     assert abs(odds.worsening - worsening) <= slack
     assert abs(odds.death - death) <= slack
     assert odds.risky == (worsening > 0) or ruleset.open_rolls
+
+
+def test_a_session_worth_offering_can_reasonably_succeed_and_cannot_kill() -> None:
+    """The one notion every place that offers a session uses (card, Heal button, /rest, board, page)."""
+
+    def odds(success: Fraction, worsening: Fraction, beyond: bool) -> HealingOdds:
+        return HealingOdds(Track.PHYSICAL, Severity.LOW, success, worsening, beyond)
+
+    assert Fraction(5, 100) == HOPELESS_BELOW
+    assert odds(Fraction(36, 100), Fraction(3, 100), False).worth_offering  # worsening alone is no bar
+    assert odds(Fraction(5, 100), Fraction(15, 100), False).worth_offering  # 5 %: still worth a try
+    hardly = odds(Fraction(3, 100), Fraction(36, 100), False)
+    assert hardly.hopeless and not hardly.deadly and not hardly.worth_offering
+    impossible = odds(Fraction(0), Fraction(55, 100), False)
+    assert impossible.hopeless and not impossible.worth_offering
+    deadly = odds(Fraction(60, 100), Fraction(1, 100), True)
+    assert deadly.deadly and not deadly.hopeless and not deadly.worth_offering
+    assert odds(Fraction(60, 100), Fraction(0), True).worth_offering  # beyond, but no roll can get there
+    # The question before rolling: by default before any session not worth offering; never with "never".
+    for setting, asks in (
+        ("deadly", (False, True, True)),
+        ("worsening", (True, True, True)),
+        ("never", (False,) * 3),
+    ):
+        ruleset = Ruleset(ask_before_healing=setting)
+        shown = tuple(
+            ruleset.asks_before(worth_offering=o.worth_offering, worsening=o.risky)
+            for o in (odds(Fraction(36, 100), Fraction(3, 100), False), hardly, deadly)
+        )
+        assert shown == asks, setting

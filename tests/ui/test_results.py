@@ -128,8 +128,9 @@ def test_every_roll_is_shown_in_full() -> None:
     assert "luck 9 − unluck 2 = +7, Cp+Rs +2, difficulty +0, penalty −1 → margin +8" in en
     assert "chance 7 − malchance 3 = +4, Cp+Rs +2, difficulté +0, pénalité −2 → marge +4" in fr
     assert en.count("✅ healed") == 2
-    assert "The rest is consumed" in en
-    assert "Le repos est consommé" in fr
+    # The outcome first; how a session goes (the rest used up…) is on the card, not in every result.
+    assert en.startswith("Result: 2/2 successful rolls.\n") and "rest" not in en
+    assert fr.startswith("Bilan") and "2/2 jets réussis.\n" in fr and "repos" not in fr
 
 
 def test_open_and_manual_dice_are_shown() -> None:
@@ -153,9 +154,10 @@ def test_session_outcomes() -> None:
     doomed = replace(character((0, 1, 1)), rest_days=7)
     fatal = healing_embed(session(doomed, 1, 10), RULES, "fr").description or ""
     assert "**blessure MORTELLE**" in fatal and "a succombé" in fatal
+    assert fatal.startswith("☠️ **") and "Bilan" not in fatal  # a fatal result leads with it
     two = replace(character((2, 0, 0)), rest_days=1)
     stopped = healing_embed(session(two, 1, 9), RULES, "en").description or ""
-    assert "1 wound not rolled in this session." in stopped
+    assert stopped.startswith("Result: 0/1 successful rolls; 1 wound not rolled.\n**Roll 1**")
 
 
 def test_the_biggest_session_fits_with_the_card_in_one_message() -> None:

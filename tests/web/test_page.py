@@ -193,3 +193,31 @@ async def test_a_change_that_does_not_show_on_the_page_sends_nothing(
         public(await served.table.run("wound", {"severity": "light", "character": "Bruno"}))
         after = await updates.party()  # the next update sent is Bruno's wound, not the same page again
         assert after != first and "light 1/4" in after
+
+
+async def test_only_a_session_worth_offering_is_shown_as_good_news(served: Served) -> None:
+    table = served.table
+    await table.create("Cara", ALICE, corps=3, resistance=3)  # −15, +6: success 1 %, death 45 %
+    await table.create("Bastien", BOB)  # −10, +0: success impossible, never fatal
+    await table.create("Dora", OWNER)  # one light wound: a session worth offering
+    for name, wounds in (
+        ("Cara", (("critical", 1), ("serious", 2), ("light", 4))),
+        ("Bastien", (("serious", 2), ("light", 4))),
+        ("Dora", (("light", 1),)),
+    ):
+        for severity, count in wounds:
+            public(await table.run("wound", {"severity": severity, "character": name, "count": count}))
+    public(await table.run("rest", {"days": 1}))
+    public(await table.run("board"))
+    _, page, _ = await served.get(await served.link())
+
+    def item(name: str) -> str:
+        start = page.rindex("<li", 0, page.index(f'<span class="name">{name}</span>'))
+        return page[start : page.index("</li>", start)]
+
+    cara, bastien, dora = item("Cara"), item("Bastien"), item("Dora")
+    assert '<div class="heal risky">☠️ healing can kill — ' in cara and "can heal" not in cara
+    assert '<div class="heal risky">⛔ healing can hardly succeed — ' in bastien and "can heal" not in bastien
+    assert '<div class="heal">🩹 can heal — ' in dora
+    # Read aloud, the same words.
+    assert "healing can kill" in cara[: cara.index(">")] and "can heal" in dora[: dora.index(">")]
