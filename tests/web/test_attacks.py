@@ -155,9 +155,10 @@ async def test_an_attack_on_the_page_leaves_discord_answered(kind: str, tmp_path
             budget = before["web"]
             assert budget["open_files_limit"] == OPEN_FILES and budget["streams"] == 0
             assert budget["budget"] + budget["reserve"] < OPEN_FILES and budget["reserve"] >= 256
-            assert (
-                0 < during.get("web", {})["connections"] <= budget["budget"] and during["web"]["refused"] > 0
-            )
+            assert 0 < during.get("web", {})["connections"] <= budget["budget"]
+            if kind != "links":  # held connections: over the budget, some are refused; bogus links
+                # are answered and closed at once, so whether any is refused depends on timing
+                assert during["web"]["refused"] > 0
         finally:
             await bot.stop()
             print(f"---- bot output (exit {bot.returncode}) ----\n{bot.output()[-6000:]}")
