@@ -53,9 +53,6 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 
-WHICH_SEVERITY = locale_str("Which severity")
-
-
 @app_commands.guild_only()
 class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds")):
     def __init__(self, bot: HarmoniesBot) -> None:
@@ -85,57 +82,40 @@ class Healing(commands.GroupCog, group_name="heal", group_description=locale_str
     ) -> None:
         await heal_and_reply(interaction, Heal(track=Track(track), ref=character, dice=dice))
 
-    @app_commands.command(
-        name="wound",
-        description=locale_str("Lower one physical wound one rank, no roll (GM)"),
+    @app_commands.describe(severity=locale_str("Which severity"), **WHO)
+    @app_commands.autocomplete(character=autocomplete.characters)
+    async def lower(
+        self,
+        interaction: discord.Interaction[HarmoniesBot],
+        severity: str,
+        target: discord.User | None = None,
+        character: str | None = None,
+    ) -> None:
+        """/heal wound and /heal mental (the track is the command's): lower the wound, post the short
+        result pinging the player."""
+        assert interaction.command is not None
+        track = Track.MENTAL if interaction.command.name == "mental" else Track.PHYSICAL
+        player_id = target.id if target else None
+        asked = Lower(
+            track=track, severity=parse_severity(track, severity), player_id=player_id, ref=character
+        )
+        lowered = await wounds.lower(self.bot.store, actor_of(interaction), asked)
+        lang = public_lang(interaction, lowered.ruleset)
+        result = lowering_embed(lowered.result, lowered.ruleset, lang)
+        owner = lowered.character.owner_id
+        await send_result(
+            interaction, lowered.character, lowered.ruleset, result, title_key=GM_HEALING_TITLE, mention=owner
+        )
+
+    wound = app_commands.choices(severity=PHYSICAL)(
+        app_commands.command(
+            name="wound", description=locale_str("Lower one physical wound one rank, no roll (GM)")
+        )(lower)
     )
-    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
-    @app_commands.choices(severity=PHYSICAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def wound(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
-        target: discord.User | None = None,
-        character: str | None = None,
-    ) -> None:
-        await lower_and_reply(interaction, Track.PHYSICAL, severity, target, character)
-
-    @app_commands.command(name="mental", description=locale_str("Lower one mental wound one rank (GM)"))
-    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
-    @app_commands.choices(severity=MENTAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def mental(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
-        target: discord.User | None = None,
-        character: str | None = None,
-    ) -> None:
-        await lower_and_reply(interaction, Track.MENTAL, severity, target, character)
-
-
-async def lower_and_reply(
-    interaction: discord.Interaction[HarmoniesBot],
-    track: Track,
-    severity: str,
-    target: discord.User | None,
-    character: str | None,
-) -> None:
-    """/heal wound and /heal mental: lower the wound, post the short result pinging the player."""
-    player_id = target.id if target else None
-    asked = Lower(track=track, severity=parse_severity(track, severity), player_id=player_id, ref=character)
-    lowered = await wounds.lower(interaction.client.store, actor_of(interaction), asked)
-    lang = public_lang(interaction, lowered.ruleset)
-    result = lowering_embed(lowered.result, lowered.ruleset, lang)
-    owner = lowered.character.owner_id
-    await send_result(
-        interaction,
-        lowered.character,
-        lowered.ruleset,
-        result,
-        title_key=GM_HEALING_TITLE,
-        mention=owner,
+    mental = app_commands.choices(severity=MENTAL)(
+        app_commands.command(name="mental", description=locale_str("Lower one mental wound one rank (GM)"))(
+            lower
+        )
     )
 
 
