@@ -38,14 +38,6 @@ ASK_BEFORE_HEALING = [
     app_commands.Choice(name=locale_str("any worsening"), value="worsening"),
     app_commands.Choice(name=locale_str("never"), value="never"),
 ]
-DAMAGE_TABLE = {
-    "light": locale_str("Least effective damage for a light wound (mental: shock)"),
-    "serious": locale_str("Least effective damage for a serious wound (mental: trauma)"),
-    "critical": locale_str("Least effective damage for a critical wound (mental: psychosis)"),
-    "fatal": locale_str("Least effective damage that kills (mental: incoherent)"),
-}
-"""/config damage: the thresholds of the damage table (rules.md §8)."""
-
 PER_SEVERITY = {
     "track": locale_str("Physical or mental"),
     "light": locale_str("Light wound (mental: shock)"),
@@ -98,13 +90,9 @@ class Config(
             )  # it would make every member a GM (or, in fact, none)
         await self._change(interaction, "gm-role", admin.values(gm_role_id=role.id if role else None))
 
-    @app_commands.command(
-        name="penalties",
-        description=locale_str("Penalty per wound of each severity (0 or negative)"),
-    )
     @app_commands.describe(**PER_SEVERITY)
     @app_commands.choices(track=TRACKS)
-    async def penalties(
+    async def per_severity(
         self,
         interaction: discord.Interaction[HarmoniesBot],
         track: str,
@@ -112,7 +100,17 @@ class Config(
         serious: Low | None = None,
         critical: Low | None = None,
     ) -> None:
-        await self._per_severity(interaction, "penalties", Track(track), (light, serious, critical))
+        """/config penalties and /config difficulty (the setting is the command's name): one value per
+        severity of ``track``."""
+        assert interaction.command is not None
+        setting, values = interaction.command.name, (light, serious, critical)
+        given(*values)
+        await self._change(interaction, setting, admin.per_severity(Track(track), setting, values))
+
+    penalties = app_commands.command(
+        name="penalties",
+        description=locale_str("Penalty per wound of each severity (0 or negative)"),
+    )(per_severity)
 
     @app_commands.command(
         name="rest",
@@ -138,32 +136,10 @@ class Config(
         change = admin.per_severity(Track(track), "rest_days", (light, serious, critical), **also)
         await self._change(interaction, "rest", change)
 
-    @app_commands.command(
+    difficulty = app_commands.command(
         name="difficulty",
         description=locale_str("Healing difficulty per severity (positive is easier)"),
-    )
-    @app_commands.describe(**PER_SEVERITY)
-    @app_commands.choices(track=TRACKS)
-    async def difficulty(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        track: str,
-        light: Low | None = None,
-        serious: Low | None = None,
-        critical: Low | None = None,
-    ) -> None:
-        await self._per_severity(interaction, "difficulty", Track(track), (light, serious, critical))
-
-    async def _per_severity(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        setting: str,
-        track: Track,
-        values: tuple[int | None, int | None, int | None],
-    ) -> None:
-        """/config penalties and /config difficulty: one value per severity of ``track``."""
-        given(*values)
-        await self._change(interaction, setting, admin.per_severity(track, setting, values))
+    )(per_severity)
 
     @app_commands.command(
         name="preset",
@@ -198,7 +174,12 @@ class Config(
         name="damage",
         description=locale_str("Damage rolls: the least effective damage for each outcome"),
     )
-    @app_commands.describe(**DAMAGE_TABLE)
+    @app_commands.describe(  # the thresholds of the damage table (rules.md §8)
+        light=locale_str("Least effective damage for a light wound (mental: shock)"),
+        serious=locale_str("Least effective damage for a serious wound (mental: trauma)"),
+        critical=locale_str("Least effective damage for a critical wound (mental: psychosis)"),
+        fatal=locale_str("Least effective damage that kills (mental: incoherent)"),
+    )
     async def damage(
         self,
         interaction: discord.Interaction[HarmoniesBot],
