@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.actions import fight
 from bot.actions.fight import Band, Blow
@@ -218,19 +217,15 @@ async def show_panel(
         await update(interaction, embed=embed, view=view)
 
 
-class Fight(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="fight", description=locale_str("Open this channel's fight panel: many targets, one blow (GM)")
-    )
-    @app_commands.guild_only()
-    async def fight(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.read(actor.guild_id, Reader.ruleset))
-        assert interaction.channel_id is not None
-        await show_panel(interaction, Panel(interaction.channel_id))
+@app_commands.command(
+    name="fight", description=locale_str("Open this channel's fight panel: many targets, one blow (GM)")
+)
+@app_commands.guild_only()
+async def open_fight(interaction: discord.Interaction[HarmoniesBot]) -> None:
+    actor = actor_of(interaction)
+    actor.require_gm(await interaction.client.store.read(actor.guild_id, Reader.ruleset))
+    assert interaction.channel_id is not None
+    await show_panel(interaction, Panel(interaction.channel_id))
 
 
 class FightItem(Lasting, discord.ui.DynamicItem[discord.ui.Item[Any]], template=_ID):
@@ -432,5 +427,5 @@ class NpcForm(discord.ui.Modal):
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Fight(bot))
+    bot.tree.add_command(open_fight)
     bot.add_dynamic_items(FightItem)
