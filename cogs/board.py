@@ -58,12 +58,11 @@ async def board(
     actor.require_gm(await interaction.client.store.read(actor.guild_id, Reader.ruleset))
     channel_id = interaction.channel_id
     assert channel_id is not None, "a guild interaction comes from a channel"
-    if add is not None:
-        await show_on_board(interaction, actor, channel_id, add, shown=True)
-    elif drop is not None:
-        await show_on_board(interaction, actor, channel_id, drop, shown=False)
-    else:
+    npc = add if add is not None else drop
+    if npc is None:
         await post_board(interaction, actor, channel_id)
+    else:
+        await show_on_board(interaction, actor, channel_id, npc, shown=add is not None)
 
 
 async def post_board(interaction: discord.Interaction[HarmoniesBot], actor: Actor, channel_id: int) -> None:

@@ -27,13 +27,13 @@ from .combat import inflict
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-WOUND_MENU = locale_str("Wound…")
-CARD_MENU = locale_str("Card")
 MENU_TIMEOUT = 600.0
 """The "Wound…" menu waits for the next blow this long (a fight's exchange); the interaction that
 opened it can edit its message for 15 minutes."""
 
 
+@app_commands.context_menu(name=locale_str("Wound…"))
+@app_commands.guild_only()
 async def wound(interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
     actor = actor_of(interaction)
 
@@ -55,6 +55,8 @@ async def wound(interaction: discord.Interaction[HarmoniesBot], member: discord.
     chooser.menu = interaction
 
 
+@app_commands.context_menu(name=locale_str("Card"))
+@app_commands.guild_only()
 async def card(interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
     actor = actor_of(interaction)
     ruleset, character = await interaction.client.store.read(
@@ -153,8 +155,5 @@ def _chosen(select: discord.ui.Select[WoundChooser]) -> str:
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    in_servers = app_commands.AppCommandContext(guild=True)
-    for name, callback in ((WOUND_MENU, wound), (CARD_MENU, card)):
-        menu = app_commands.ContextMenu(name=name, callback=callback, allowed_contexts=in_servers)
-        menu.guild_only = True
-        bot.tree.add_command(menu)
+    bot.tree.add_command(wound)
+    bot.tree.add_command(card)
