@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.actions import player_view
 from bot.actions.actor import Actor, by_ref
@@ -25,51 +24,45 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 
-class PartyBoard(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="board",
-        description=locale_str("Post the live party board in this channel, or move it here (GM)"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
-        add=locale_str("Show this NPC on the board too"),
-        drop=locale_str("Take this NPC off the board"),
-        link=locale_str(
-            "Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
-        ),
-        revoke=locale_str("With link: the links given before stop working, and a new one is given"),
-    )
-    @app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
-    async def board(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        add: str | None = None,
-        drop: str | None = None,
-        link: bool = False,
-        revoke: bool = False,
-    ) -> None:
-        if revoke and not link:
-            raise UserError("revoke:True goes with link:True: /board link:True revoke:True.")
-        if link and (add is not None or drop is not None):
-            raise UserError("link:True goes alone (or with revoke:True): add or drop NPCs in another /board.")
-        if add is not None and drop is not None:
-            raise UserError("Add or drop one NPC at a time: run /board twice.")
-        if link:
-            await give_link(interaction, revoke=revoke)
-            return
-        actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.read(actor.guild_id, Reader.ruleset))
-        channel_id = interaction.channel_id
-        assert channel_id is not None, "a guild interaction comes from a channel"
-        if add is not None:
-            await show_on_board(interaction, actor, channel_id, add, shown=True)
-        elif drop is not None:
-            await show_on_board(interaction, actor, channel_id, drop, shown=False)
-        else:
-            await post_board(interaction, actor, channel_id)
+@app_commands.command(
+    name="board",
+    description=locale_str("Post the live party board in this channel, or move it here (GM)"),
+)
+@app_commands.guild_only()
+@app_commands.describe(
+    add=locale_str("Show this NPC on the board too"),
+    drop=locale_str("Take this NPC off the board"),
+    link=locale_str(
+        "Get the link of the live web page of the party, for phones, a TV or a stream (GM)",
+    ),
+    revoke=locale_str("With link: the links given before stop working, and a new one is given"),
+)
+@app_commands.autocomplete(add=autocomplete.npcs, drop=autocomplete.npcs)
+async def board(
+    interaction: discord.Interaction[HarmoniesBot],
+    add: str | None = None,
+    drop: str | None = None,
+    link: bool = False,
+    revoke: bool = False,
+) -> None:
+    if revoke and not link:
+        raise UserError("revoke:True goes with link:True: /board link:True revoke:True.")
+    if link and (add is not None or drop is not None):
+        raise UserError("link:True goes alone (or with revoke:True): add or drop NPCs in another /board.")
+    if add is not None and drop is not None:
+        raise UserError("Add or drop one NPC at a time: run /board twice.")
+    if link:
+        await give_link(interaction, revoke=revoke)
+        return
+    actor = actor_of(interaction)
+    actor.require_gm(await interaction.client.store.read(actor.guild_id, Reader.ruleset))
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a guild interaction comes from a channel"
+    npc = add if add is not None else drop
+    if npc is None:
+        await post_board(interaction, actor, channel_id)
+    else:
+        await show_on_board(interaction, actor, channel_id, npc, shown=add is not None)
 
 
 async def post_board(interaction: discord.Interaction[HarmoniesBot], actor: Actor, channel_id: int) -> None:
@@ -157,4 +150,4 @@ async def give_link(interaction: discord.Interaction[HarmoniesBot], *, revoke: b
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(PartyBoard(bot))
+    bot.tree.add_command(board)

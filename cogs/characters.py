@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.actions import characters
 from bot.actions.actor import active_of, own_or_named
@@ -55,160 +54,160 @@ ATTRIBUTES = {  # /character create and edit: the three attributes
 }
 
 
-@app_commands.guild_only()
-class Characters(
-    commands.GroupCog,
-    group_name="character",
-    group_description=locale_str("Create, show and manage characters"),
-):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
+character_group = app_commands.guild_only(
+    app_commands.Group(name="character", description=locale_str("Create, show and manage characters"))
+)
 
-    @app_commands.command(
-        name="create",
-        description=locale_str("Create a character (a GM for anyone, a player for themself)"),
-    )
-    @app_commands.describe(
-        name=locale_str("The character's name"),
-        player=locale_str(
-            "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
-        ),
-        **ATTRIBUTES,
-        preset=locale_str("Maxima preset (default: humanoid)"),
-        count=locale_str("A band of NPCs (GM): that many, numbered (Goblin 1, Goblin 2…)"),
-    )
-    async def create(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        name: Name,
-        player: discord.User | None = None,
-        corps: Attribute = 0,
-        resistance: Attribute = 0,
-        intuition: Attribute = 0,
-        preset: app_commands.Range[str, 1, 32] = "humanoid",
-        count: app_commands.Range[int, 1, BAND_MAX] | None = None,
-    ) -> None:
-        if count is not None:
-            if player is not None:
-                raise UserError("A band is of NPCs: leave out player, or leave out count.")
-            band = Band(
-                name=name,
-                count=count,
-                corps=corps,
-                resistance=resistance,
-                intuition=intuition,
-                preset=preset,
-                channel_id=interaction.channel_id,
-            )
-            await add_band(interaction, band)
-            return
-        asked = Create(
+
+@character_group.command(
+    name="create",
+    description=locale_str("Create a character (a GM for anyone, a player for themself)"),
+)
+@app_commands.describe(
+    name=locale_str("The character's name"),
+    player=locale_str(
+        "Who plays it (leave empty: a GM makes an NPC, a player makes their own)",
+    ),
+    **ATTRIBUTES,
+    preset=locale_str("Maxima preset (default: humanoid)"),
+    count=locale_str("A band of NPCs (GM): that many, numbered (Goblin 1, Goblin 2…)"),
+)
+async def create(
+    interaction: discord.Interaction[HarmoniesBot],
+    name: Name,
+    player: discord.User | None = None,
+    corps: Attribute = 0,
+    resistance: Attribute = 0,
+    intuition: Attribute = 0,
+    preset: app_commands.Range[str, 1, 32] = "humanoid",
+    count: app_commands.Range[int, 1, BAND_MAX] | None = None,
+) -> None:
+    if count is not None:
+        if player is not None:
+            raise UserError("A band is of NPCs: leave out player, or leave out count.")
+        band = Band(
             name=name,
-            player_id=player.id if player else None,
+            count=count,
             corps=corps,
             resistance=resistance,
             intuition=intuition,
             preset=preset,
+            channel_id=interaction.channel_id,
         )
-        created, ruleset = await characters.create(self.bot.store, actor_of(interaction), asked)
-        await send_card(interaction, created, ruleset, mention=player is not None)
-
-    @app_commands.command(name="show", description=locale_str("Show a character's card"))
-    @app_commands.describe(
-        character=locale_str("Which character (default: your active one)"),
-        player=locale_str("That player's active character"),
+        await add_band(interaction, band)
+        return
+    asked = Create(
+        name=name,
+        player_id=player.id if player else None,
+        corps=corps,
+        resistance=resistance,
+        intuition=intuition,
+        preset=preset,
     )
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def show(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        character: str | None = None,
-        player: discord.User | None = None,
-    ) -> None:
-        actor = actor_of(interaction)
+    created, ruleset = await characters.create(interaction.client.store, actor_of(interaction), asked)
+    await send_card(interaction, created, ruleset, mention=player is not None)
 
-        def look(reader: Reader) -> tuple[Character, Ruleset]:  # one read, one snapshot
-            if character is None and player is not None:
-                return active_of(reader, player.id), reader.ruleset()
-            return own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
 
-        found, ruleset = await self.bot.store.read(actor.guild_id, look)
-        await send_card(interaction, found, ruleset)
+@character_group.command(name="show", description=locale_str("Show a character's card"))
+@app_commands.describe(
+    character=locale_str("Which character (default: your active one)"),
+    player=locale_str("That player's active character"),
+)
+@app_commands.autocomplete(character=autocomplete.characters)
+async def show(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: str | None = None,
+    player: discord.User | None = None,
+) -> None:
+    actor = actor_of(interaction)
 
-    @app_commands.command(name="list", description=locale_str("Every character of this server"))
-    async def list_(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        actor = actor_of(interaction)
-        ruleset, everyone = await self.bot.store.read(actor.guild_id, lambda r: (r.ruleset(), r.characters()))
-        pages = character_list_embeds(everyone, ruleset, public_lang(interaction, ruleset))
+    def look(reader: Reader) -> tuple[Character, Ruleset]:  # one read, one snapshot
+        if character is None and player is not None:
+            return active_of(reader, player.id), reader.ruleset()
+        return own_or_named(reader, caller_id=actor.user_id, ref=character), reader.ruleset()
 
-        async def render(number: int) -> tuple[discord.Embed, int]:
-            return pages[number - 1], len(pages)
+    found, ruleset = await interaction.client.store.read(actor.guild_id, look)
+    await send_card(interaction, found, ruleset)
 
-        view = Pager(render, 1, len(pages)) if len(pages) > 1 else None
-        await send_public(interaction, embeds=pages[:1], view=view)
 
-    @app_commands.command(name="select", description=locale_str("Choose your active character"))
-    @app_commands.describe(character=locale_str("One of your characters"))
-    @app_commands.autocomplete(character=autocomplete.own_characters)
-    async def select(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
-        chosen = await characters.select(self.bot.store, actor_of(interaction), character)
-        ruleset = await self.bot.store.read(chosen.guild_id, Reader.ruleset)
-        await send_card(interaction, chosen, ruleset)
-
-    @app_commands.command(
-        name="edit",
-        description=locale_str("Change a character (GM; the owner may rename)"),
+@character_group.command(name="list", description=locale_str("Every character of this server"))
+async def list_(interaction: discord.Interaction[HarmoniesBot]) -> None:
+    actor = actor_of(interaction)
+    ruleset, everyone = await interaction.client.store.read(
+        actor.guild_id, lambda r: (r.ruleset(), r.characters())
     )
-    @app_commands.describe(
-        character=locale_str("Which character"),
-        name=locale_str("New name"),
-        **ATTRIBUTES,
-        preset=locale_str("Maxima preset"),
-    )
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def edit(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        character: str,
-        name: Name | None = None,
-        corps: Attribute | None = None,
-        resistance: Attribute | None = None,
-        intuition: Attribute | None = None,
-        preset: app_commands.Range[str, 1, 32] | None = None,
-    ) -> None:
-        edits = Edited(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
-        actor = actor_of(interaction)
-        saved, ruleset = await characters.edit(self.bot.store, actor, character, edits)
-        # A GM's change to a player's character mentions that player.
-        await send_card(interaction, saved, ruleset, mention=not actor.owns(saved))
+    pages = character_list_embeds(everyone, ruleset, public_lang(interaction, ruleset))
 
-    @app_commands.command(
-        name="delete",
-        description=locale_str("Delete a character (asks for confirmation; /undo restores it)"),
+    async def render(number: int) -> tuple[discord.Embed, int]:
+        return pages[number - 1], len(pages)
+
+    view = Pager(render, 1, len(pages)) if len(pages) > 1 else None
+    await send_public(interaction, embeds=pages[:1], view=view)
+
+
+@character_group.command(name="select", description=locale_str("Choose your active character"))
+@app_commands.describe(character=locale_str("One of your characters"))
+@app_commands.autocomplete(character=autocomplete.own_characters)
+async def select(interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
+    chosen = await characters.select(interaction.client.store, actor_of(interaction), character)
+    ruleset = await interaction.client.store.read(chosen.guild_id, Reader.ruleset)
+    await send_card(interaction, chosen, ruleset)
+
+
+@character_group.command(
+    name="edit",
+    description=locale_str("Change a character (GM; the owner may rename)"),
+)
+@app_commands.describe(
+    character=locale_str("Which character"),
+    name=locale_str("New name"),
+    **ATTRIBUTES,
+    preset=locale_str("Maxima preset"),
+)
+@app_commands.autocomplete(character=autocomplete.characters)
+async def edit(
+    interaction: discord.Interaction[HarmoniesBot],
+    character: str,
+    name: Name | None = None,
+    corps: Attribute | None = None,
+    resistance: Attribute | None = None,
+    intuition: Attribute | None = None,
+    preset: app_commands.Range[str, 1, 32] | None = None,
+) -> None:
+    edits = Edited(name=name, corps=corps, resistance=resistance, intuition=intuition, preset=preset)
+    actor = actor_of(interaction)
+    saved, ruleset = await characters.edit(interaction.client.store, actor, character, edits)
+    # A GM's change to a player's character mentions that player.
+    await send_card(interaction, saved, ruleset, mention=not actor.owns(saved))
+
+
+@character_group.command(
+    name="delete",
+    description=locale_str("Delete a character (asks for confirmation; /undo restores it)"),
+)
+@app_commands.describe(character=locale_str("Which character"))
+@app_commands.autocomplete(character=autocomplete.characters)
+async def delete(interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
+    actor = actor_of(interaction)
+    found = await characters.check_delete(interaction.client.store, actor, character)
+    ruleset = await interaction.client.store.read(actor.guild_id, Reader.ruleset)
+    asking = caller_lang(interaction)
+    assert found.id is not None
+    # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
+    # Its buttons carry everything they need: they still work after a restart.
+    await respond(
+        interaction,
+        t_name(
+            asking,
+            "Delete {name}? Its wounds go with it; a GM can bring it back with /undo.",
+            found.name,
+            2000,
+        ),
+        embed=character_card(found, ruleset, asking),
+        view=delete_question(found.id, actor.user_id, asking),
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
     )
-    @app_commands.describe(character=locale_str("Which character"))
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def delete(self, interaction: discord.Interaction[HarmoniesBot], character: str) -> None:
-        actor = actor_of(interaction)
-        found = await characters.check_delete(self.bot.store, actor, character)
-        ruleset = await self.bot.store.read(actor.guild_id, Reader.ruleset)
-        asking = caller_lang(interaction)
-        assert found.id is not None
-        # The question is the caller's alone (ephemeral); the deletion itself is announced publicly.
-        # Its buttons carry everything they need: they still work after a restart.
-        await respond(
-            interaction,
-            t_name(
-                asking,
-                "Delete {name}? Its wounds go with it; a GM can bring it back with /undo.",
-                found.name,
-                2000,
-            ),
-            embed=character_card(found, ruleset, asking),
-            view=delete_question(found.id, actor.user_id, asking),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
 
 
 class CardButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_ID):
@@ -293,4 +292,4 @@ def delete_question(
 
 async def setup(bot: HarmoniesBot) -> None:
     bot.add_dynamic_items(DeleteChoice, CardButton)
-    await bot.add_cog(Characters(bot))
+    bot.tree.add_command(character_group)

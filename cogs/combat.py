@@ -4,12 +4,11 @@ use it too, each filling an :class:`~bot.actions.wounds.Inflict`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.app_commands import Choice, Command, locale_str
 
 from bot.actions import wounds
 from bot.actions.wounds import Inflict
@@ -37,32 +36,29 @@ from bot.ui.results import WOUNDS_TITLE, with_status, wound_embed
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-WOUNDING = {
-    "severity": locale_str("How bad each wound is (or give damage instead)"),
-    "damage": locale_str("Damage level instead of a severity: the target rolls to resist it"),
-    "target": WHO["target"],
-    "character": locale_str("Any character (NPCs too)"),
-    "count": locale_str("How many wounds (each one escalates on its own)"),
-    "note": locale_str("What happened (shown in history)"),
-    "dice": locale_str(
-        "With damage: the target's own dice as luck-unluck pairs, one per wound (the bot rolls the rest)",
-    ),
-    "preview": locale_str("With damage: see the odds privately first, then confirm"),
-}
-"""The options of /wound and /mental."""
 
+def wounding(
+    name: str, description: locale_str, track: Track, severities: list[Choice[str]]
+) -> Command[Any, ..., None]:
+    """/wound or /mental (``track``): the same options, one Inflict."""
 
-class Combat(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="wound", description=locale_str("Inflict physical wounds (GM)"))
+    @app_commands.command(name=name, description=description)
     @app_commands.guild_only()
-    @app_commands.describe(**WOUNDING)
-    @app_commands.choices(severity=PHYSICAL)
+    @app_commands.describe(
+        severity=locale_str("How bad each wound is (or give damage instead)"),
+        damage=locale_str("Damage level instead of a severity: the target rolls to resist it"),
+        target=WHO["target"],
+        character=locale_str("Any character (NPCs too)"),
+        count=locale_str("How many wounds (each one escalates on its own)"),
+        note=locale_str("What happened (shown in history)"),
+        dice=locale_str(
+            "With damage: the target's own dice as luck-unluck pairs, one per wound (the bot rolls the rest)",
+        ),
+        preview=locale_str("With damage: see the odds privately first, then confirm"),
+    )
+    @app_commands.choices(severity=severities)
     @app_commands.autocomplete(character=autocomplete.characters)
-    async def wound(
-        self,
+    async def command(
         interaction: discord.Interaction[HarmoniesBot],
         severity: str | None = None,
         damage: app_commands.Range[int, 0, MAX_DAMAGE] | None = None,
@@ -73,31 +69,19 @@ class Combat(commands.Cog):
         dice: app_commands.Range[str, 1, 200] | None = None,
         preview: bool = False,
     ) -> None:
-        asked = options_of(Track.PHYSICAL, severity, damage, target, character, count, note, dice)
+        asked = Inflict(
+            track=track,
+            severity=parse_severity(track, severity) if severity is not None else None,
+            damage=damage,
+            player_id=target.id if target else None,
+            ref=character,
+            count=count,
+            note=note or "",
+            dice=dice,
+        )
         await inflict(interaction, asked, preview=preview)
 
-
-def options_of(
-    track: Track,
-    severity: str | None,
-    damage: int | None,
-    target: discord.User | None,
-    character: str | None,
-    count: int,
-    note: str | None,
-    dice: str | None,
-) -> Inflict:
-    """The options of /wound or /mental (``track``) as one Inflict."""
-    return Inflict(
-        track=track,
-        severity=parse_severity(track, severity) if severity is not None else None,
-        damage=damage,
-        player_id=target.id if target else None,
-        ref=character,
-        count=count,
-        note=note or "",
-        dice=dice,
-    )
+    return command
 
 
 async def inflict(
@@ -199,4 +183,6 @@ async def preview_damage(interaction: discord.Interaction[HarmoniesBot], asked: 
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Combat(bot))
+    bot.tree.add_command(
+        wounding("wound", locale_str("Inflict physical wounds (GM)"), Track.PHYSICAL, PHYSICAL)
+    )

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.actions import fight
 from bot.actions.fight import Band, Blow
@@ -55,15 +54,13 @@ many, the board's others are not in the panel."""
 EDIT_WINDOW = timedelta(minutes=14)
 """Discord lets a private message be edited for 15 minutes: older panels are answered anew."""
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-_TRACK = {"p": Track.PHYSICAL, "m": Track.MENTAL}
-_STATE = (
-    r":(?P<ch>\d{1,20}):(?P<page>\d{1,3}):(?P<mask>[0-9a-z]{1,50}):(?P<fp>[0-9a-z]{1,6})"
+_TRACK = {track.value[0]: track for track in Track}
+_ID = (
+    r"fight:(?P<do>[spwdnx]):(?P<ch>\d{1,20}):(?P<page>\d{1,3}):(?P<mask>[0-9a-z]{1,50}):(?P<fp>[0-9a-z]{1,6})"
     r"(?::(?P<arg>[0-9a-z]{1,4}))?"
 )
-_ID = r"fight:(?P<do>[spwdnx])" + _STATE
-_BUTTON_ID = r"fight:(?P<do>[pwdnx])" + _STATE
-"""A button: page, wound, damage, new NPCs, the dead off the board (x)."""
-_SELECT_ID = r"fight:(?P<do>s)" + _STATE
+"""What a component does (s: the list; the buttons: page, wound, damage, new NPCs, the dead off the
+board: x), then the panel's state."""
 
 
 def _b36(number: int) -> str:
@@ -163,12 +160,12 @@ def panel_view(cast: Cast, panel: Panel, lang: Lang) -> discord.ui.View:
             options=options,
             row=0,
         )
-        view.add_item(FightSelect(select))
+        view.add_item(FightItem(select))
     for row, (track, style) in enumerate(
         ((Track.PHYSICAL, discord.ButtonStyle.danger), (Track.MENTAL, discord.ButtonStyle.primary)), 1
     ):
         for severity in SEVERITIES:
-            code = f"{'p' if track is Track.PHYSICAL else 'm'}{int(severity)}"
+            code = f"{track.value[0]}{int(severity)}"
             label = severity_button_label(lang, track, severity)
             view.add_item(_button(panel.custom_id("w", code), label, style, row, disabled=not chosen))
     secondary = discord.ButtonStyle.secondary
@@ -187,20 +184,16 @@ def panel_view(cast: Cast, panel: Panel, lang: Lang) -> discord.ui.View:
 
 def _button(
     custom_id: str, label: str, style: discord.ButtonStyle, row: int, *, disabled: bool = False
-) -> FightButton:
-    return FightButton(
+) -> FightItem:
+    return FightItem(
         discord.ui.Button(custom_id=custom_id, label=label, style=style, row=row, disabled=disabled)
     )
 
 
 async def show_panel(
-    interaction: discord.Interaction[HarmoniesBot],
-    panel: Panel,
-    *,
-    last: list[str] | None = None,
-    fresh: bool = False,
+    interaction: discord.Interaction[HarmoniesBot], panel: Panel, *, last: list[str] | None = None
 ) -> None:
-    """Draw the panel: a new private message (``fresh``, or a panel too old to edit), else the
+    """Draw the panel: a new private message (for /fight, or a panel too old to edit), else the
     clicked one edited."""
     actor = actor_of(interaction)
     cast = await cast_of(interaction.client, actor.guild_id, panel.channel_id)
@@ -212,7 +205,7 @@ async def show_panel(
     embed = panel_embed(cast.combatants, chosen, cast.ruleset, lang, last=last or ())
     message = interaction.message
     too_old = message is not None and discord.utils.utcnow() - message.created_at > EDIT_WINDOW
-    if fresh or too_old or interaction.type is discord.InteractionType.application_command:
+    if too_old or interaction.type is discord.InteractionType.application_command:
         await respond(
             interaction,
             embed=embed,
@@ -224,41 +217,45 @@ async def show_panel(
         await update(interaction, embed=embed, view=view)
 
 
-class Fight(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="fight", description=locale_str("Open this channel's fight panel: many targets, one blow (GM)")
-    )
-    @app_commands.guild_only()
-    async def fight(self, interaction: discord.Interaction[HarmoniesBot]) -> None:
-        actor = actor_of(interaction)
-        actor.require_gm(await self.bot.store.read(actor.guild_id, Reader.ruleset))
-        assert interaction.channel_id is not None
-        await show_panel(interaction, Panel(interaction.channel_id), fresh=True)
+@app_commands.command(
+    name="fight", description=locale_str("Open this channel's fight panel: many targets, one blow (GM)")
+)
+@app_commands.guild_only()
+async def open_fight(interaction: discord.Interaction[HarmoniesBot]) -> None:
+    actor = actor_of(interaction)
+    actor.require_gm(await interaction.client.store.read(actor.guild_id, Reader.ruleset))
+    assert interaction.channel_id is not None
+    await show_panel(interaction, Panel(interaction.channel_id))
 
 
-class _Fighting(Lasting):
-    """What the panel's components share: their state, from the custom_id."""
+class FightItem(Lasting, discord.ui.DynamicItem[discord.ui.Item[Any]], template=_ID):
+    """The panel's list and buttons: what each does, and the panel's state, are in its custom_id."""
 
-    panel: Panel
-    match: re.Match[str]
+    def __init__(self, item: discord.ui.Button[Any] | discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+        match = re.fullmatch(_ID, self.custom_id)
+        assert match is not None
+        self.match = match
+        self.panel = Panel.of(match)
 
-    def values(self) -> list[str]:
-        """What the list submitted (the select's own: the ids of the targets chosen on its page)."""
-        return []
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FightItem:
+        assert isinstance(item, discord.ui.Button | discord.ui.Select)
+        return cls(item)
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
         bot: HarmoniesBot = interaction.client
         actor.require_gm(await bot.store.read(actor.guild_id, Reader.ruleset))
         panel, do, arg = self.panel, self.match["do"], self.match["arg"]
-        if do == "s":
+        if do == "s":  # the list: the ids of the targets chosen on its page
             cast = await cast_of(bot, actor.guild_id, panel.channel_id)
             page_ids = {c.id for c in cast.living[(panel.page - 1) * PAGE : panel.page * PAGE]}
             kept = {c.id for c in cast.chosen(panel) if c.id not in page_ids}
-            picked = {int(v) for v in self.values()}
+            assert isinstance(self.item, discord.ui.Select)
+            picked = {int(v) for v in self.item.values}
             ids = {i for i in kept | picked if i is not None}
             await show_panel(interaction, replace(panel, mask=cast.mask(ids), fp=cast.fp))
         elif do == "p":
@@ -272,37 +269,6 @@ class _Fighting(Lasting):
             await interaction.response.send_modal(NpcForm(panel, caller_lang(interaction)))
         elif do == "x":
             await drop_dead(interaction, panel)
-
-
-class FightButton(_Fighting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_BUTTON_ID):
-    def __init__(self, item: discord.ui.Button[Any], match: re.Match[str] | None = None) -> None:
-        super().__init__(item)
-        self.match = match or re.fullmatch(_ID, item.custom_id or "")  # type: ignore[assignment]
-        self.panel = Panel.of(self.match)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FightButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item, match)
-
-
-class FightSelect(_Fighting, discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SELECT_ID):
-    def __init__(self, item: discord.ui.Select[Any], match: re.Match[str] | None = None) -> None:
-        super().__init__(item)
-        self.match = match or re.fullmatch(_ID, item.custom_id)  # type: ignore[assignment]
-        self.panel = Panel.of(self.match)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FightSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(item, match)
-
-    def values(self) -> list[str]:
-        return self.item.values
 
 
 async def blow(
@@ -332,10 +298,9 @@ async def blow(
         what_blow(track, severity, damage, public), struck.hit, struck.skipped, struck.ruleset, public
     )
     exact = blow_lines(struck.hit, struck.skipped, struck.ruleset, caller_lang(interaction), public=False)
+    # The dead leave the choice.
     standing = {c.id for c, _ in struck.hit if not c.out_of_play and c.id is not None}
-    await show_panel(
-        interaction, replace(panel, mask=cast.mask(standing)), last=exact
-    )  # the dead leave the choice
+    await show_panel(interaction, replace(panel, mask=cast.mask(standing)), last=exact)
     owners = [c.owner_id for c, _ in struck.hit if c.owner_id is not None]
     await send_public(interaction, embeds=[result], mentions=list(dict.fromkeys(owners)))
 
@@ -462,5 +427,5 @@ class NpcForm(discord.ui.Modal):
 
 
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Fight(bot))
-    bot.add_dynamic_items(FightButton, FightSelect)
+    bot.tree.add_command(open_fight)
+    bot.add_dynamic_items(FightItem)

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.app_commands import Choice, Command, locale_str
 
 from bot.actions import healing, wounds
 from bot.actions.actor import Outcome
@@ -53,154 +52,129 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 
-WHICH_SEVERITY = locale_str("Which severity")
+heal = app_commands.guild_only(app_commands.Group(name="heal", description=locale_str("Heal wounds")))
 
 
-@app_commands.guild_only()
-class Healing(commands.GroupCog, group_name="heal", group_description=locale_str("Heal wounds")):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="roll",
-        description=locale_str("Roll one healing session (after the rest period)"),
-    )
-    @app_commands.describe(
-        character=locale_str("Which character (default: your active one)"),
-        dice=locale_str(
-            "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
-        ),
-        track=locale_str(
-            "Physical wounds (default), or mental ones when the server allows healing rolls for them",
-        ),
-    )
-    @app_commands.choices(track=TRACKS)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def roll(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        character: str | None = None,
-        dice: app_commands.Range[str, 1, 200] | None = None,
-        track: str = Track.PHYSICAL.value,
-    ) -> None:
-        await heal_and_reply(interaction, Heal(track=Track(track), ref=character, dice=dice))
-
-    @app_commands.command(
-        name="wound",
-        description=locale_str("Lower one physical wound one rank, no roll (GM)"),
-    )
-    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
-    @app_commands.choices(severity=PHYSICAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def wound(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
-        target: discord.User | None = None,
-        character: str | None = None,
-    ) -> None:
-        await lower_and_reply(interaction, Track.PHYSICAL, severity, target, character)
-
-    @app_commands.command(name="mental", description=locale_str("Lower one mental wound one rank (GM)"))
-    @app_commands.describe(severity=WHICH_SEVERITY, **WHO)
-    @app_commands.choices(severity=MENTAL)
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def mental(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        severity: str,
-        target: discord.User | None = None,
-        character: str | None = None,
-    ) -> None:
-        await lower_and_reply(interaction, Track.MENTAL, severity, target, character)
-
-
-async def lower_and_reply(
+@heal.command(
+    name="roll",
+    description=locale_str("Roll one healing session (after the rest period)"),
+)
+@app_commands.describe(
+    character=locale_str("Which character (default: your active one)"),
+    dice=locale_str(
+        "Your own dice as luck-unluck pairs in order, e.g. 7-3 10-2 (the bot rolls the rest)",
+    ),
+    track=locale_str(
+        "Physical wounds (default), or mental ones when the server allows healing rolls for them",
+    ),
+)
+@app_commands.choices(track=TRACKS)
+@app_commands.autocomplete(character=autocomplete.characters)
+async def heal_roll(
     interaction: discord.Interaction[HarmoniesBot],
-    track: Track,
-    severity: str,
-    target: discord.User | None,
-    character: str | None,
+    character: str | None = None,
+    dice: app_commands.Range[str, 1, 200] | None = None,
+    track: str = Track.PHYSICAL.value,
 ) -> None:
-    """/heal wound and /heal mental: lower the wound, post the short result pinging the player."""
-    player_id = target.id if target else None
-    asked = Lower(track=track, severity=parse_severity(track, severity), player_id=player_id, ref=character)
-    lowered = await wounds.lower(interaction.client.store, actor_of(interaction), asked)
-    lang = public_lang(interaction, lowered.ruleset)
-    result = lowering_embed(lowered.result, lowered.ruleset, lang)
-    owner = lowered.character.owner_id
-    await send_result(
-        interaction,
-        lowered.character,
-        lowered.ruleset,
-        result,
-        title_key=GM_HEALING_TITLE,
-        mention=owner,
-    )
+    await heal_and_reply(interaction, Heal(track=Track(track), ref=character, dice=dice))
 
 
-class Resting(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
+def lowering(
+    name: str, description: locale_str, track: Track, severities: list[Choice[str]]
+) -> Command[Any, ..., None]:
+    """/heal wound or /heal mental (``track``): lower a wound one rank, post the short result pinging
+    the player."""
 
-    @app_commands.command(
-        name="rest",
-        description=locale_str("Grant in-game rest (GM): to everyone alive, or to one character"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(days=locale_str("In-game days of rest"), **WHO)
+    @app_commands.command(name=name, description=description)
+    @app_commands.describe(severity=locale_str("Which severity"), **WHO)
+    @app_commands.choices(severity=severities)
     @app_commands.autocomplete(character=autocomplete.characters)
-    async def rest(
-        self,
+    async def command(
         interaction: discord.Interaction[HarmoniesBot],
-        days: app_commands.Range[int, 1, MAX_REST_GRANT],
+        severity: str,
         target: discord.User | None = None,
         character: str | None = None,
     ) -> None:
-        # A server-wide rest may take a while: think privately, so that a refusal stays private.
-        await think_privately(interaction)
-        asked = Rest(days=days, player_id=target.id if target else None, ref=character)
-        rested, ruleset = await healing.rest(self.bot.store, actor_of(interaction), asked)
-        lang = public_lang(interaction, ruleset)
-        # A rest pings exactly the players the summary lists under who can roll healing now (a ping
-        # invites to roll: never to a session that can kill or cannot succeed), for one character too.
-        mentions = rest_mentions(rested, ruleset)
-        await interaction.delete_original_response()
-        embed = rest_embed(rested, ruleset, days, lang)
-        await send_public(interaction, embeds=[embed], mentions=mentions)
+        player_id = target.id if target else None
+        asked = Lower(
+            track=track, severity=parse_severity(track, severity), player_id=player_id, ref=character
+        )
+        lowered = await wounds.lower(interaction.client.store, actor_of(interaction), asked)
+        lang = public_lang(interaction, lowered.ruleset)
+        result = lowering_embed(lowered.result, lowered.ruleset, lang)
+        owner = lowered.character.owner_id
+        await send_result(
+            interaction, lowered.character, lowered.ruleset, result, title_key=GM_HEALING_TITLE, mention=owner
+        )
 
-    @app_commands.command(
-        name="roll",
-        description=locale_str("A ±d10 roll with your character's wound penalty applied"),
+    return command
+
+
+heal.add_command(
+    lowering("wound", locale_str("Lower one physical wound one rank, no roll (GM)"), Track.PHYSICAL, PHYSICAL)
+)
+heal.add_command(lowering("mental", locale_str("Lower one mental wound one rank (GM)"), Track.MENTAL, MENTAL))
+
+
+@app_commands.command(
+    name="rest",
+    description=locale_str("Grant in-game rest (GM): to everyone alive, or to one character"),
+)
+@app_commands.guild_only()
+@app_commands.describe(days=locale_str("In-game days of rest"), **WHO)
+@app_commands.autocomplete(character=autocomplete.characters)
+async def rest(
+    interaction: discord.Interaction[HarmoniesBot],
+    days: app_commands.Range[int, 1, MAX_REST_GRANT],
+    target: discord.User | None = None,
+    character: str | None = None,
+) -> None:
+    # A server-wide rest may take a while: think privately, so that a refusal stays private.
+    await think_privately(interaction)
+    asked = Rest(days=days, player_id=target.id if target else None, ref=character)
+    rested, ruleset = await healing.rest(interaction.client.store, actor_of(interaction), asked)
+    lang = public_lang(interaction, ruleset)
+    # A rest pings exactly the players the summary lists under who can roll healing now (a ping
+    # invites to roll: never to a session that can kill or cannot succeed), for one character too.
+    mentions = rest_mentions(rested, ruleset)
+    await interaction.delete_original_response()
+    embed = rest_embed(rested, ruleset, days, lang)
+    await send_public(interaction, embeds=[embed], mentions=mentions)
+
+
+@app_commands.command(
+    name="roll",
+    description=locale_str("A ±d10 roll with your character's wound penalty applied"),
+)
+@app_commands.guild_only()
+@app_commands.describe(
+    modifier=locale_str("Attributes and skill you add"),
+    difficulty=locale_str("Difficulty: positive makes it easier, negative harder (as in Harmonies)"),
+    character=locale_str("Which character (default: your active one)"),
+    dice=locale_str("Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)"),
+)
+@app_commands.autocomplete(character=autocomplete.characters)
+async def roll(
+    interaction: discord.Interaction[HarmoniesBot],
+    modifier: app_commands.Range[int, -100, 100] = 0,
+    difficulty: app_commands.Range[int, -100, 100] | None = None,
+    character: str | None = None,
+    dice: app_commands.Range[str, 1, 20] | None = None,
+) -> None:
+    asked = PlainRoll(ref=character, modifier=modifier, difficulty=difficulty or 0, dice=dice)
+    rolled = await healing.roll(
+        interaction.client.store, actor_of(interaction), interaction.client.rng, asked
     )
-    @app_commands.guild_only()
-    @app_commands.describe(
-        modifier=locale_str("Attributes and skill you add"),
-        difficulty=locale_str("Difficulty: positive makes it easier, negative harder (as in Harmonies)"),
-        character=locale_str("Which character (default: your active one)"),
-        dice=locale_str("Your own dice as luck-unluck, e.g. 7-3 (the bot rolls if empty)"),
-    )
-    @app_commands.autocomplete(character=autocomplete.characters)
-    async def roll(
-        self,
-        interaction: discord.Interaction[HarmoniesBot],
-        modifier: app_commands.Range[int, -100, 100] = 0,
-        difficulty: app_commands.Range[int, -100, 100] | None = None,
-        character: str | None = None,
-        dice: app_commands.Range[str, 1, 20] | None = None,
-    ) -> None:
-        asked = PlainRoll(ref=character, modifier=modifier, difficulty=difficulty or 0, dice=dice)
-        rolled = await healing.roll(self.bot.store, actor_of(interaction), self.bot.rng, asked)
-        lang = public_lang(interaction, rolled.ruleset)
-        who, typed = rolled.character, difficulty is not None
-        embed = roll_embed(rolled.result, lang, character_name=who.name, difficulty_typed=typed)
-        if not rolled.ruleset.is_secret(who.owner_id, who.id):
-            await send_public(interaction, embeds=[embed])
-            return
-        # A secret NPC's penalty shows in the terms: the channel reads the verdict only.
-        verdict = roll_embed(rolled.result, lang, character_name=who.name, terms=False)
-        await send_public(interaction, embeds=[verdict])
-        await send_gm_only(interaction, embed, rolled.ruleset)
+    lang = public_lang(interaction, rolled.ruleset)
+    who, typed = rolled.character, difficulty is not None
+    embed = roll_embed(rolled.result, lang, character_name=who.name, difficulty_typed=typed)
+    if not rolled.ruleset.is_secret(who.owner_id, who.id):
+        await send_public(interaction, embeds=[embed])
+        return
+    # A secret NPC's penalty shows in the terms: the channel reads the verdict only.
+    verdict = roll_embed(rolled.result, lang, character_name=who.name, terms=False)
+    await send_public(interaction, embeds=[verdict])
+    await send_gm_only(interaction, embed, rolled.ruleset)
 
 
 async def heal_and_reply(interaction: discord.Interaction[HarmoniesBot], asked: Heal) -> None:
@@ -285,5 +259,6 @@ class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
 async def setup(bot: HarmoniesBot) -> None:
     bot.add_dynamic_items(HealButton)
-    await bot.add_cog(Healing(bot))
-    await bot.add_cog(Resting(bot))
+    bot.tree.add_command(heal)
+    bot.tree.add_command(rest)
+    bot.tree.add_command(roll)

@@ -4,13 +4,12 @@ that member's active character."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.actions.actor import active_of
 from bot.actions.wounds import Inflict
@@ -28,56 +27,42 @@ from .combat import inflict
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
-WOUND_MENU = locale_str("Wound…")
-CARD_MENU = locale_str("Card")
 MENU_TIMEOUT = 600.0
 """The "Wound…" menu waits for the next blow this long (a fight's exchange); the interaction that
 opened it can edit its message for 15 minutes."""
 
 
-class Menus(commands.Cog):
-    def __init__(self, bot: HarmoniesBot) -> None:
-        self.bot = bot
-        in_servers = app_commands.AppCommandContext(guild=True)
-        for name, callback in ((WOUND_MENU, self.wound), (CARD_MENU, self.card)):
-            menu = app_commands.ContextMenu(name=name, callback=callback, allowed_contexts=in_servers)
-            menu.guild_only = True
-            bot.tree.add_command(menu)
+@app_commands.context_menu(name=locale_str("Wound…"))
+@app_commands.guild_only()
+async def wound(interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
+    actor = actor_of(interaction)
 
-    async def wound(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
-        actor = actor_of(interaction)
-        store = self.bot.store
+    def look(reader: Reader) -> Character:
+        actor.require_gm(reader.ruleset())  # first: a player is told so, not whether anyone plays
+        return active_of(reader, member.id)
 
-        def look(reader: Reader) -> Character:
-            actor.require_gm(reader.ruleset())  # first: a player is told so, not whether anyone plays
-            return active_of(reader, member.id)
+    character = await interaction.client.store.read(actor.guild_id, look)
+    lang = caller_lang(interaction)
 
-        character = await store.read(actor.guild_id, look)
-        lang = caller_lang(interaction)
+    chooser = WoundChooser(actor.user_id, lang, character)
+    await respond(
+        interaction,
+        t_name(lang, "Wound {name}: choose the severity and how many, then inflict.", character.name, 1000),
+        view=chooser,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    chooser.menu = interaction
 
-        async def blow(click: discord.Interaction[HarmoniesBot], track: Track, severity: str, n: int) -> None:
-            chosen = parse_severity(track, severity)
-            await inflict(click, Inflict(track=track, severity=chosen, ref=str(character.id), count=n))
 
-        chooser = WoundChooser(actor.user_id, lang, blow)
-        await respond(
-            interaction,
-            t_name(
-                lang, "Wound {name}: choose the severity and how many, then inflict.", character.name, 1000
-            ),
-            view=chooser,
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        chooser.menu = interaction
-
-    async def card(self, interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
-        actor = actor_of(interaction)
-        store = self.bot.store
-        ruleset, character = await store.read(
-            actor.guild_id, lambda r: (r.ruleset(), active_of(r, member.id))
-        )
-        await send_card_privately(interaction, character, ruleset)
+@app_commands.context_menu(name=locale_str("Card"))
+@app_commands.guild_only()
+async def card(interaction: discord.Interaction[HarmoniesBot], member: discord.Member) -> None:
+    actor = actor_of(interaction)
+    ruleset, character = await interaction.client.store.read(
+        actor.guild_id, lambda r: (r.ruleset(), active_of(r, member.id))
+    )
+    await send_card_privately(interaction, character, ruleset)
 
 
 class WoundChooser(View):
@@ -85,19 +70,12 @@ class WoundChooser(View):
     It stays live for the next blow: after each one its message says what was inflicted; when it
     times out, its controls are disabled and it says so (``menu`` edits the menu's message)."""
 
-    def __init__(
-        self,
-        author_id: int,
-        lang: Lang,
-        on_wound: Callable[[discord.Interaction[Any], Track, str, int], Awaitable[None]],
-    ) -> None:
+    def __init__(self, author_id: int, lang: Lang, character: Character) -> None:
         super().__init__(timeout=MENU_TIMEOUT, author_id=author_id)
         self.lang = lang
-        self.on_wound = on_wound
+        self.character = character
         self.menu: discord.Interaction[Any] | None = None
         """The right-click that opened the menu: its message is edited after each blow."""
-        self.choice: tuple[Track, str] = (Track.PHYSICAL, "light")
-        self.count = 1
         severities = [
             discord.SelectOption(
                 label=severity_label(lang, track, severity).capitalize(),
@@ -119,50 +97,43 @@ class WoundChooser(View):
         self.how_many: discord.ui.Select[WoundChooser] = discord.ui.Select(
             options=counts, custom_id="wound-menu:count", row=1
         )
-        self.severity.callback = self._severity  # type: ignore[method-assign]
-        self.how_many.callback = self._count  # type: ignore[method-assign]
-        self.add_item(self.severity)
-        self.add_item(self.how_many)
-        self.inflict.label = t(lang, "Inflict")
+        for select in (self.severity, self.how_many):
+            select.callback = functools.partial(self._choose, select)  # type: ignore[method-assign]
+            self.add_item(select)
+        self.inflict_button.label = t(lang, "Inflict")
 
-    async def _severity(self, interaction: discord.Interaction[Any]) -> None:
-        track, _, name = self.severity.values[0].partition(":")
-        self.choice = (Track(track), name)
-        self._show_choice()
+    async def _choose(
+        self, select: discord.ui.Select[WoundChooser], interaction: discord.Interaction[Any]
+    ) -> None:
+        """The choice is kept as the select's default: every redraw of the menu (after a blow, when it
+        closes) shows what the next press inflicts, not the first defaults."""
+        for option in select.options:
+            option.default = option.value == select.values[0]
         await interaction.response.defer()
-
-    async def _count(self, interaction: discord.Interaction[Any]) -> None:
-        self.count = int(self.how_many.values[0])
-        self._show_choice()
-        await interaction.response.defer()
-
-    def _show_choice(self) -> None:
-        """Mark the current choice as the selects' defaults: every redraw of the menu (after a blow,
-        when it closes) shows what the next press inflicts, not the first defaults."""
-        track, name = self.choice
-        for option in self.severity.options:
-            option.default = option.value == f"{track.value}:{name}"
-        for option in self.how_many.options:
-            option.default = option.value == str(self.count)
 
     @discord.ui.button(style=discord.ButtonStyle.danger, emoji="🩸", row=2)
-    async def inflict(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        track, severity = self.choice
-        await self.on_wound(interaction, track, severity, self.count)  # a refusal: answered by on_error
-        chosen = severity_label(self.lang, track, parse_severity(track, severity))
+    async def inflict_button(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
+        track, _, name = _chosen(self.severity).partition(":")
+        count = int(_chosen(self.how_many))
+        severity = parse_severity(Track(track), name)
+        asked = Inflict(track=Track(track), severity=severity, ref=str(self.character.id), count=count)
+        await inflict(interaction, asked)  # a refusal: answered by on_error
+        said = severity_label(self.lang, Track(track), severity)
         await self._say(
             t(
                 self.lang,
                 "✅ Inflicted: {severity} (the result is in the channel). Choose again for the next blow.",
-                severity=chosen,
+                severity=said,
             )
-            if self.count == 1  # not "1 × light wound"
+            if count == 1  # not "1 × light wound"
             else t(
                 self.lang,
                 "✅ Inflicted: {count} × {severity} (the result is in the channel). "
                 "Choose again for the next blow.",
-                count=self.count,
-                severity=chosen,
+                count=count,
+                severity=said,
             )
         )
 
@@ -179,5 +150,10 @@ class WoundChooser(View):
             await self.menu.edit_original_response(content=f"{first}\n{line}", view=self)
 
 
+def _chosen(select: discord.ui.Select[WoundChooser]) -> str:
+    return next(option.value for option in select.options if option.default)
+
+
 async def setup(bot: HarmoniesBot) -> None:
-    await bot.add_cog(Menus(bot))
+    bot.tree.add_command(wound)
+    bot.tree.add_command(card)
