@@ -6,13 +6,8 @@
 * ``GET /static/view.css``, ``/static/view.js``: the page's only resources.
 
 An unknown, revoked or malformed link gets the same 404, after the same database lookup. Every answer
-carries a strict Content-Security-Policy and the usual security headers; per-address limits answer 429.
-Any process serves any server's link: it reads the database.
-
-The port cannot take the bot down (:mod:`bot.web.limits`): every connection is counted from its
-acceptance to its end, and one over the budget is closed at once; an update stream over its share
-gets 503; a connection must send a whole request within :data:`REQUEST_S` of opening or of its last
-answer; a viewer who stops reading is dropped once a write waits :data:`WRITE_S`."""
+carries a strict Content-Security-Policy and the usual security headers. Any process serves any
+server's link: it reads the database. The port cannot take the bot down: see :mod:`bot.web.limits`."""
 
 from __future__ import annotations
 
@@ -102,7 +97,7 @@ class PlayerView:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard])
         app.router.add_get("/static/{name}", self._file)
-        app.router.add_get("/favicon.ico", self._icon)  # asked by browsers whatever the page says
+        app.router.add_get("/favicon.ico", self._file)  # asked by browsers whatever the page says
         app.router.add_get("/{token}", self._page)
         app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
         return app
@@ -178,10 +173,7 @@ class PlayerView:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not self.limits.allow(address_of(request)):
-            response: web.StreamResponse = web.Response(
-                status=429, text=both(N_("Too many requests: try again in a moment."))
-            )
-            response.headers["Retry-After"] = "5"
+            response: web.StreamResponse = refusal(429, N_("Too many requests: try again in a moment."), 5)
         else:
             try:
                 response = await handler(request)
@@ -191,10 +183,7 @@ class PlayerView:
                 response = web.Response(status=error.status, text=error.reason)
             except Exception:  # the database is away, say: said in the log, not on the page
                 log.exception("Player view: could not answer a request")  # never the token: it is the key
-                response = web.Response(
-                    status=503, text=both(N_("Not available right now: try again in a moment."))
-                )
-                response.headers["Retry-After"] = "5"
+                response = refusal(503, N_("Not available right now: try again in a moment."), 5)
         for name, value in HEADERS.items():
             if not response.prepared:  # a stream's headers were sent when it started
                 response.headers[name] = value
@@ -203,13 +192,7 @@ class PlayerView:
     # ---- the routes ---------------------------------------------------------------------------------
 
     async def _file(self, request: web.Request) -> web.Response:
-        return self._serve(request.match_info["name"])
-
-    async def _icon(self, request: web.Request) -> web.Response:
-        return self._serve("icon.svg")
-
-    def _serve(self, name: str) -> web.Response:
-        found = self._static.get(name)
+        found = self._static.get(request.match_info.get("name", "icon.svg"))
         if found is None:
             return not_found()
         body, kind = found
@@ -235,11 +218,7 @@ class PlayerView:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if self.streams >= self.budget.streams:  # before the lookup: a refusal costs nothing
-            response = web.Response(
-                status=503, text=both(N_("Not available right now: try again in a moment."))
-            )
-            response.headers["Retry-After"] = "10"
-            return response
+            return refusal(503, N_("Not available right now: try again in a moment."), 10)
         self.streams += 1  # counted from now: the lookup awaits, others may ask meanwhile
         try:
             key, party = await self._party(request)
@@ -247,11 +226,7 @@ class PlayerView:
                 return not_found()
             address = address_of(request)
             if not self.limits.open_stream(address):
-                return web.Response(
-                    status=429,
-                    text=both(N_("Too many pages open from this address: close one and try again.")),
-                    headers={"Retry-After": "30"},
-                )
+                return refusal(429, N_("Too many pages open from this address: close one and try again."), 30)
             try:
                 return await self._stream(request, key, party.guild_id)
             finally:
@@ -269,33 +244,27 @@ class PlayerView:
             }
         )
         await response.prepare(request)
+        lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
         try:
             await write(response, b"retry: 2000\n\n")
-            lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
-            await self._send_updates(response, key, guild_id, lost)
+            async with self.feeds.watching(key, guild_id) as feed:
+                seen = 0
+                while not self.feeds.closed and not lost.is_set():
+                    snapshot = feed.current
+                    if snapshot.version > seen:
+                        seen = snapshot.version
+                        if snapshot.html is None:
+                            await write(response, b"event: gone\ndata: \n\n")
+                            break
+                        await write(response, event("party", snapshot.html))
+                    elif not await either(snapshot.next, lost, HEARTBEAT_S):
+                        await write(response, b": still here\n\n")
         except ConnectionError:  # the page was closed
             pass
         except TimeoutError:  # its viewer stopped reading: dropped, whatever it had not read
             if request.transport is not None:
                 request.transport.abort()
         return response
-
-    async def _send_updates(
-        self, response: web.StreamResponse, key: str, guild_id: int, lost: asyncio.Event
-    ) -> None:
-        async with self.feeds.watching(key, guild_id) as feed:
-            seen = 0
-            while not self.feeds.closed and not lost.is_set():
-                snapshot = feed.current
-                if snapshot.version > seen:
-                    seen = snapshot.version
-                    if snapshot.html is None:
-                        await write(response, b"event: gone\ndata: \n\n")
-                        break
-                    await write(response, event("party", snapshot.html))
-                    continue
-                if not await either(snapshot.next, lost, HEARTBEAT_S):
-                    await write(response, b": still here\n\n")
 
 
 class _Connection(RequestHandler):
@@ -358,9 +327,10 @@ def event(name: str, data: str) -> bytes:
     return f"event: {name}\n{lines}\n".encode()
 
 
-def both(key: str) -> str:
+def refusal(status: int, message: str, retry_after_s: int) -> web.Response:
     """A plain answer in both languages (before a link is read, its server's language is not known)."""
-    return " / ".join(t(lang, key) for lang in ("en", "fr"))
+    text = " / ".join(t(lang, message) for lang in ("en", "fr"))
+    return web.Response(status=status, text=text, headers={"Retry-After": str(retry_after_s)})
 
 
 def not_found() -> web.Response:
