@@ -72,9 +72,10 @@ def _by_name(enum: type[IntEnum], harm: bool) -> tuple[PlainValidator, PlainSeri
 
 Named = Annotated[Severity, *_by_name(Severity, harm=False)]
 NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
-Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
-"""A track's maxima when the change was made (older events have none)."""
 GIVEN = Field(default=None, exclude_if=lambda v: v is None)
+"""Not written when ``None``."""
+Maxima = tuple[StrictInt, StrictInt, StrictInt] | None
+"""A track's maxima when the change was made (older events have none)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class Wounded(_OnTrack):
     became: tuple[Named | None, ...] = ()
     """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
     not_applied: StrictInt = 0
-    maxima: Maxima = None
+    maxima: Maxima = GIVEN
 
 
 @pydantic_dataclass(frozen=True)
@@ -186,8 +187,8 @@ class Hit:
     character_id: StrictInt
     name: StrictStr
     became: tuple[Named | None, ...] = ()
-    harm: Annotated[NamedHarm | None, Field(exclude_if=lambda v: v is None)] = None
-    margin: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+    harm: NamedHarm | None = GIVEN
+    margin: StrictInt | None = GIVEN
 
 
 @pydantic_dataclass(frozen=True)
@@ -196,8 +197,8 @@ class Struck:
     ``damage`` level each target rolls against; the targets dead or incoherent were ``skipped``."""
 
     track: Track
-    severity: Annotated[Named | None, Field(exclude_if=lambda v: v is None)] = None
-    damage: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+    severity: Named | None = GIVEN
+    damage: StrictInt | None = GIVEN
     hits: tuple[Hit, ...] = ()
     skipped: tuple[StrictStr, ...] = ()
     kind = EventKind.BLOW
@@ -217,7 +218,7 @@ class HealRolled:
     track: Track
     severity: Named
     rolls: tuple[HealRollStep, ...] = ()
-    maxima: Maxima = None
+    maxima: Maxima = GIVEN
     """The track's maxima then, which say why a worsened wound went further up."""
     kind = EventKind.HEAL_ROLL
 
@@ -249,7 +250,7 @@ class Configured:
     changes: dict[str, Any] = field(default_factory=dict)
     """The settings changed, as JSON values."""
     before: Annotated[dict[str, Any] | None, Field(exclude=True)] = None
-    after: Annotated[dict[str, Any] | None, Field(exclude_if=lambda v: v is None)] = None
+    after: dict[str, Any] | None = GIVEN
     """The whole settings before and after, as JSON (older events have neither). ``before`` is not
     written here: the event's undo snapshot holds it, and storage reads it back from there."""
     kind = EventKind.CONFIG

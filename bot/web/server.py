@@ -77,12 +77,9 @@ class PlayerView:
         self.port = port
         self.limits = limits if limits is not None else AddressLimits()
         self.budget = budget if budget is not None else Budget.of_this_process()
-        self.connections = 0
-        """Connections open now (accepted, not yet closed)."""
-        self.streams = 0
-        """Update streams open now."""
-        self.refused = 0
-        """Connections closed at once over the budget or their address's share, since the start."""
+        self.connections = 0  # open now (accepted, not yet closed)
+        self.streams = 0  # update streams open now
+        self.refused = 0  # connections closed at once over the budget or their address's share, ever
         self._refused_said = -REFUSED_LOG_S  # when refusals were last said in the log
         self._listener: asyncio.Server | None = None
         self.feeds = Feeds(store)
@@ -110,8 +107,11 @@ class PlayerView:
             self.store.listeners.append(self.feeds.changed)
         self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
         await self._runner.setup()
-        loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(self._connection, self.host, self.port, backlog=BACKLOG)
+        server = self._runner.server
+        assert server is not None
+        self._listener = await asyncio.get_running_loop().create_server(
+            lambda: _Connection(self, server), self.host, self.port, backlog=BACKLOG
+        )
         if self.port == 0:  # any free port (tests): the one given
             self.port = int(self._listener.sockets[0].getsockname()[1])
         log.info("Player view on http://%s:%d/: %s", self.host, self.port, self.budget.describe())
@@ -142,10 +142,6 @@ class PlayerView:
         }
 
     # ---- every connection ---------------------------------------------------------------------------
-
-    def _connection(self) -> RequestHandler:
-        assert self._runner is not None and self._runner.server is not None
-        return _Connection(self, self._runner.server)
 
     def admit(self, peer: str) -> bool:
         """A connection was accepted from ``peer``: whether it may stay (counted until :meth:`leave`)."""
@@ -268,10 +264,9 @@ class PlayerView:
 
 
 class _Connection(RequestHandler):
-    """aiohttp's handling of one connection, counted by the view from its acceptance to its end; over
-    the budget, or over its address's share, closed at once (before a byte is read). A whole request
-    must come within :data:`REQUEST_S` of the opening or of the last answer (aiohttp's keep-alive
-    timer, which it also starts at the opening); a request's body is never waited for."""
+    """aiohttp's handling of one connection, counted by the view from its acceptance to its end, closed
+    before a byte is read when over the budget or its address's share. A whole request must come within
+    :data:`REQUEST_S` (aiohttp's keep-alive timer, which it also starts at the opening)."""
 
     def __init__(self, view: PlayerView, server: web.Server) -> None:
         super().__init__(
@@ -283,8 +278,7 @@ class _Connection(RequestHandler):
         )
         self.view = view
         self.peer: str | None = None
-        self.lost = asyncio.Event()
-        """Set when the connection is gone: its stream ends at once, and gives its place back."""
+        self.lost = asyncio.Event()  # the connection is gone: its stream ends and gives its place back
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peername = transport.get_extra_info("peername")
