@@ -63,15 +63,11 @@ class Feed:
             except Exception:  # the database is away: the pages keep the last state; the next change retries
                 log.exception("Could not read a player view")
             else:
-                self._publish(html)
+                old = self.current
+                if not old.version or html != old.html:  # else the change did not show on this page
+                    self.current = Snapshot(old.version + 1, html)
+                    old.next.set()
             await self.feeds.sleep(self.feeds.interval)
-
-    def _publish(self, html: str | None) -> None:
-        old = self.current
-        if old.version and html == old.html:
-            return  # the change did not show on this page (another character, a setting): nothing to send
-        self.current = Snapshot(old.version + 1, html)
-        old.next.set()
 
     def stop(self) -> None:
         if self._task is not None:
@@ -81,16 +77,10 @@ class Feed:
 class Feeds:
     """Every link being watched in this process, by token digest."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        interval: float = MIN_INTERVAL,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.interval = interval
-        self.sleep = sleep
+        self.interval = MIN_INTERVAL
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests pause it
         self._feeds: dict[str, Feed] = {}
         self.closed = False
         """Set at shutdown: the streams end."""
@@ -102,16 +92,12 @@ class Feeds:
         self.renders += 1
         return None if party is None else party_html(party)
 
-    def changed(self, guild_id: int) -> None:
-        """A change of the server was committed (a store listener: never blocks)."""
+    def changed(self, guild_id: int | None = None) -> None:
+        """A change of the server was committed (a store listener: never blocks); ``None``: changes may
+        have been missed (the PostgreSQL listener reconnected), every feed refreshes."""
         for feed in list(self._feeds.values()):
-            if feed.guild_id == guild_id:
+            if guild_id is None or feed.guild_id == guild_id:
                 feed.poke()
-
-    def changed_everywhere(self) -> None:
-        """Changes may have been missed (the PostgreSQL listener reconnected): refresh every feed."""
-        for feed in list(self._feeds.values()):
-            feed.poke()
 
     @contextlib.asynccontextmanager
     async def watching(self, digest: str, guild_id: int) -> AsyncIterator[Feed]:
@@ -139,10 +125,9 @@ class Feeds:
 class PostgresChanges:
     """``LISTEN`` on the database's change channel, for as long as :meth:`run` runs (reconnecting)."""
 
-    def __init__(self, url: str, on_change: Callable[[int], None], on_reconnect: Callable[[], None]) -> None:
+    def __init__(self, url: str, on_change: Callable[[int | None], None]) -> None:
         self.url = url
         self.on_change = on_change
-        self.on_reconnect = on_reconnect
         self.listening = asyncio.Event()
         """Set while listening (tests wait for it)."""
 
@@ -154,7 +139,7 @@ class PostgresChanges:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANGES_CHANNEL}")
                     self.listening.set()
-                    self.on_reconnect()  # what changed while not listening
+                    self.on_change(None)  # what changed while not listening
                     async for notice in conn.notifies():
                         with contextlib.suppress(ValueError):
                             self.on_change(int(notice.payload))

@@ -91,21 +91,18 @@ class PlayerView:
             for name, kind in STATIC.items()
         }
 
-    def app(self) -> web.Application:
+    async def start(self) -> None:
+        if (url := self.store.changes_url) is not None:
+            self.changes = PostgresChanges(url, self.feeds.changed)
+            self._listening = asyncio.create_task(self.changes.run())
+        else:
+            self.store.listeners.append(self.feeds.changed)
         app = web.Application(middlewares=[self._guard])
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/favicon.ico", self._file)  # asked by browsers whatever the page says
         app.router.add_get("/{token}", self._page)
         app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
-        return app
-
-    async def start(self) -> None:
-        if (url := self.store.changes_url) is not None:
-            self.changes = PostgresChanges(url, self.feeds.changed, self.feeds.changed_everywhere)
-            self._listening = asyncio.create_task(self.changes.run())
-        else:
-            self.store.listeners.append(self.feeds.changed)
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         server = self._runner.server
         assert server is not None
@@ -180,9 +177,8 @@ class PlayerView:
             except Exception:  # the database is away, say: said in the log, not on the page
                 log.exception("Player view: could not answer a request")  # never the token: it is the key
                 response = refusal(503, N_("Not available right now: try again in a moment."), 5)
-        for name, value in HEADERS.items():
-            if not response.prepared:  # a stream's headers were sent when it started
-                response.headers[name] = value
+        if not response.prepared:  # a stream's headers were sent when it started
+            response.headers.update(HEADERS)
         return response
 
     # ---- the routes ---------------------------------------------------------------------------------
@@ -192,9 +188,8 @@ class PlayerView:
         if found is None:
             return not_found()
         body, kind = found
-        response = web.Response(body=body, content_type=kind, charset="utf-8")
-        response.headers["Cache-Control"] = "public, max-age=300"
-        return response
+        cache = {"Cache-Control": "public, max-age=300"}
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=cache)
 
     async def _party(self, request: web.Request) -> tuple[str, Party | None]:
         """The digest of the link's token, and its party (``None``: no such link)."""
@@ -207,10 +202,8 @@ class PlayerView:
         _, party = await self._party(request)
         if party is None:
             return not_found()
-        overlay = request.query.get("overlay") in ("1", "true")
-        response = web.Response(text=page_html(party, overlay=overlay), content_type="text/html")
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        html = page_html(party, overlay=request.query.get("overlay") in ("1", "true"))
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if self.streams >= self.budget.streams:  # before the lookup: a refusal costs nothing
@@ -328,6 +321,6 @@ def refusal(status: int, message: str, retry_after_s: int) -> web.Response:
 
 
 def not_found() -> web.Response:
-    response = web.Response(status=404, text=not_found_html(), content_type="text/html")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return web.Response(
+        status=404, text=not_found_html(), content_type="text/html", headers={"Cache-Control": "no-store"}
+    )
