@@ -1,10 +1,7 @@
 """The export file of a server (``/config export``, ``/config import``): its versioned pydantic schema,
-built from rules objects, and read back into new ones.
-
-Reading a file validates the whole of it before anything is written: what a file may hold, field by
-field, then the rest (names, active characters, reachable states). Every problem is reported at once
-(``UserError("import_invalid", errors=(ImportProblem, ...))``, worded by the UI), never echoing the
-file's text back.
+built from rules objects, and read back into new ones. Reading validates the whole file before anything
+is written (each field, then names, active characters, reachable states) and reports every problem at
+once (:func:`bot.errors.cannot_import`), never echoing the file's text back.
 """
 
 from __future__ import annotations

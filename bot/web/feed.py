@@ -1,12 +1,8 @@
-"""What tells the open player views of a change. One :class:`Feed` per link being watched, shared by
-all its open pages: after a change of its server it reads the party once, renders it once, and every
-page's stream sends that. A burst of changes costs at most one render per :data:`MIN_INTERVAL`, and the
-last state is always sent; a render equal to the last one is not sent again. A link revoked meanwhile
-renders as ``None``: its pages are told it is gone.
-
-Changes come from the store's listeners (SQLite: one process does everything), or on PostgreSQL from
-``LISTEN`` (:class:`PostgresChanges`): every process NOTIFYs its commits, so a page served by one
-process follows the changes made by any other."""
+"""What tells the open player views of a change. One :class:`Feed` per link watched, shared by its open
+pages: after a change of its server it renders the party once for all of them, at most once per
+:data:`MIN_INTERVAL`, the last state always, an unchanged one never; a revoked link renders as ``None``.
+Changes come from the store's listeners (SQLite: one process), or on PostgreSQL from ``LISTEN``
+(:class:`PostgresChanges`): every process NOTIFYs its commits."""
 
 from __future__ import annotations
 
@@ -33,10 +29,8 @@ RECONNECT_S = 2.0
 @dataclass
 class Snapshot:
     version: int
-    html: str | None
-    """The party as HTML; ``None``: the link no longer exists (revoked)."""
-    next: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set when a newer snapshot exists."""
+    html: str | None  # None: the link no longer exists (revoked)
+    next: asyncio.Event = field(default_factory=asyncio.Event)  # set when a newer snapshot exists
 
 
 class Feed:
@@ -82,10 +76,8 @@ class Feeds:
         self.interval = MIN_INTERVAL
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests pause it
         self._feeds: dict[str, Feed] = {}
-        self.closed = False
-        """Set at shutdown: the streams end."""
-        self.renders = 0
-        """How many times a party was read and rendered (tests, benchmarks)."""
+        self.closed = False  # set at shutdown: the streams end
+        self.renders = 0  # how many times a party was read and rendered (tests, benchmarks)
 
     async def render(self, digest: str) -> str | None:
         party = await self.store.party(digest)
@@ -128,8 +120,7 @@ class PostgresChanges:
     def __init__(self, url: str, on_change: Callable[[int | None], None]) -> None:
         self.url = url
         self.on_change = on_change
-        self.listening = asyncio.Event()
-        """Set while listening (tests wait for it)."""
+        self.listening = asyncio.Event()  # set while listening (tests wait for it)
 
     async def run(self) -> None:
         import psycopg  # only PostgreSQL deployments have it loaded
