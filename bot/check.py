@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import StorageError
 from bot.storage.file_guard import backup
-from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
+from bot.storage.migrations import MIGRATIONS_DIR, Migration, find_migrations
 from bot.storage.sqlite import database_path
 from bot.storage.store import Store
 from bot.storage.transaction import Sql
@@ -58,13 +58,7 @@ async def check_database(url: str) -> str:
             raise StorageError(f"database {path} at schema version {version}: {error}") from None
         await store.close()
 
-    pending = [m.path.name for m in migrations[version:]]
-    if not pending:
-        return f"database {path} at schema version {version}, up to date"
-    return (
-        f"database {path} at schema version {version}: the next start applies "
-        f"{', '.join(pending)} (tried on a copy: it works)"
-    )
+    return _pending(f"database {path}", version, migrations, " (tried on a copy: it works)")
 
 
 async def _check_postgres(url: str) -> str:
@@ -87,10 +81,14 @@ async def _check_postgres(url: str) -> str:
         raise StorageError(
             f"the PostgreSQL database is at schema version {current}, newer than this bot knows"
         )
-    pending = [m.path.name for m in migrations[current:]]
+    return _pending("PostgreSQL database", current, migrations)
+
+
+def _pending(database: str, version: int, migrations: list[Migration], tried: str = "") -> str:
+    pending = [m.path.name for m in migrations[version:]]
     if not pending:
-        return f"PostgreSQL database at schema version {current}, up to date"
-    return f"PostgreSQL database at schema version {current}: the next start applies {', '.join(pending)}"
+        return f"{database} at schema version {version}, up to date"
+    return f"{database} at schema version {version}: the next start applies {', '.join(pending)}{tried}"
 
 
 def _inspect(copy: Path) -> tuple[int, str]:

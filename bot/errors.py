@@ -79,7 +79,6 @@ class ImportProblem:
 
 
 def cannot_import(*problems: ImportProblem) -> UserError:
-    """The refusal of an import file, with what is wrong in it."""
     return UserError(
         "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
         errors=problems,
@@ -87,7 +86,6 @@ def cannot_import(*problems: ImportProblem) -> UserError:
 
 
 def import_too_large(limit_bytes: int) -> UserError:
-    """The refusal of an import file larger than ``limit_bytes``."""
     return cannot_import(
         ImportProblem((), "the file is larger than {mb} MB", (("mb", limit_bytes // (1024 * 1024)),))
     )

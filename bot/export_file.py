@@ -173,17 +173,10 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
         problems.append(ImportProblem(("guild_id",), "this file was exported from another server"))
     first_of: dict[str, int] = {}
     for index, character in enumerate(document.characters):
-        key = name_key(character.name)
-        if key in first_of:
-            problems.append(
-                ImportProblem(
-                    ("characters", index, "name"),
-                    "same name as character {first}",
-                    (("first", first_of[key]),),
-                )
-            )
-        else:
-            first_of[key] = index
+        first = first_of.setdefault(name_key(character.name), index)
+        if first != index:
+            where = ("characters", index, "name")
+            problems.append(ImportProblem(where, "same name as character {first}", (("first", first),)))
     seen_users: set[int] = set()
     for index, choice in enumerate(document.active):
         if choice.user_id in seen_users:
