@@ -29,15 +29,6 @@ def load_settings() -> Settings:
         raise SystemExit(f"error: bad setting {first['loc'][0]}: {first['msg']}") from None
 
 
-async def run_backup(settings_url: str, destination: str) -> None:
-    from bot.storage.file_guard import backup
-
-    try:
-        await backup(settings_url, destination)
-    except StorageError as error:
-        raise SystemExit(f"error: backup failed: {error}") from None
-
-
 def run_check() -> None:
     """Exit 0 when the bot would start, else 1 with a one-line reason (for deploy scripts)."""
     from bot.check import check_database
@@ -68,7 +59,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     if args.command == "backup":
-        asyncio.run(run_backup(DatabaseSettings().database_url, args.path))
+        from bot.storage.file_guard import backup
+
+        try:
+            asyncio.run(backup(DatabaseSettings().database_url, args.path))
+        except StorageError as error:
+            raise SystemExit(f"error: backup failed: {error}") from None
         print(f"backup written to {args.path}")
         return
     if args.command == "check":

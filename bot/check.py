@@ -1,10 +1,8 @@
-"""``python -m bot check``: would the bot start on this database? Asked without touching it or Discord.
+"""``python -m bot check``: would the bot start on this database? Asked without changing it or Discord.
 
-On PostgreSQL: a connection, and the schema version read (a start applies the rest under its lock).
-
-The database is copied (SQLite's online backup, safe while the bot runs), the copy is checked
-(``PRAGMA quick_check``) and migrated exactly as a start would, then thrown away. The database itself
-is only read.
+SQLite: the database is copied (online backup, safe while the bot runs), the copy checked (``PRAGMA
+quick_check``) and migrated exactly as a start would, then thrown away. PostgreSQL: a connection, and
+the schema version read (a start applies the rest under its lock).
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from pathlib import Path
 from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import StorageError
 from bot.storage.file_guard import backup
-from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
+from bot.storage.migrations import MIGRATIONS_DIR, Migration, find_migrations
 from bot.storage.sqlite import database_path
 from bot.storage.store import Store
 from bot.storage.transaction import Sql
@@ -33,7 +31,9 @@ async def check_database(url: str) -> str:
     migrations = find_migrations()
     latest = migrations[-1].version if migrations else 0
     if not path.exists():
-        folder = _nearest_existing(path.parent)
+        folder = path.parent.absolute()  # or its nearest existing parent (the bot creates the others)
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
         if not os.access(folder, os.W_OK | os.X_OK):
             raise StorageError(f"database {path} does not exist, and {folder} is not writable to create it")
         return f"database {path} does not exist yet: the first start creates it (schema version {latest})"
@@ -58,13 +58,7 @@ async def check_database(url: str) -> str:
             raise StorageError(f"database {path} at schema version {version}: {error}") from None
         await store.close()
 
-    pending = [m.path.name for m in migrations[version:]]
-    if not pending:
-        return f"database {path} at schema version {version}, up to date"
-    return (
-        f"database {path} at schema version {version}: the next start applies "
-        f"{', '.join(pending)} (tried on a copy: it works)"
-    )
+    return _pending(f"database {path}", version, migrations, " (tried on a copy: it works)")
 
 
 async def _check_postgres(url: str) -> str:
@@ -87,18 +81,14 @@ async def _check_postgres(url: str) -> str:
         raise StorageError(
             f"the PostgreSQL database is at schema version {current}, newer than this bot knows"
         )
-    pending = [m.path.name for m in migrations[current:]]
+    return _pending("PostgreSQL database", current, migrations)
+
+
+def _pending(database: str, version: int, migrations: list[Migration], tried: str = "") -> str:
+    pending = [m.path.name for m in migrations[version:]]
     if not pending:
-        return f"PostgreSQL database at schema version {current}, up to date"
-    return f"PostgreSQL database at schema version {current}: the next start applies {', '.join(pending)}"
-
-
-def _nearest_existing(folder: Path) -> Path:
-    """``folder`` or its nearest existing parent (the bot creates the missing ones)."""
-    folder = folder.absolute()
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return folder
+        return f"{database} at schema version {version}, up to date"
+    return f"{database} at schema version {version}: the next start applies {', '.join(pending)}{tried}"
 
 
 def _inspect(copy: Path) -> tuple[int, str]:

@@ -83,10 +83,12 @@ class Settings(DatabaseSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
 
-    @field_validator("shard_count", "health_port", "web_port", mode="before")
+    @field_validator("shard_count", "shard_ids", "health_port", "web_port", mode="before")
     @classmethod
-    def _empty_is_unset(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+    def _empty_is_unset(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return parse_shard_ids(value) if info.field_name == "shard_ids" and isinstance(value, str) else value
 
     @field_validator("web_base_url")
     @classmethod
@@ -113,13 +115,6 @@ class Settings(DatabaseSettings):
         if port is not None and not info.data.get("web_base_url"):
             raise ValueError("WEB_PORT needs WEB_BASE_URL (the public address of the links)")
         return port
-
-    @field_validator("shard_ids", mode="before")
-    @classmethod
-    def _parse_shard_ids(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return parse_shard_ids(value) if value.strip() else None
-        return value
 
     @field_validator("shard_ids")
     @classmethod

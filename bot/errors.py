@@ -1,11 +1,7 @@
-"""Errors meant for the person who typed the command.
-
-A :class:`UserError` carries its message in English, with its placeholders, and their values: the UI
-layer fills them in, in the reader's language (``bot.ui.i18n``; the translations are ``bot/locale``).
-The parameters are exactly the message's placeholders (plus the ``track`` its severities belong to); a
-value shown in words says so by its type
-(:class:`Mention`, :class:`RestDays`…). Anything below the cogs may raise it; the command tree's
-error funnel answers it ephemerally and nothing is changed.
+"""Errors meant for the person who typed the command: a :class:`UserError` carries its English message
+and exactly its placeholders' values (plus the ``track`` its severities belong to); a value shown in
+words says so by its type (:class:`Mention`, :class:`RestDays`…). The UI words it in the reader's
+language. Anything below the cogs may raise it; the error funnel answers it and nothing is changed.
 """
 
 from __future__ import annotations
@@ -22,8 +18,7 @@ def N_(message: str) -> str:
 class UserError(Exception):
     """A refusal the user can act on: ``UserError("No character named {name}.", name=...)``."""
 
-    outcome = "refused"
-    """What the metrics count it as (bot/interface/metrics.py)."""
+    outcome = "refused"  # what the metrics count it as
 
     def __init__(self, message: str, **params: object) -> None:
         super().__init__(message)
@@ -54,14 +49,13 @@ class EventKind(str):
 
 @dataclass(frozen=True)
 class Change:
-    """A recorded change among a refusal's parameters: its kind in words, with how many characters it
-    touched when more than one, or when it was server-wide ("rest of the whole server, 6 characters")."""
+    """A recorded change among a refusal's parameters: its kind in words (an ``EventKind`` value), with
+    how many characters it touched when more than one, or when it was made for the whole server (a
+    /rest of everyone, an import: "rest of the whole server, 6 characters")."""
 
     kind: str
-    """An ``EventKind`` value: ``"rest"``, ``"wound"``…"""
     characters: int = 1
     server_wide: bool = False
-    """Made for the whole server (no character named): a /rest of everyone, an import."""
 
 
 @dataclass(frozen=True)
@@ -80,14 +74,11 @@ class ImportProblem:
     where: tuple[str | int, ...]
     """Where in the file: ``("characters", 3, "name")``; empty for the whole file."""
     what: str
-    """What is wrong, in English: ``"missing"``, ``"{held} {severity_plural} held: the maximum is
-    {maximum}"``… (its placeholders are ``values``)."""
+    """What is wrong, in English, with its placeholders' ``(name, value)`` pairs in ``values``."""
     values: tuple[tuple[str, object], ...] = ()
-    """The numbers (and severities, tracks) the message needs, as ``(name, value)`` pairs."""
 
 
 def cannot_import(*problems: ImportProblem) -> UserError:
-    """The refusal of an import file, with what is wrong in it."""
     return UserError(
         "This file cannot be imported: {errors}. Nothing was changed; use a file made by /config export.",
         errors=problems,
@@ -95,7 +86,6 @@ def cannot_import(*problems: ImportProblem) -> UserError:
 
 
 def import_too_large(limit_bytes: int) -> UserError:
-    """The refusal of an import file larger than ``limit_bytes``."""
     return cannot_import(
         ImportProblem((), "the file is larger than {mb} MB", (("mb", limit_bytes // (1024 * 1024)),))
     )

@@ -1,10 +1,7 @@
 """The export file of a server (``/config export``, ``/config import``): its versioned pydantic schema,
-built from rules objects, and read back into new ones.
-
-Reading a file validates the whole of it before anything is written: what a file may hold, field by
-field, then the rest (names, active characters, reachable states). Every problem is reported at once
-(``UserError("import_invalid", errors=(ImportProblem, ...))``, worded by the UI), never echoing the
-file's text back.
+built from rules objects, and read back into new ones. Reading validates the whole file before anything
+is written (each field, then names, active characters, reachable states) and reports every problem at
+once (:func:`bot.errors.cannot_import`), never echoing the file's text back.
 """
 
 from __future__ import annotations
@@ -31,10 +28,7 @@ MAX_WOUNDS = 2_000
 
 def _timestamp(value: str) -> str:
     if value:
-        try:
-            datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError("not an ISO-8601 date and time") from None
+        datetime.fromisoformat(value)  # a ValueError when not ISO-8601
     return value
 
 
@@ -152,7 +146,8 @@ def _same_fields(model: type[BaseModel], source: object) -> dict[str, Any]:
 # ---- import ----------------------------------------------------------------------------------------
 
 
-# pydantic's kinds of problem as ours (any other: "invalid_value"); pydantic's own wording is dropped.
+# pydantic's kinds of problem as ours (any other: "invalid_value"); pydantic's own wording, and so the
+# validators' messages, are dropped: a ValueError is "invalid value".
 _NOT_JSON: Final = N_("this is not a JSON file")
 _KINDS: Final = {
     "missing": N_("missing"),
@@ -178,17 +173,10 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
         problems.append(ImportProblem(("guild_id",), "this file was exported from another server"))
     first_of: dict[str, int] = {}
     for index, character in enumerate(document.characters):
-        key = name_key(character.name)
-        if key in first_of:
-            problems.append(
-                ImportProblem(
-                    ("characters", index, "name"),
-                    "same name as character {first}",
-                    (("first", first_of[key]),),
-                )
-            )
-        else:
-            first_of[key] = index
+        first = first_of.setdefault(name_key(character.name), index)
+        if first != index:
+            where = ("characters", index, "name")
+            problems.append(ImportProblem(where, "same name as character {first}", (("first", first),)))
     seen_users: set[int] = set()
     for index, choice in enumerate(document.active):
         if choice.user_id in seen_users:
@@ -210,6 +198,14 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
     return document
 
 
+_LIFE: Final = {  # a life state said without its fatal wound, or a fatal wound without its state
+    (Track.PHYSICAL, True): N_("dead, but no fatal physical wound"),
+    (Track.PHYSICAL, False): N_("a fatal physical wound, but not dead"),
+    (Track.MENTAL, True): N_("incoherent, but no fatal mental wound"),
+    (Track.MENTAL, False): N_("a fatal mental wound, but not incoherent"),
+}
+
+
 def _unreachable(where: tuple[str, int], state: Character, c: ExportCharacter) -> list[ImportProblem]:
     """How the file's character ``c`` (as ``state``) is one the rules never make: more wounds held than
     a maximum, more than one fatal wound (after one, nothing happens to a character), or a ``dead``
@@ -221,7 +217,7 @@ def _unreachable(where: tuple[str, int], state: Character, c: ExportCharacter) -
         found.append(
             ImportProblem(where, "{held} fatal wounds, at most one is possible", (("held", len(fatal)),))
         )
-    for track, said, word in ((Track.PHYSICAL, c.dead, "dead"), (Track.MENTAL, c.incoherent, "incoherent")):
+    for track, said in ((Track.PHYSICAL, c.dead), (Track.MENTAL, c.incoherent)):
         counts, maxima = state.counts(track), state.maxima(track)
         for severity in SEVERITIES:
             if counts[severity] > maxima[severity]:
@@ -233,24 +229,8 @@ def _unreachable(where: tuple[str, int], state: Character, c: ExportCharacter) -
                         (*values, ("severity", severity)),
                     )
                 )
-        if track in fatal and not said:
-            found.append(
-                ImportProblem(
-                    where,
-                    N_("a fatal physical wound, but not dead")
-                    if word == "dead"
-                    else N_("a fatal mental wound, but not incoherent"),
-                )
-            )
-        if said and track not in fatal:
-            found.append(
-                ImportProblem(
-                    where,
-                    N_("dead, but no fatal physical wound")
-                    if word == "dead"
-                    else N_("incoherent, but no fatal mental wound"),
-                )
-            )
+        if (track in fatal) != said:
+            found.append(ImportProblem(where, _LIFE[track, said]))
     return found
 
 

@@ -12,7 +12,6 @@ from enum import IntEnum, StrEnum
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
-    Discriminator,
     Field,
     PlainSerializer,
     PlainValidator,
@@ -20,7 +19,6 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
-    Tag,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -74,9 +72,10 @@ def _by_name(enum: type[IntEnum], harm: bool) -> tuple[PlainValidator, PlainSeri
 
 Named = Annotated[Severity, *_by_name(Severity, harm=False)]
 NamedHarm = Annotated[Harm, *_by_name(Harm, harm=True)]
-Maxima = Annotated[tuple[StrictInt, StrictInt, StrictInt] | None, Field(exclude_if=lambda v: v is None)]
-"""A track's maxima when the change was made (older events have none)."""
 GIVEN = Field(default=None, exclude_if=lambda v: v is None)
+"""Not written when ``None``."""
+Maxima = tuple[StrictInt, StrictInt, StrictInt] | None
+"""A track's maxima when the change was made (older events have none)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +151,7 @@ class Wounded(_OnTrack):
     became: tuple[Named | None, ...] = ()
     """What each wound became after escalation; ``None``: beyond the track (fatal, incoherent)."""
     not_applied: StrictInt = 0
-    maxima: Maxima = None
+    maxima: Maxima = GIVEN
 
 
 @pydantic_dataclass(frozen=True)
@@ -188,8 +187,8 @@ class Hit:
     character_id: StrictInt
     name: StrictStr
     became: tuple[Named | None, ...] = ()
-    harm: Annotated[NamedHarm | None, Field(exclude_if=lambda v: v is None)] = None
-    margin: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+    harm: NamedHarm | None = GIVEN
+    margin: StrictInt | None = GIVEN
 
 
 @pydantic_dataclass(frozen=True)
@@ -198,8 +197,8 @@ class Struck:
     ``damage`` level each target rolls against; the targets dead or incoherent were ``skipped``."""
 
     track: Track
-    severity: Annotated[Named | None, Field(exclude_if=lambda v: v is None)] = None
-    damage: Annotated[StrictInt | None, Field(exclude_if=lambda v: v is None)] = None
+    severity: Named | None = GIVEN
+    damage: StrictInt | None = GIVEN
     hits: tuple[Hit, ...] = ()
     skipped: tuple[StrictStr, ...] = ()
     kind = EventKind.BLOW
@@ -219,7 +218,7 @@ class HealRolled:
     track: Track
     severity: Named
     rolls: tuple[HealRollStep, ...] = ()
-    maxima: Maxima = None
+    maxima: Maxima = GIVEN
     """The track's maxima then, which say why a worsened wound went further up."""
     kind = EventKind.HEAL_ROLL
 
@@ -251,7 +250,7 @@ class Configured:
     changes: dict[str, Any] = field(default_factory=dict)
     """The settings changed, as JSON values."""
     before: Annotated[dict[str, Any] | None, Field(exclude=True)] = None
-    after: Annotated[dict[str, Any] | None, Field(exclude_if=lambda v: v is None)] = None
+    after: dict[str, Any] | None = GIVEN
     """The whole settings before and after, as JSON (older events have neither). ``before`` is not
     written here: the event's undo snapshot holds it, and storage reads it back from there."""
     kind = EventKind.CONFIG
@@ -292,49 +291,37 @@ class Unreadable:
     raw_kind: str
 
 
-_SAME_RECORD = {EventKind.MENTAL: EventKind.WOUND, EventKind.HEAL_MENTAL: EventKind.HEAL_WOUND}
-_DAMAGE = "damage"
-
-
-def _tag(value: Any) -> str | None:
-    """Which record a row (or a record) is: its kind's, and a damage roll by its ``damage``."""
-    if isinstance(value, dict):
-        kind = value.get("kind")
-        if kind in (EventKind.WOUND, EventKind.MENTAL) and "damage" in value:
-            return _DAMAGE
-    else:
-        kind = _DAMAGE if isinstance(value, DamageRolled) else value.kind
-    return _SAME_RECORD.get(kind, kind)  # type: ignore[arg-type]
-
-
-Recordable = Annotated[
-    Annotated[Created, Tag(EventKind.CHARACTER_CREATE)]
-    | Annotated[Edited, Tag(EventKind.CHARACTER_EDIT)]
-    | Annotated[Deleted, Tag(EventKind.CHARACTER_DELETE)]
-    | Annotated[Selected, Tag(EventKind.CHARACTER_SELECT)]
-    | Annotated[Wounded, Tag(EventKind.WOUND)]
-    | Annotated[DamageRolled, Tag(_DAMAGE)]
-    | Annotated[HealRolled, Tag(EventKind.HEAL_ROLL)]
-    | Annotated[Lowered, Tag(EventKind.HEAL_WOUND)]
-    | Annotated[Rested, Tag(EventKind.REST)]
-    | Annotated[Configured, Tag(EventKind.CONFIG)]
-    | Annotated[Imported, Tag(EventKind.IMPORT)]
-    | Annotated[LinkGiven, Tag(EventKind.VIEW_LINK)]
-    | Annotated[Struck, Tag(EventKind.BLOW)],
-    Discriminator(_tag),
-]
+Recordable = (
+    Created
+    | Edited
+    | Deleted
+    | Selected
+    | Wounded
+    | DamageRolled
+    | HealRolled
+    | Lowered
+    | Rested
+    | Configured
+    | Imported
+    | LinkGiven
+    | Struck
+)
 """What an action records (an undo is recorded by storage, which reverts it)."""
 Record = Recordable | Undid | Unreadable
-_RECORDS: TypeAdapter[Recordable] = TypeAdapter(Recordable)
+_ONE_KIND = (Created, Edited, Deleted, Selected, HealRolled, Rested, Configured, Imported, LinkGiven, Struck)
+_RECORD_OF: dict[str, type[Recordable]] = {record.kind: record for record in _ONE_KIND}
+_RECORD_OF |= {EventKind.HEAL_WOUND: Lowered, EventKind.HEAL_MENTAL: Lowered}
 _TRACK_OF_KIND: dict[str, Track] = {EventKind.WOUND: Track.PHYSICAL, EventKind.HEAL_WOUND: Track.PHYSICAL}
 _TRACK_OF_KIND |= {EventKind.MENTAL: Track.MENTAL, EventKind.HEAL_MENTAL: Track.MENTAL}
-_TRACKED = {*_TRACK_OF_KIND, EventKind.HEAL_ROLL, EventKind.BLOW}
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {
+    record: TypeAdapter(record) for record in (*_ONE_KIND, Wounded, DamageRolled, Lowered)
+}
 
 
 def details_json(record: Recordable) -> str:
     """The JSON that storage keeps in the event's ``details`` column."""
     context = {"track": getattr(record, "track", Track.PHYSICAL)}
-    return _RECORDS.dump_json(record, context=context).decode()
+    return _ADAPTERS[type(record)].dump_json(record, context=context).decode()
 
 
 def record_of(event: Event) -> Record:
@@ -353,9 +340,17 @@ def record_of(event: Event) -> Record:
 
 
 def _read(kind: str, details: dict[str, Any]) -> Recordable | Unreadable:
+    if kind in (EventKind.WOUND, EventKind.MENTAL):
+        record: type[Recordable] | None = DamageRolled if "damage" in details else Wounded
+    else:
+        record = _RECORD_OF.get(kind)
     try:
         track = _TRACK_OF_KIND.get(kind) or Track(details.get("track") or Track.PHYSICAL)
-        data = {**details, "kind": kind, **({"track": track} if kind in _TRACKED else {})}
-        return _RECORDS.validate_python(data, context={"track": track})
+        if record is not None:  # a record without a track ignores it, as any key it does not have
+            found: Recordable = _ADAPTERS[record].validate_python(
+                {**details, "track": track}, context={"track": track}
+            )
+            return found
     except (ValidationError, ValueError):
-        return Unreadable(kind)
+        pass
+    return Unreadable(kind)

@@ -1,15 +1,9 @@
-"""Log lines on stdout, as a terminal or the systemd journal reads them best.
+"""Log lines on stdout: in a terminal after a time (``2026-12-01 14:30:00 INFO bot.x: text``); in the
+systemd journal (which adds the time itself) after a syslog priority (``<6>INFO bot.x: text``), so that
+``journalctl -p warning`` and the colours work. A traceback's lines are indented under their record.
 
-In a terminal: ``2026-12-01 14:30:00 INFO bot.interface.client: Synced 9 application commands``.
-Under systemd (stdout is the journal, which adds the time, host and unit itself), each line starts
-with its syslog priority instead of a time: ``<6>INFO bot.interface.client: Synced 9 application
-commands``, so that ``journalctl -p warning`` and the colours work. A traceback keeps its lines, each
-one indented under its record and carrying the record's priority.
-
-The shard a line comes from goes right after the logger's name (``bot.interface.client [shard 3]:``)
-when :data:`shard` is set in the context that logs (the bot sets it for each shard's tasks, and what
-they start); any other line carries the shards of the process (``[shards 0-1]``) once they are known
-(:func:`set_process_shards`).
+After the logger's name: the shard of the code that logs (``[shard 3]``, :data:`shard`), or else the
+shards of the process (``[shards 0-1]``, :func:`set_process_shards`) once they are known.
 """
 
 from __future__ import annotations
@@ -20,8 +14,7 @@ import sys
 from contextvars import ContextVar
 from typing import TextIO
 
-#: The shard id of the code that logs: set it (``shard.set(3)``) in each shard's task once there are
-#: shards; None adds nothing to the line.
+#: The shard id of the code that logs (the bot sets it in each shard's tasks).
 shard: ContextVar[int | None] = ContextVar("shard", default=None)
 
 _process_shards: str | None = None
@@ -33,21 +26,13 @@ def set_process_shards(shards: str | None) -> None:
     _process_shards = shards
 
 
-_PRIORITY = {  # syslog priorities, read by journald from a "<N>" at the start of a line
-    logging.DEBUG: 7,
-    logging.INFO: 6,
-    logging.WARNING: 4,
-    logging.ERROR: 3,
-    logging.CRITICAL: 2,
-}
+# Syslog priorities, read by journald from a "<N>" at the start of a line; below INFO: 7 (debug).
+_PRIORITY = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
 
 
 def priority(levelno: int) -> int:
-    """The syslog priority of a logging level (levels between two take the more severe one's)."""
-    for level in sorted(_PRIORITY, reverse=True):
-        if levelno >= level:
-            return _PRIORITY[level]
-    return _PRIORITY[logging.DEBUG]
+    """The syslog priority of a logging level (a level between two takes the lower one's)."""
+    return next((found for level, found in _PRIORITY if levelno >= level), 7)
 
 
 class LineFormatter(logging.Formatter):

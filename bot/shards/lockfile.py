@@ -1,9 +1,7 @@
 """One bot process per SQLite file: an exclusive lock on a file beside the database, held for the
-process's lifetime. A second process on the same file is refused before it opens the database, so it
-cannot change anything; several processes need PostgreSQL.
-
-``fcntl.flock`` locks belong to the open file: the kernel drops them when the process ends, however it
-ends (SIGKILL included), so a crash never leaves a stale lock behind.
+process's lifetime; a second process is refused before it opens the database. ``fcntl.flock`` locks
+belong to the open file: the kernel drops them however the process ends (SIGKILL included), so a crash
+never leaves a stale lock behind.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Named locks for what several bot processes must not do at once: IDENTIFY in one bucket within
-Discord's window, sync the slash commands.
-
-On SQLite there is only ever one bot process per database file (``bot/shards/lockfile.py`` refuses a
-second one), so an :class:`asyncio.Lock` per name is enough. On PostgreSQL a held lock is also a
-session-level advisory lock, ``pg_advisory_lock(kind, number)``, on a connection of its own: the
-two-number keys never meet the one-number keys of the servers' locks, and a process that dies loses
-its connection and so its locks.
+Discord's window, sync the slash commands. On SQLite (one process per file: lockfile.py) an
+:class:`asyncio.Lock` per name; on PostgreSQL also ``pg_advisory_lock(kind, number)`` on a connection
+of its own: two-number keys never meet the servers' one-number keys, and a process that dies loses its
+connection and so its locks.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""What tells the open player views of a change. One :class:`Feed` per link being watched, shared by
-all its open pages: after a change of its server it reads the party once, renders it once, and every
-page's stream sends that. A burst of changes costs at most one render per :data:`MIN_INTERVAL`, and the
-last state is always sent; a render equal to the last one is not sent again. A link revoked meanwhile
-renders as ``None``: its pages are told it is gone.
-
-Changes come from the store's listeners (SQLite: one process does everything), or on PostgreSQL from
-``LISTEN`` (:class:`PostgresChanges`): every process NOTIFYs its commits, so a page served by one
-process follows the changes made by any other."""
+"""What tells the open player views of a change. One :class:`Feed` per link watched, shared by its open
+pages: after a change of its server it renders the party once for all of them, at most once per
+:data:`MIN_INTERVAL`, the last state always, an unchanged one never; a revoked link renders as ``None``.
+Changes come from the store's listeners (SQLite: one process), or on PostgreSQL from ``LISTEN``
+(:class:`PostgresChanges`): every process NOTIFYs its commits."""
 
 from __future__ import annotations
 
@@ -33,10 +29,8 @@ RECONNECT_S = 2.0
 @dataclass
 class Snapshot:
     version: int
-    html: str | None
-    """The party as HTML; ``None``: the link no longer exists (revoked)."""
-    next: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set when a newer snapshot exists."""
+    html: str | None  # None: the link no longer exists (revoked)
+    next: asyncio.Event = field(default_factory=asyncio.Event)  # set when a newer snapshot exists
 
 
 class Feed:
@@ -63,15 +57,11 @@ class Feed:
             except Exception:  # the database is away: the pages keep the last state; the next change retries
                 log.exception("Could not read a player view")
             else:
-                self._publish(html)
+                old = self.current
+                if not old.version or html != old.html:  # else the change did not show on this page
+                    self.current = Snapshot(old.version + 1, html)
+                    old.next.set()
             await self.feeds.sleep(self.feeds.interval)
-
-    def _publish(self, html: str | None) -> None:
-        old = self.current
-        if old.version and html == old.html:
-            return  # the change did not show on this page (another character, a setting): nothing to send
-        self.current = Snapshot(old.version + 1, html)
-        old.next.set()
 
     def stop(self) -> None:
         if self._task is not None:
@@ -81,37 +71,25 @@ class Feed:
 class Feeds:
     """Every link being watched in this process, by token digest."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        interval: float = MIN_INTERVAL,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.interval = interval
-        self.sleep = sleep
+        self.interval = MIN_INTERVAL
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests pause it
         self._feeds: dict[str, Feed] = {}
-        self.closed = False
-        """Set at shutdown: the streams end."""
-        self.renders = 0
-        """How many times a party was read and rendered (tests, benchmarks)."""
+        self.closed = False  # set at shutdown: the streams end
+        self.renders = 0  # how many times a party was read and rendered (tests, benchmarks)
 
     async def render(self, digest: str) -> str | None:
         party = await self.store.party(digest)
         self.renders += 1
         return None if party is None else party_html(party)
 
-    def changed(self, guild_id: int) -> None:
-        """A change of the server was committed (a store listener: never blocks)."""
+    def changed(self, guild_id: int | None = None) -> None:
+        """A change of the server was committed (a store listener: never blocks); ``None``: changes may
+        have been missed (the PostgreSQL listener reconnected), every feed refreshes."""
         for feed in list(self._feeds.values()):
-            if feed.guild_id == guild_id:
+            if guild_id is None or feed.guild_id == guild_id:
                 feed.poke()
-
-    def changed_everywhere(self) -> None:
-        """Changes may have been missed (the PostgreSQL listener reconnected): refresh every feed."""
-        for feed in list(self._feeds.values()):
-            feed.poke()
 
     @contextlib.asynccontextmanager
     async def watching(self, digest: str, guild_id: int) -> AsyncIterator[Feed]:
@@ -139,12 +117,10 @@ class Feeds:
 class PostgresChanges:
     """``LISTEN`` on the database's change channel, for as long as :meth:`run` runs (reconnecting)."""
 
-    def __init__(self, url: str, on_change: Callable[[int], None], on_reconnect: Callable[[], None]) -> None:
+    def __init__(self, url: str, on_change: Callable[[int | None], None]) -> None:
         self.url = url
         self.on_change = on_change
-        self.on_reconnect = on_reconnect
-        self.listening = asyncio.Event()
-        """Set while listening (tests wait for it)."""
+        self.listening = asyncio.Event()  # set while listening (tests wait for it)
 
     async def run(self) -> None:
         import psycopg  # only PostgreSQL deployments have it loaded
@@ -154,7 +130,7 @@ class PostgresChanges:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANGES_CHANNEL}")
                     self.listening.set()
-                    self.on_reconnect()  # what changed while not listening
+                    self.on_change(None)  # what changed while not listening
                     async for notice in conn.notifies():
                         with contextlib.suppress(ValueError):
                             self.on_change(int(notice.payload))

@@ -170,29 +170,27 @@ class AddressLimits:
             self._buckets[address_key(peer)].connections -= 1
 
 
-def address_key(address: str) -> str:
-    """What the limits count by: an IPv4 address, or an IPv6 address's /64 (an IPv4 one written as
-    IPv6 is the IPv4 one)."""
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``address`` parsed (an IPv4 address written as IPv6 is the IPv4 one); ``None``: not an address."""
     try:
         found = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return None
+    return getattr(found, "ipv4_mapped", None) or found
+
+
+def address_key(address: str) -> str:
+    """What the limits count by: an IPv4 address, or an IPv6 address's /64."""
+    found = _ip(address)
     if isinstance(found, ipaddress.IPv6Address):
-        if found.ipv4_mapped is not None:
-            return str(found.ipv4_mapped)
         return str(ipaddress.IPv6Network((found, 64), strict=False))
-    return address
+    return address if found is None else str(found)
 
 
 def is_local(address: str) -> bool:
     """This machine or a private network's: a reverse proxy (on this machine, in a container)."""
-    try:
-        found = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
-        found = found.ipv4_mapped
-    return found.is_loopback or found.is_private
+    found = _ip(address)
+    return found is not None and (found.is_loopback or found.is_private)
 
 
 def client_address(peer: str | None, forwarded_for: str | None) -> str:

@@ -1,10 +1,7 @@
-"""The player view's HTML: the whole page (which works without JavaScript: it reloads itself) and
-the party alone (what the update stream sends). Everything shown is escaped; nothing is inline but
-text (the Content-Security-Policy allows no inline script or style).
-
-Each character is one ``<li>`` keyed by its id (``data-key``), with a short sentence of its state for
-screen readers (``data-say``): the script replaces only the items whose HTML changed and says those
-sentences in a ``role="status"`` region. The texts the script needs are attributes of the page."""
+"""The player view's HTML: the whole page (it reloads itself without JavaScript) and the party alone
+(what the update stream sends). Everything shown is escaped; nothing inline but text (the CSP allows
+no inline script or style). Each character is one ``<li>`` keyed by its id (``data-key``), with a
+sentence of its state (``data-say``) the script says when that item changes."""
 
 from __future__ import annotations
 

@@ -6,13 +6,8 @@
 * ``GET /static/view.css``, ``/static/view.js``: the page's only resources.
 
 An unknown, revoked or malformed link gets the same 404, after the same database lookup. Every answer
-carries a strict Content-Security-Policy and the usual security headers; per-address limits answer 429.
-Any process serves any server's link: it reads the database.
-
-The port cannot take the bot down (:mod:`bot.web.limits`): every connection is counted from its
-acceptance to its end, and one over the budget is closed at once; an update stream over its share
-gets 503; a connection must send a whole request within :data:`REQUEST_S` of opening or of its last
-answer; a viewer who stops reading is dropped once a write waits :data:`WRITE_S`."""
+carries a strict Content-Security-Policy and the usual security headers. Any process serves any
+server's link: it reads the database. The port cannot take the bot down: see :mod:`bot.web.limits`."""
 
 from __future__ import annotations
 
@@ -82,12 +77,9 @@ class PlayerView:
         self.port = port
         self.limits = limits if limits is not None else AddressLimits()
         self.budget = budget if budget is not None else Budget.of_this_process()
-        self.connections = 0
-        """Connections open now (accepted, not yet closed)."""
-        self.streams = 0
-        """Update streams open now."""
-        self.refused = 0
-        """Connections closed at once over the budget or their address's share, since the start."""
+        self.connections = 0  # open now (accepted, not yet closed)
+        self.streams = 0  # update streams open now
+        self.refused = 0  # connections closed at once over the budget or their address's share, ever
         self._refused_said = -REFUSED_LOG_S  # when refusals were last said in the log
         self._listener: asyncio.Server | None = None
         self.feeds = Feeds(store)
@@ -99,24 +91,24 @@ class PlayerView:
             for name, kind in STATIC.items()
         }
 
-    def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard])
-        app.router.add_get("/static/{name}", self._file)
-        app.router.add_get("/favicon.ico", self._icon)  # asked by browsers whatever the page says
-        app.router.add_get("/{token}", self._page)
-        app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
-        return app
-
     async def start(self) -> None:
         if (url := self.store.changes_url) is not None:
-            self.changes = PostgresChanges(url, self.feeds.changed, self.feeds.changed_everywhere)
+            self.changes = PostgresChanges(url, self.feeds.changed)
             self._listening = asyncio.create_task(self.changes.run())
         else:
             self.store.listeners.append(self.feeds.changed)
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        app = web.Application(middlewares=[self._guard])
+        app.router.add_get("/static/{name}", self._file)
+        app.router.add_get("/favicon.ico", self._file)  # asked by browsers whatever the page says
+        app.router.add_get("/{token}", self._page)
+        app.router.add_get("/{token}/events", self._events, allow_head=False)  # a stream has no HEAD
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(self._connection, self.host, self.port, backlog=BACKLOG)
+        server = self._runner.server
+        assert server is not None
+        self._listener = await asyncio.get_running_loop().create_server(
+            lambda: _Connection(self, server), self.host, self.port, backlog=BACKLOG
+        )
         if self.port == 0:  # any free port (tests): the one given
             self.port = int(self._listener.sockets[0].getsockname()[1])
         log.info("Player view on http://%s:%d/: %s", self.host, self.port, self.budget.describe())
@@ -148,10 +140,6 @@ class PlayerView:
 
     # ---- every connection ---------------------------------------------------------------------------
 
-    def _connection(self) -> RequestHandler:
-        assert self._runner is not None and self._runner.server is not None
-        return _Connection(self, self._runner.server)
-
     def admit(self, peer: str) -> bool:
         """A connection was accepted from ``peer``: whether it may stay (counted until :meth:`leave`)."""
         if self.connections < self.budget.connections and self.limits.connect(peer):
@@ -178,10 +166,7 @@ class PlayerView:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not self.limits.allow(address_of(request)):
-            response: web.StreamResponse = web.Response(
-                status=429, text=both(N_("Too many requests: try again in a moment."))
-            )
-            response.headers["Retry-After"] = "5"
+            response: web.StreamResponse = refusal(429, N_("Too many requests: try again in a moment."), 5)
         else:
             try:
                 response = await handler(request)
@@ -191,31 +176,20 @@ class PlayerView:
                 response = web.Response(status=error.status, text=error.reason)
             except Exception:  # the database is away, say: said in the log, not on the page
                 log.exception("Player view: could not answer a request")  # never the token: it is the key
-                response = web.Response(
-                    status=503, text=both(N_("Not available right now: try again in a moment."))
-                )
-                response.headers["Retry-After"] = "5"
-        for name, value in HEADERS.items():
-            if not response.prepared:  # a stream's headers were sent when it started
-                response.headers[name] = value
+                response = refusal(503, N_("Not available right now: try again in a moment."), 5)
+        if not response.prepared:  # a stream's headers were sent when it started
+            response.headers.update(HEADERS)
         return response
 
     # ---- the routes ---------------------------------------------------------------------------------
 
     async def _file(self, request: web.Request) -> web.Response:
-        return self._serve(request.match_info["name"])
-
-    async def _icon(self, request: web.Request) -> web.Response:
-        return self._serve("icon.svg")
-
-    def _serve(self, name: str) -> web.Response:
-        found = self._static.get(name)
+        found = self._static.get(request.match_info.get("name", "icon.svg"))
         if found is None:
             return not_found()
         body, kind = found
-        response = web.Response(body=body, content_type=kind, charset="utf-8")
-        response.headers["Cache-Control"] = "public, max-age=300"
-        return response
+        cache = {"Cache-Control": "public, max-age=300"}
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=cache)
 
     async def _party(self, request: web.Request) -> tuple[str, Party | None]:
         """The digest of the link's token, and its party (``None``: no such link)."""
@@ -228,18 +202,12 @@ class PlayerView:
         _, party = await self._party(request)
         if party is None:
             return not_found()
-        overlay = request.query.get("overlay") in ("1", "true")
-        response = web.Response(text=page_html(party, overlay=overlay), content_type="text/html")
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        html = page_html(party, overlay=request.query.get("overlay") in ("1", "true"))
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if self.streams >= self.budget.streams:  # before the lookup: a refusal costs nothing
-            response = web.Response(
-                status=503, text=both(N_("Not available right now: try again in a moment."))
-            )
-            response.headers["Retry-After"] = "10"
-            return response
+            return refusal(503, N_("Not available right now: try again in a moment."), 10)
         self.streams += 1  # counted from now: the lookup awaits, others may ask meanwhile
         try:
             key, party = await self._party(request)
@@ -247,11 +215,7 @@ class PlayerView:
                 return not_found()
             address = address_of(request)
             if not self.limits.open_stream(address):
-                return web.Response(
-                    status=429,
-                    text=both(N_("Too many pages open from this address: close one and try again.")),
-                    headers={"Retry-After": "30"},
-                )
+                return refusal(429, N_("Too many pages open from this address: close one and try again."), 30)
             try:
                 return await self._stream(request, key, party.guild_id)
             finally:
@@ -269,10 +233,21 @@ class PlayerView:
             }
         )
         await response.prepare(request)
+        lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
         try:
             await write(response, b"retry: 2000\n\n")
-            lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
-            await self._send_updates(response, key, guild_id, lost)
+            async with self.feeds.watching(key, guild_id) as feed:
+                seen = 0
+                while not self.feeds.closed and not lost.is_set():
+                    snapshot = feed.current
+                    if snapshot.version > seen:
+                        seen = snapshot.version
+                        if snapshot.html is None:
+                            await write(response, b"event: gone\ndata: \n\n")
+                            break
+                        await write(response, event("party", snapshot.html))
+                    elif not await either(snapshot.next, lost, HEARTBEAT_S):
+                        await write(response, b": still here\n\n")
         except ConnectionError:  # the page was closed
             pass
         except TimeoutError:  # its viewer stopped reading: dropped, whatever it had not read
@@ -280,29 +255,11 @@ class PlayerView:
                 request.transport.abort()
         return response
 
-    async def _send_updates(
-        self, response: web.StreamResponse, key: str, guild_id: int, lost: asyncio.Event
-    ) -> None:
-        async with self.feeds.watching(key, guild_id) as feed:
-            seen = 0
-            while not self.feeds.closed and not lost.is_set():
-                snapshot = feed.current
-                if snapshot.version > seen:
-                    seen = snapshot.version
-                    if snapshot.html is None:
-                        await write(response, b"event: gone\ndata: \n\n")
-                        break
-                    await write(response, event("party", snapshot.html))
-                    continue
-                if not await either(snapshot.next, lost, HEARTBEAT_S):
-                    await write(response, b": still here\n\n")
-
 
 class _Connection(RequestHandler):
-    """aiohttp's handling of one connection, counted by the view from its acceptance to its end; over
-    the budget, or over its address's share, closed at once (before a byte is read). A whole request
-    must come within :data:`REQUEST_S` of the opening or of the last answer (aiohttp's keep-alive
-    timer, which it also starts at the opening); a request's body is never waited for."""
+    """aiohttp's handling of one connection, counted by the view from its acceptance to its end, closed
+    before a byte is read when over the budget or its address's share. A whole request must come within
+    :data:`REQUEST_S` (aiohttp's keep-alive timer, which it also starts at the opening)."""
 
     def __init__(self, view: PlayerView, server: web.Server) -> None:
         super().__init__(
@@ -314,8 +271,7 @@ class _Connection(RequestHandler):
         )
         self.view = view
         self.peer: str | None = None
-        self.lost = asyncio.Event()
-        """Set when the connection is gone: its stream ends at once, and gives its place back."""
+        self.lost = asyncio.Event()  # the connection is gone: its stream ends and gives its place back
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peername = transport.get_extra_info("peername")
@@ -358,12 +314,13 @@ def event(name: str, data: str) -> bytes:
     return f"event: {name}\n{lines}\n".encode()
 
 
-def both(key: str) -> str:
+def refusal(status: int, message: str, retry_after_s: int) -> web.Response:
     """A plain answer in both languages (before a link is read, its server's language is not known)."""
-    return " / ".join(t(lang, key) for lang in ("en", "fr"))
+    text = " / ".join(t(lang, message) for lang in ("en", "fr"))
+    return web.Response(status=status, text=text, headers={"Retry-After": str(retry_after_s)})
 
 
 def not_found() -> web.Response:
-    response = web.Response(status=404, text=not_found_html(), content_type="text/html")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return web.Response(
+        status=404, text=not_found_html(), content_type="text/html", headers={"Cache-Control": "no-store"}
+    )
