@@ -1,13 +1,7 @@
-"""Health checks for a service manager or a load balancer (``HEALTH_PORT``), with aiohttp:
-
-* ``GET /healthz``: 200 while the process runs its event loop (alive);
-* ``GET /readyz``: 200 when every shard of this process is connected to the gateway and the database
-  answers, else 503. The body says which part is not ready, and, when the process serves the player
-  view, its budget of connections and what it holds (``web``);
-* ``GET /metrics``: the bot's numbers in Prometheus's text format (:mod:`bot.interface.metrics`).
-
-They listen on 127.0.0.1 unless ``HEALTH_HOST`` says otherwise (``0.0.0.0`` in a container).
-"""
+"""Health checks (``HEALTH_PORT``, on 127.0.0.1 unless ``HEALTH_HOST`` says otherwise), with aiohttp:
+``/healthz``, 200 while the event loop runs; ``/readyz``, 200 when every shard of this process is
+connected and the database answers, else 503, saying what is not ready (and the player view's budget
+and load, ``web``); ``/metrics`` (:mod:`bot.interface.metrics`)."""
 
 from __future__ import annotations
 
@@ -25,27 +19,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT_S = 2.0
-META_PROBE = "health_probe"  # a meta key read (never written) to see that the database answers
+META_PROBE = "health_probe"  # a meta key read (never written): does the database answer?
 
 
 def shard_states(bot: HarmoniesBot) -> dict[int, bool]:
-    """Whether each shard this process should run is connected (false until it first connects)."""
-    count = bot.shard_count
-    if count is None:  # not launched yet: Discord has not said how many shards there are
+    """Whether each shard this process should run is connected (none before Discord says how many)."""
+    if bot.shard_count is None:
         return {}
-    ids = bot.shard_ids if bot.shard_ids is not None else range(count)
-    states = {}
-    for shard_id in ids:
-        shard = bot.get_shard(shard_id)
-        states[shard_id] = shard is not None and not shard.is_closed()
-    return states
+    ids = bot.shard_ids if bot.shard_ids is not None else range(bot.shard_count)
+    return {i: (shard := bot.get_shard(i)) is not None and not shard.is_closed() for i in ids}
 
 
 async def database_answers(bot: HarmoniesBot) -> str | None:
     """None when the database answers a read within the timeout, else why not (one line)."""
     try:
-        probe = bot.store.meta(META_PROBE)
-        await asyncio.wait_for(probe, DATABASE_TIMEOUT_S)
+        await asyncio.wait_for(bot.store.meta(META_PROBE), DATABASE_TIMEOUT_S)
     except TimeoutError:
         why = bot.store.trouble  # PostgreSQL: why the last connection attempt failed
         return f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
@@ -67,8 +55,6 @@ async def readiness(bot: HarmoniesBot) -> tuple[bool, dict[str, object]]:
 
 
 class Health:
-    """The health endpoints of one bot process: ``await start()``, ``await close()``."""
-
     def __init__(
         self, bot: HarmoniesBot, host: str, port: int, *, player_view: PlayerView | None = None
     ) -> None:

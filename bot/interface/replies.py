@@ -1,7 +1,6 @@
-"""Sending answers: who the caller is (an :class:`~bot.actions.actor.Actor`, their language); public
-results in the server's language, with the Heal and Card buttons under them (answered by their
-custom_id: ``HEAL_ID`` by the healing cog, ``CARD_ID`` by the characters cog), a secret NPC's figures to
-the GM alone; refusals ephemeral in the caller's language (the error funnel); deferral."""
+"""Answers: the caller (an :class:`~bot.actions.actor.Actor`, their language); results in the server's
+language with their Heal and Card buttons (``HEAL_ID``: the healing cog's, ``CARD_ID``: the characters
+cog's), a secret NPC's figures to the GM alone; deferral, retries, and the error funnel."""
 
 from __future__ import annotations
 
@@ -29,14 +28,14 @@ from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)
 
-SLOW_S = 1.5
-"""An interaction not answered after this long is deferred ("thinking…"), and answered by a follow-up:
-Discord takes no answer after 3 s, and every answer of this bot comes within 10 s."""
+SLOW_S = 1.5  # unanswered after this long: deferred ("thinking…"), then answered by a follow-up
 DISCORD_DEADLINE_S = 3.0  # Discord takes an interaction's first answer this long after it was sent
-_LOCK = "harmonies.answering"  # in Interaction.extras: held while the first answer is being sent
-_THINKING = "harmonies.thinking"  # in Interaction.extras: a "thinking…" not replaced yet, public or private
-_SETTLED = "harmonies.settled"  # in Interaction.extras: left unanswered on purpose (a replay)
-_TIMER = "harmonies.timer"  # in Interaction.extras: the deferral's timer, cancelled by the first answer
+RETRY_S = 0.2  # between two tries of an answer that failed on an OS error (issue 36)
+FOLLOW_UP_RETRY_S = 10.0  # how long a follow-up or an edit is tried (its token lasts 15 minutes)
+# In Interaction.extras: the lock held while the first answer is sent, a "thinking…" not replaced yet
+# ("public" or "private"), left unanswered on purpose (a replay), the deferral's timer, the arrival time.
+_LOCK, _THINKING, _SETTLED = "harmonies.answering", "harmonies.thinking", "harmonies.settled"
+_TIMER, _ARRIVED = "harmonies.timer", "harmonies.arrived"
 HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
 CARD_ID = r"card:(?P<cid>\d{1,19})"
 
@@ -46,31 +45,22 @@ def not_in_server() -> UserError:
 
 
 def invalid(value: str) -> UserError:
-    """The refusal of an option's value that Discord's own client would not send."""
     return UserError("This value is not valid: {value}. Check the option and try again.", value=value)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
     if interaction.guild_id is None:
         raise not_in_server()
-    user = interaction.user
-    guild = interaction.guild
-    owner_id = guild.owner_id if guild is not None else None
-    role_ids: frozenset[int] = frozenset()
-    if isinstance(user, discord.Member):
-        # Role ids come straight from the interaction payload, whether or not the guild is cached.
-        role_ids = frozenset(int(r) for r in user._roles)
+    user, guild = interaction.user, interaction.guild
     return Actor(
         user_id=user.id,
         guild_id=interaction.guild_id,
-        owns_guild=owner_id == user.id,
+        owns_guild=guild is not None and guild.owner_id == user.id,
         manages_guild=interaction.permissions.manage_guild,
-        role_ids=role_ids,
+        # From the interaction payload, whether or not the guild is cached.
+        role_ids=frozenset(int(r) for r in user._roles) if isinstance(user, discord.Member) else frozenset(),
         interaction_id=interaction.id,
     )
-
-
-_ARRIVED = "harmonies.arrived"  # in Interaction.extras: the event loop's time when it arrived
 
 
 def caller_lang(interaction: discord.Interaction) -> Lang:
@@ -97,38 +87,39 @@ def _answering(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
-def defer_when_slow(interaction: discord.Interaction) -> None:
-    """Called for every interaction as it arrives: should it be still unanswered after :data:`SLOW_S`,
-    it is deferred (a command shows "thinking…" in the channel; a click shows nothing), and its answer
-    comes as a follow-up (see :func:`respond`), however the command sends it."""
-    if interaction.type in (
-        discord.InteractionType.application_command,
-        discord.InteractionType.component,
-        discord.InteractionType.modal_submit,
-    ):
-        loop = asyncio.get_running_loop()
-        arrived = interaction.extras[_ARRIVED] = loop.time()
-        timer = loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
-        interaction.extras[_TIMER] = timer
-
-
 _deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
+_ANSWERED_LATER = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
+)
 
 
-def _defer_if_unanswered(
-    interaction: discord.Interaction, loop: asyncio.AbstractEventLoop, arrived: float
-) -> None:
-    if interaction.response.is_done() or interaction.extras.get(_SETTLED) or interaction.client.is_closed():
+def defer_when_slow(interaction: discord.Interaction) -> None:
+    """Called for every interaction as it arrives: still unanswered after :data:`SLOW_S`, it is
+    deferred (a command shows "thinking…"; a click nothing), and answered by a follow-up (:func:`respond`)."""
+    if interaction.type not in _ANSWERED_LATER:
         return
-    task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
-    _deferring.add(task)
-    task.add_done_callback(_deferring.discard)
+    loop = asyncio.get_running_loop()
+    arrived = interaction.extras[_ARRIVED] = loop.time()
+
+    def slow() -> None:
+        if (
+            interaction.response.is_done()
+            or interaction.extras.get(_SETTLED)
+            or interaction.client.is_closed()
+        ):
+            return
+        task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
+        _deferring.add(task)
+        task.add_done_callback(_deferring.discard)
+
+    interaction.extras[_TIMER] = loop.call_later(SLOW_S, slow)
 
 
 def _answered(interaction: discord.Interaction) -> None:
-    """The first answer is sent: no deferral to wait for (the loop drops the timer now, not in 1.5 s)."""
-    timer: asyncio.TimerHandle | None = interaction.extras.pop(_TIMER, None)
-    if timer is not None:
+    """The first answer is sent: the loop drops the deferral's timer now, not in 1.5 s."""
+    if (timer := interaction.extras.pop(_TIMER, None)) is not None:
         timer.cancel()
 
 
@@ -196,18 +187,12 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     await delivered(interaction, lambda: interaction.edit_original_response(**kwargs), first=False)
 
 
-# ---- Discord first: an answer that could not reach Discord is tried again within its deadline ----
-
-RETRY_S = 0.2
-"""Between two tries of an answer that failed on an OS error (no file left to open a connection, say)."""
-FOLLOW_UP_RETRY_S = 10.0
-"""How long a follow-up or an edit is tried (its token lasts 15 minutes; the first answer has 3 s)."""
 _T = TypeVar("_T")
 
 
 class Undelivered(Exception):
-    """An answer that could not reach Discord, try after try until its deadline: said in the log with
-    its interaction where it failed. Whatever the interaction changed stays committed."""
+    """An answer that never reached Discord before its deadline (logged where it failed); whatever the
+    interaction changed stays committed."""
 
 
 async def delivered(
@@ -217,9 +202,9 @@ async def delivered(
     files: Sequence[discord.File] = (),
     first: bool = True,
 ) -> _T:
-    """``send()`` (an answer of ``interaction``), tried again while it fails on an OS error and the
-    deadline allows: :data:`DISCORD_DEADLINE_S` after the interaction arrived for its first answer,
-    :data:`FOLLOW_UP_RETRY_S` for a follow-up. A time-out is not tried again (Discord may have it)."""
+    """``send()`` (an answer of ``interaction``), tried again on an OS error until its deadline: the
+    first answer's is Discord's, a follow-up's :data:`FOLLOW_UP_RETRY_S`. Not a time-out: Discord may
+    have it."""
     loop = asyncio.get_running_loop()
     began = interaction.extras.get(_ARRIVED, loop.time()) if first else loop.time()
     deadline = began + (DISCORD_DEADLINE_S if first else FOLLOW_UP_RETRY_S)
@@ -261,18 +246,21 @@ async def send_public(
 ) -> None:
     """Post a result in the channel; ``mention`` (or ``mentions``) pings those players, nobody else."""
     users = ([mention] if mention is not None else []) + [m for m in mentions if m != mention]
-    content = " ".join(f"<@{user}>" for user in users) or MISSING
-    allowed = mentions_for(*users)
-    files = [file] if file is not None else []
     await respond(
-        interaction, content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
+        interaction,
+        " ".join(f"<@{user}>" for user in users) or MISSING,
+        embeds=list(embeds),
+        allowed_mentions=mentions_for(*users),
+        files=[file] if file is not None else [],
+        view=view or MISSING,
     )
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
-    content = clip(text, CONTENT)
-    await respond(interaction, content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await respond(
+        interaction, clip(text, CONTENT), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 def root_of(error: BaseException) -> BaseException:
@@ -285,7 +273,7 @@ def root_of(error: BaseException) -> BaseException:
 
 
 def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserError:
-    """What to tell the caller about an error; an unexpected one is logged with a short id."""
+    """What to tell the caller of an error; an unexpected one is logged with a short id."""
     match root_of(error):
         case UserError() as refusal:
             return refusal
@@ -369,10 +357,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 def heal_button(
     character_id: int, track: Track, lang: Lang, odds: HealingOdds | None = None
 ) -> discord.ui.Button[Any]:
-    """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
-    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): blue with 🩹
-    only when the session is worth offering; red with ☠️ (🌀) when the first roll can kill (make
-    incoherent), grey with ⛔ when it cannot reasonably succeed."""
+    """Roll one healing session of ``track``. With ``odds``, it says what is at stake ("Heal · success
+    36%"): blue 🩹 when worth offering, red ☠️ (🌀) when the first roll can kill (make incoherent), grey
+    ⛔ when it cannot reasonably succeed."""
     label = t(lang, "Heal") if track is Track.PHYSICAL else t(lang, "Heal (mental)")
     style, emoji = discord.ButtonStyle.primary, "🩹"
     if odds is not None:
@@ -390,7 +377,7 @@ def heal_button(
 
 
 def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
-    """Show the full card privately to whoever clicks (answered by the characters cog)."""
+    """Show the full card privately to whoever clicks."""
     return discord.ui.Button(
         style=discord.ButtonStyle.secondary,
         emoji="📋",
@@ -400,33 +387,30 @@ def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
-    """Under a card: the Heal buttons when a healing session is available."""
-    heal = _heal_buttons(character, ruleset, lang)
-    return buttons_view(*heal) if heal else None
-
-
-def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
-    """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
+    """Under a card: the Heal buttons when a healing session is available; under a short result
+    (:func:`result_view`), the Card button too."""
     if character.id is None:
         return None
-    return buttons_view(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
-
-
-def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
-    if character.id is None:
-        return []
     secret = ruleset.is_secret(character.owner_id, character.id)  # the odds would tell its wounds
-    return [
+    heal = [
         heal_button(character.id, track, lang, None if secret else odds)
         for track in Track
         if (odds := healing_odds(character, ruleset, track)) is not None
     ]
+    return buttons_view(*heal) if heal else None
+
+
+def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    if character.id is None:
+        return None
+    view = card_view(character, ruleset, lang) or buttons_view()
+    view.add_item(card_button(character.id, lang))
+    return view
 
 
 def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view of buttons that the healing and characters cogs answer by their custom_id (registered
-    once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message
-    sent."""
+    """Buttons the cogs answer by their custom_id (they survive restarts): the view is stopped, so
+    that discord.py keeps nothing per message sent."""
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
@@ -457,44 +441,40 @@ async def send_result(
     channel reads only its state as a word, and the GM who acted gets the result privately."""
     lang = public_lang(interaction, ruleset)
     view = result_view(character, ruleset, lang)
-    if not ruleset.is_secret(character.owner_id, character.id):
+    if ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
+        await send_gm_only(interaction, result, ruleset)
+    else:
         await send_public(interaction, embeds=[result], view=view, mention=mention)
-        return
-    await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
-    await send_gm_only(interaction, result, ruleset)
-
-
-async def send_gm_only(interaction: discord.Interaction[Any], embed: discord.Embed, ruleset: Ruleset) -> None:
-    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
-    if not actor_of(interaction).is_gm(ruleset):
-        return
-    embed.set_author(
-        name=t(caller_lang(interaction), "For you only: this NPC is secret, the channel saw one word")
-    )
-    await interaction.followup.send(
-        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-    )
-
-
-def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
 
 
 async def send_card(
-    interaction: discord.Interaction[Any],
-    character: Character,
-    ruleset: Ruleset,
-    *,
-    mention: bool = False,
+    interaction: discord.Interaction[Any], character: Character, ruleset: Ruleset, *, mention: bool = False
 ) -> None:
-    """A character's card in the channel, with its Heal button when a healing session is available."""
+    """A character's card in the channel (as :func:`send_result`), with its Heal buttons."""
     lang = public_lang(interaction, ruleset)
     embed, view = full_card(character, ruleset, lang), card_view(character, ruleset, lang)
     if ruleset.is_secret(character.owner_id, character.id):
         await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
         await send_gm_only(interaction, embed, ruleset)
-        return
-    await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
+    else:
+        await send_public(
+            interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None
+        )
+
+
+async def send_gm_only(interaction: discord.Interaction[Any], embed: discord.Embed, ruleset: Ruleset) -> None:
+    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
+    if actor_of(interaction).is_gm(ruleset):
+        lang = caller_lang(interaction)
+        embed.set_author(name=t(lang, "For you only: this NPC is secret, the channel saw one word"))
+        await interaction.followup.send(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
 
 
 async def send_card_privately(

@@ -1,12 +1,6 @@
-"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly: on a signal,
-the bot leaves the gateway (no new interaction), answers those in flight, then closes Discord's
-session and the database, and exits 0.
-
-On SQLite, the process first takes the database's lock file (one process per file); with
-``HEALTH_PORT``, it answers health checks from before the login until the end; with ``WEB_PORT``, it
-serves the player view. Its soft open-files limit is first raised to the hard one: the player view's
-budget of connections is what is left of it once Discord's and the database's reserve is set aside
-(:mod:`bot.web.limits`)."""
+"""Start the bot: open the database (on SQLite, first its lock file: one process per file), serve the
+health checks (``HEALTH_PORT``) and the player view (``WEB_PORT``), log in, run until SIGINT or SIGTERM;
+then leave the gateway, answer the interactions in flight, close, and exit 0."""
 
 from __future__ import annotations
 
@@ -35,20 +29,14 @@ from bot.web.server import PlayerView
 log = logging.getLogger("bot")
 
 
-DRAIN_S = 9.0
-"""Seconds a stop (SIGTERM, SIGINT) waits for the interactions in flight before closing: the process
-exits within 10 s (the systemd units' TimeoutStopSec leaves a margin)."""
-
-CHECKPOINT_EVERY = 60.0
-"""Seconds between two WAL checkpoints (SQLite): at most that much is lost should the -wal file be
-deleted and the bot then crash."""
+DRAIN_S = 9.0  # a stop waits this long for the interactions in flight: the process exits within 10 s
+CHECKPOINT_EVERY = 60.0  # seconds between two WAL checkpoints (SQLite): what a lost -wal file costs
 
 
 async def watch_database(store: Store) -> str:
-    """Beside the bot, for its whole life: ``PRAGMA quick_check`` once (in the background: on a large
-    database it takes seconds, and nothing needs to wait for it), then a checkpoint every
-    :data:`CHECKPOINT_EVERY` seconds, with the ids of handled interactions older than a day dropped.
-    Returns only when the file is damaged, with the first finding."""
+    """Beside the bot: ``PRAGMA quick_check`` once (seconds on a large database: nothing waits for it),
+    then a checkpoint every :data:`CHECKPOINT_EVERY` seconds, dropping the ids of handled interactions
+    older than a day. Returns only when the file is damaged, with the first finding."""
     damage = await store.quick_check()
     if damage is not None:
         return damage
@@ -64,7 +52,7 @@ async def watch_database(store: Store) -> str:
 
 def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
-    raise_open_files_limit()  # the player view's budget is taken from it
+    raise_open_files_limit()  # to the hard limit: the player view's budget is taken from it
     if settings.shard_count is not None:  # else known once Discord says how many it recommends
         set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
@@ -82,38 +70,27 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 async def run_bot(settings: Settings) -> None:
     with contextlib.ExitStack() as stack:
-        if not is_postgres(settings.database_url):
-            try:
+        try:
+            if not is_postgres(settings.database_url):
                 stack.enter_context(only_process(database_path(settings.database_url)))
-            except AlreadyRunning as error:
-                raise SystemExit(f"error: {error}") from None
-            except StorageError as error:
-                raise SystemExit(f"error: cannot open the database: {error}") from None
-        await run_on_database(settings)
+            discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+            store = await Store.open(settings.database_url)
+        except AlreadyRunning as error:
+            raise SystemExit(f"error: {error}") from None
+        except StorageError as error:
+            raise SystemExit(f"error: cannot open the database: {error}") from None
+        await run_on(settings, store)
 
 
-async def run_on_database(settings: Settings) -> None:
-    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
-    try:
-        store = await Store.open(settings.database_url)
-    except StorageError as error:
-        raise SystemExit(f"error: cannot open the database: {error}") from None
+async def run_on(settings: Settings, store: Store) -> None:
     try:
         locks = locks_for(settings.database_url)
         bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
-        view = (
-            PlayerView(store, settings.web_host, settings.web_port) if settings.web_port is not None else None
-        )
-        health = (
-            Health(bot, settings.health_host, settings.health_port, player_view=view)
-            if settings.health_port is not None
-            else None
-        )
-        async with (
-            bot,
-            serving(health, "health checks"),
-            serving(view, "the player view"),
-        ):
+        view = None if settings.web_port is None else PlayerView(store, settings.web_host, settings.web_port)
+        health = None
+        if settings.health_port is not None:
+            health = Health(bot, settings.health_host, settings.health_port, player_view=view)
+        async with bot, serving(health, "health checks"), serving(view, "the player view"):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -147,7 +124,7 @@ async def run_on_database(settings: Settings) -> None:
 
 @contextlib.asynccontextmanager
 async def serving(server: Health | PlayerView | None, what: str) -> AsyncIterator[None]:
-    """``server`` (the health checks, the player view) listening while inside, when its port is set."""
+    """``server`` (none: its port is not set) listening while inside."""
     if server is None:
         yield
         return
