@@ -10,7 +10,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.interface import autocomplete
-from bot.interface.options import MENTAL
+from bot.interface.autocomplete import MENTAL
 from bot.rules import Track
 from bot.rules.character import NOTE_MAX
 from bot.rules.ruleset import MAX_DAMAGE

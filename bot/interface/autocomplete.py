@@ -1,4 +1,5 @@
-"""Character autocomplete: a cheap query, at most 25 choices, only this server's characters."""
+"""What several cogs' options share (in English: the French is in bot/locale/fr/LC_MESSAGES/harmonies.po):
+choices, descriptions, and the characters suggested (a cheap query, at most 25, this server's only)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.interface.replies import actor_of
-from bot.rules import Character, Ruleset
+from bot.rules import Character, Ruleset, Track
+from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.store import Reader
 from bot.ui.board import choice_label
 from bot.ui.i18n import lang_of, t
@@ -18,6 +21,20 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 CHOICE_LIMIT = 25
+
+
+def choice(value: str) -> app_commands.Choice[str]:
+    """A choice named by its value (``light``, ``physical``…), translated in the context ``choice``."""
+    return app_commands.Choice(name=locale_str(value), value=value)
+
+
+PHYSICAL = [choice(n) for n in SEVERITY_NAMES[Track.PHYSICAL]]
+MENTAL = [choice(n) for n in SEVERITY_NAMES[Track.MENTAL]]
+TRACKS = [choice(track.value) for track in Track]
+WHO = {  # the two ways a GM command names its character
+    "target": locale_str("A player: their active character"),
+    "character": locale_str("Any character"),
+}
 
 
 async def _choices(

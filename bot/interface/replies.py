@@ -68,9 +68,7 @@ def caller_lang(interaction: discord.Interaction) -> Lang:
 
 
 def public_lang(interaction: discord.Interaction, ruleset: Ruleset) -> Lang:
-    if ruleset.language is not None:
-        return ruleset.language
-    return lang_of(interaction.guild_locale)
+    return ruleset.language or lang_of(interaction.guild_locale)
 
 
 def mentions_for(*users: int) -> discord.AllowedMentions:
