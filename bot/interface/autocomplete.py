@@ -3,7 +3,8 @@ choices, descriptions, and the characters suggested (a cheap query, at most 25, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -63,25 +64,20 @@ async def _choices(
     return choices
 
 
-async def characters(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """Any character of this server."""
-    return await _choices(interaction, current, None)
+def _suggesting(
+    *, own: bool = False, npcs: bool = False
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
+    async def suggest(
+        interaction: discord.Interaction[HarmoniesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, current, interaction.user.id if own else None, npcs=npcs)
+
+    return suggest
 
 
-async def own_characters(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """The caller's own characters in this server."""
-    return await _choices(interaction, current, interaction.user.id)
-
-
-async def npcs(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """This server's NPCs."""
-    return await _choices(interaction, current, None, npcs=True)
+characters = _suggesting()  # any character of this server
+own_characters = _suggesting(own=True)  # the caller's own characters in this server
+npcs = _suggesting(npcs=True)  # this server's NPCs
 
 
 async def characters_even_deleted(

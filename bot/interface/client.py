@@ -44,7 +44,12 @@ log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 NAMES_KEPT = 50_000
-_NUMBERS = (OptionType.integer, OptionType.number)
+_TYPES: dict[OptionType, Any] = {
+    OptionType.integer: int,
+    OptionType.number: int | float,
+    OptionType.string: str,
+    OptionType.boolean: bool,
+}
 
 
 def extensions() -> list[str]:
@@ -157,22 +162,13 @@ def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str,
         value = given[option.display_name]
         if option.choices and value not in [choice.value for choice in option.choices]:
             refuse(value)
-        if option.type in _NUMBERS:
-            # An integer option must hold an integer: a stale definition may still send 1.5 (or 2.0).
-            wanted = int if option.type is OptionType.integer else int | float
-            if isinstance(value, bool) or not isinstance(value, wanted):
-                refuse(value)
-            size = value
-        elif option.type is OptionType.string:
-            if not isinstance(value, str):
-                refuse(value)
-            size = len(value)  # discord.py keeps a string's min/max length in min_value/max_value
-        elif option.type is OptionType.boolean:
-            if not isinstance(value, bool):
-                refuse(value)
+        wanted = _TYPES.get(option.type)
+        if wanted is None:
             continue
-        else:
-            continue
+        # A stale definition may still send 1.5 (or 2.0) for an integer; a bool is no number.
+        if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
+            refuse(value)
+        size = len(value) if isinstance(value, str) else value  # a string's length limits: min/max_value
         low, high = option.min_value, option.max_value
         if (low is not None and size < low) or (high is not None and size > high):
             refuse(value)

@@ -35,8 +35,12 @@ def outcome_of(error: str | None) -> str:
     return "refused"
 
 
-class Metrics:
+class Metrics(Collector):
+    """What the bot is told (commands, units of work, SQLite groups), and what is read at each scrape
+    (:meth:`collect`: the database's load, the gateway, the boards)."""
+
     def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
+        self.store, self.client, self.boards = store, client, boards
         self.registry = CollectorRegistry(auto_describe=True)
         self.commands = Counter(
             "harmonies_commands",
@@ -65,10 +69,10 @@ class Metrics:
             registry=self.registry,
         )
         ProcessCollector(registry=self.registry)
-        self.registry.register(_StateCollector(store, client, boards))
         # Each series' child, looked up once (labels() validates and locks at every call).
         self._units: dict[bool, Histogram] = {}
         self._per_command: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
+        self.registry.register(self)
 
     def unit_done(self, seconds: float, committed: bool) -> None:
         units = self._units.get(committed)
@@ -89,15 +93,6 @@ class Metrics:
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
-
-
-class _StateCollector(Collector):
-    """What is read from the bot at each scrape: the database's load, the gateway, the boards."""
-
-    def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
-        self.store = store
-        self.client = client
-        self.boards = boards
 
     def collect(self) -> Iterator[Metric]:
         in_use, waiting = self.store.usage()

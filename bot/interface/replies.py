@@ -270,35 +270,55 @@ def root_of(error: BaseException) -> BaseException:
     return error
 
 
-def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserError:
-    """What to tell the caller of an error; an unexpected one is logged with a short id."""
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The error funnel: every error of a command, a check or a button ends here, answered privately in
+    the caller's language (an unexpected one logged with a short id); ``extras["error"]``: the metrics'."""
     match root_of(error):
+        case Undelivered():  # said in the log already, with its interaction
+            interaction.extras["error"] = "unanswered"
+            return
+        case AlreadyHandled():
+            # A replay of an interaction whose change is committed: Discord has its first answer already.
+            interaction.extras["error"] = "replayed"
+            log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
+            interaction.extras[_SETTLED] = True
+            if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" back
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+            return
+        case _ if interaction.client.is_closed():
+            # Shutting down: the HTTP session is closed (likely what failed), nobody can be told.
+            interaction.extras["error"] = "unanswered"
+            log.warning(
+                "Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error
+            )
+            return
         case UserError() as refusal:
-            return refusal
+            pass
         case app_commands.NoPrivateMessage():
-            return not_in_server()
+            refusal = not_in_server()
         case app_commands.TransformerError() as bad:
-            return invalid(str(bad.value))
+            refusal = invalid(str(bad.value))
         case app_commands.CheckFailure():
-            return gm_only()
+            refusal = gm_only()
         case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
             log.error(
                 "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
             )
-            return Failure(
+            refusal = Failure(
                 "The database did not confirm the change: it may have been recorded, or "
                 "not. Check /history before trying again."
             )
         case Unavailable() as down:  # rolled back before its COMMIT: nothing was changed
             log.error("The database is unavailable (interaction %s): %s", interaction.id, down.cause)
-            return Failure(
+            refusal = Failure(
                 "The database is unavailable right now: nothing was changed. Try again in a moment."
             )
         case root if (fault := file_fault(root)) is not None:
             # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
             state = getattr(root, "sqlstate", None) or type(root).__name__  # SQLite's errors have none
             log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, state, root)
-            return Failure(
+            refusal = Failure(
                 N_(
                     "The bot's database is full (no space left on its disk): nothing was "
                     "saved. Tell the bot's admins, and try again once they have freed some "
@@ -314,40 +334,15 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
             error_id = secrets.token_hex(4)
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("Error %s in command %s", error_id, command, exc_info=root)
-            return Failure(
+            refusal = Failure(
                 "Something went wrong on our side (error id {error_id}). The change may "
                 "already be recorded: check /history before trying again. If it keeps "
                 "happening, give this id to the bot's admins.",
                 error_id=error_id,
             )
-
-
-async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The error funnel: every error of a command, a check or a button ends here, and is answered
-    privately in the caller's language."""
-    if isinstance(root_of(error), Undelivered):  # said in the log already, with its interaction
-        interaction.extras["error"] = "unanswered"
-        return
-    if isinstance(root_of(error), AlreadyHandled):
-        interaction.extras["error"] = "replayed"  # what the metrics count (bot/interface/metrics.py)
-        # A second delivery of an interaction whose change is committed (a gateway replay): Discord
-        # has the first answer already, and would refuse a second one.
-        log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
-        interaction.extras[_SETTLED] = True
-        if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" message back
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        return
-    if interaction.client.is_closed():
-        interaction.extras["error"] = "unanswered"
-        # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
-        log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
-        return
-    refusal = refusal_for(interaction, error)
     interaction.extras["error"] = refusal.outcome
-    text = error_text(caller_lang(interaction), refusal)
     try:
-        await send_private(interaction, text)
+        await send_private(interaction, error_text(caller_lang(interaction), refusal))
     except (discord.HTTPException, Undelivered):
         log.warning("Could not tell the user about an error (interaction %s)", interaction.id)
 
