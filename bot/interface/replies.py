@@ -86,7 +86,7 @@ def _answering(interaction: discord.Interaction) -> asyncio.Lock:
 
 
 _deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
-_ANSWERED_LATER = (
+_DEFERRABLE = (
     discord.InteractionType.application_command,
     discord.InteractionType.component,
     discord.InteractionType.modal_submit,
@@ -96,7 +96,7 @@ _ANSWERED_LATER = (
 def defer_when_slow(interaction: discord.Interaction) -> None:
     """Called for every interaction as it arrives: still unanswered after :data:`SLOW_S`, it is
     deferred (a command shows "thinking…"; a click nothing), and answered by a follow-up (:func:`respond`)."""
-    if interaction.type not in _ANSWERED_LATER:
+    if interaction.type not in _DEFERRABLE:
         return
     loop = asyncio.get_running_loop()
     arrived = interaction.extras[_ARRIVED] = loop.time()
