@@ -1,6 +1,6 @@
 """Start the bot: open the database (on SQLite, first its lock file: one process per file), serve the
-health checks (``HEALTH_PORT``) and the player view (``WEB_PORT``), log in, run until SIGINT or SIGTERM;
-then leave the gateway, answer the interactions in flight, close, and exit 0."""
+health checks (``HEALTH_PORT``, with aiohttp) and the player view (``WEB_PORT``), log in, run until
+SIGINT or SIGTERM; then leave the gateway, answer the interactions in flight, close, and exit 0."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import aiohttp
 import discord
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
-from bot.interface.health import Health
 from bot.logs import set_process_shards, setup_logging
 from bot.shards.lockfile import AlreadyRunning, only_process
 from bot.shards.locks import locks_for
@@ -139,3 +140,74 @@ async def serving(server: Health | PlayerView | None, what: str) -> AsyncIterato
         yield
     finally:
         await server.close()
+
+
+DATABASE_TIMEOUT_S = 2.0
+META_PROBE = "health_probe"  # a meta key read (never written): does the database answer?
+
+
+async def readiness(bot: HarmoniesBot) -> tuple[bool, dict[str, object]]:
+    """Whether every shard this process should run is connected (none before Discord says how many)
+    and the database answers a read within the timeout; what is not, said in one line each."""
+    ids: Iterable[int] = ()
+    if bot.shard_count is not None:
+        ids = bot.shard_ids if bot.shard_ids is not None else range(bot.shard_count)
+    shards = {i: (shard := bot.get_shard(i)) is not None and not shard.is_closed() for i in ids}
+    database = "ok"
+    try:
+        await asyncio.wait_for(bot.store.meta(META_PROBE), DATABASE_TIMEOUT_S)
+    except TimeoutError:
+        why = bot.store.trouble  # PostgreSQL: why the last connection attempt failed
+        database = f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
+    except Exception as exc:  # any failure of the database is "not ready"
+        database = " ".join(f"{type(exc).__name__}: {exc}".split())
+    ready = bot.is_ready() and bool(shards) and all(shards.values()) and database == "ok"
+    body: dict[str, object] = {
+        "ready": ready,
+        "shards": {str(k): "connected" if up else "disconnected" for k, up in shards.items()},
+        "database": database,
+    }
+    return ready, body
+
+
+class Health:
+    """The health checks (``HEALTH_PORT``): ``/healthz``, 200 while the event loop runs; ``/readyz``,
+    200 when :func:`readiness` says so, else 503, with the player view's budget and load (``web``);
+    ``/metrics`` (:mod:`bot.interface.metrics`)."""
+
+    def __init__(
+        self, bot: HarmoniesBot, host: str, port: int, *, player_view: PlayerView | None = None
+    ) -> None:
+        self.bot = bot
+        self.player_view = player_view
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/healthz", self._alive)
+        app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        where = f"http://{self.host}:{self.port}"
+        log.info("Health checks on %s/healthz and /readyz, metrics on %s/metrics", where, where)
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _alive(self, request: web.Request) -> web.Response:
+        return web.json_response({"alive": True})
+
+    async def _ready(self, request: web.Request) -> web.Response:
+        ready, body = await readiness(self.bot)
+        if self.player_view is not None:
+            body["web"] = self.player_view.status()
+        return web.json_response(body, status=200 if ready else 503)
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.bot.metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})
