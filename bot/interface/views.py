@@ -97,40 +97,28 @@ class Question(View):
         self.value: bool | None = None
         self.message: discord.Message | None = None  # where to disable the buttons on a time-out
         question = secrets.token_hex(4)
-        self.go: discord.ui.Button[Question] = discord.ui.Button(
+        go_on = discord.ui.Button[Question](
             style=discord.ButtonStyle.danger, label=t(lang, go), custom_id=f"ask:{run}:{question}:y"
         )
-        self.cancel: discord.ui.Button[Question] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=t(lang, CANCEL),
-            custom_id=f"ask:{run}:{question}:n",
+        cancel = discord.ui.Button[Question](
+            style=discord.ButtonStyle.secondary, label=t(lang, CANCEL), custom_id=f"ask:{run}:{question}:n"
         )
-        self.go.callback = self._go  # type: ignore[method-assign]
-        self.cancel.callback = self._cancel  # type: ignore[method-assign]
-        for button in (self.cancel, self.go) if cancel_first else (self.go, self.cancel):
+        go_on.callback = functools.partial(self._answer, True)  # type: ignore[method-assign]
+        cancel.callback = functools.partial(self._answer, False)  # type: ignore[method-assign]
+        for button in (cancel, go_on) if cancel_first else (go_on, cancel):
             self.add_item(button)
 
-    async def _answered(self, interaction: discord.Interaction[Any], value: bool) -> bool:
-        """Note the answer; False when it was answered already (a racing second click: acknowledged)."""
-        if self.is_finished():
+    async def _answer(self, value: bool, interaction: discord.Interaction[Any]) -> None:
+        if self.is_finished():  # a second click that raced the first one: acknowledged, nothing more
             await interaction.response.defer()
-            return False
+            return
         self.value = value
         self.disable()
         self.stop()
-        return True
-
-    async def _go(self, interaction: discord.Interaction[Any]) -> None:
-        if not await self._answered(interaction, True):
-            return
-        if self.on_go is not None:
+        if value and self.on_go is not None:
             await self.on_go(interaction)
         else:
-            await update(interaction, content=t(self.lang, self.going), view=self)
-
-    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
-        if await self._answered(interaction, False):
-            await update(interaction, content=t(self.lang, CANCELLED), view=self)
+            await update(interaction, content=t(self.lang, self.going if value else CANCELLED), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()
