@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.actions import player_view
+from bot.actions import admin
 from bot.actions.actor import Actor, by_ref
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
@@ -126,7 +126,7 @@ async def show_on_board(
 async def give_link(interaction: discord.Interaction[HarmoniesBot], *, revoke: bool) -> None:
     """/board link:True: the server's player-view link, privately (``revoke``: the others stop)."""
     bot = interaction.client
-    url = await player_view.give_link(
+    url = await admin.give_link(
         bot.store,
         actor_of(interaction),
         base_url=bot.settings.web_base_url,

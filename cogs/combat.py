@@ -14,7 +14,7 @@ from bot.actions import wounds
 from bot.actions.wounds import Inflict
 from bot.errors import UserError
 from bot.interface import autocomplete
-from bot.interface.options import PHYSICAL, WHO
+from bot.interface.autocomplete import PHYSICAL, WHO
 from bot.interface.replies import (
     actor_of,
     caller_lang,

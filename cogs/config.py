@@ -14,7 +14,7 @@ from bot.actions import admin
 from bot.actions.actor import by_ref
 from bot.errors import UserError, import_too_large
 from bot.interface import autocomplete
-from bot.interface.options import TRACKS
+from bot.interface.autocomplete import TRACKS
 from bot.interface.replies import actor_of, public_lang, send_public, think_privately
 from bot.rules import Track
 from bot.rules.ruleset import MAX_DAMAGE

@@ -17,7 +17,7 @@ from bot.actions.healing import Heal, PlainRoll, Rest
 from bot.actions.wounds import Lower
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
-from bot.interface.options import MENTAL, PHYSICAL, TRACKS, WHO
+from bot.interface.autocomplete import MENTAL, PHYSICAL, TRACKS, WHO
 from bot.interface.replies import (
     HEAL_ID,
     actor_of,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from discord.app_commands import locale_str
 
-from bot.interface.options import MENTAL
+from bot.interface.autocomplete import MENTAL
 from bot.rules import Track
 
 # Relative: cogs/ is the package bot.cogs once installed (pyproject's package-dir), "cogs" to mypy.

@@ -1,16 +1,15 @@
-"""What every action shares: who asks (:class:`Actor`, the facts about the caller that decide what they
-may do), the character a command is about, the record of a change in the server's history, and the
-:class:`Outcome` an action gives back about one character."""
+"""What every action shares: who asks (:class:`Actor`: what decides what they may do), the character a
+command is about, the record of a change, and the :class:`Outcome` an action gives back."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 from bot.errors import Mention, Possessive, UserError
 from bot.history import Recordable
 from bot.rules import Character, Ruleset
-from bot.storage.store import Transaction
+from bot.storage.store import Reader, Transaction
 from bot.storage.transaction import not_found
 
 T = TypeVar("T")
@@ -29,9 +28,7 @@ class Actor:
     owns_guild: bool = False
     manages_guild: bool = False
     role_ids: frozenset[int] = field(default_factory=frozenset)
-    interaction_id: int | None = None
-    """The interaction asking: recorded with the change it makes, so that a second delivery of the
-    same interaction (a gateway replay) is not applied again."""
+    interaction_id: int | None = None  # recorded with its change: a replay of it is not applied again
 
     def is_gm(self, ruleset: Ruleset) -> bool:
         """A GM has the server's GM role, or the Manage Server permission, or owns the server."""
@@ -47,8 +44,7 @@ class Actor:
         return character.owner_id is not None and character.owner_id == self.user_id
 
     def require_owner_or_gm_for_npc(self, character: Character, ruleset: Ruleset) -> None:
-        """Healing rolls: the owner rolls for their character; a GM rolls for NPCs. A refusal says who
-        rolls, and what a GM may do instead."""
+        """Healing rolls: the owner rolls for their character; a GM rolls for NPCs."""
         if self.owns(character):
             return
         if character.owner_id is None:
@@ -66,30 +62,18 @@ class Actor:
         )
 
     def require_owner_or_gm(self, character: Character, ruleset: Ruleset) -> None:
-        if not (self.owns(character) or self.is_gm(ruleset)):
-            refuse_not_owner(character)
+        if self.owns(character) or self.is_gm(ruleset):
+            return
+        if character.owner_id is None:
+            raise UserError("{name} is an NPC: only a GM can do this.", name=character.name)
+        raise UserError(
+            "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
+            name=character.name,
+            player=Mention(character.owner_id),
+        )
 
 
-def refuse_not_owner(character: Character) -> None:
-    """Who may act on ``character`` instead of the caller: the person who plays it (or a GM)."""
-    if character.owner_id is None:
-        raise UserError("{name} is an NPC: only a GM can do this.", name=character.name)
-    raise UserError(
-        "{name} is played by {player}: only that person (or a GM) can do this. Use your own character.",
-        name=character.name,
-        player=Mention(character.owner_id),
-    )
-
-
-class CharacterSource(Protocol):
-    """A :class:`~bot.storage.Reader` (a plain read) or a :class:`~bot.storage.Transaction`."""
-
-    def character(self, character_id: int) -> Character: ...
-    def character_by_name(self, name: str) -> Character: ...
-    def active_character(self, user_id: int) -> Character | None: ...
-
-
-def by_ref(source: CharacterSource, ref: str) -> Character:
+def by_ref(source: Reader, ref: str) -> Character:
     """A character option: an id chosen from autocomplete, or a name typed by hand."""
     ref = ref.strip()
     if not ref:  # a blank option is refused, never read as "no character given"
@@ -106,7 +90,7 @@ def by_ref(source: CharacterSource, ref: str) -> Character:
     return source.character_by_name(ref)
 
 
-def active_of(source: CharacterSource, user_id: int) -> Character:
+def active_of(source: Reader, user_id: int) -> Character:
     found = source.active_character(user_id)
     if found is None:
         raise UserError(
@@ -117,7 +101,7 @@ def active_of(source: CharacterSource, user_id: int) -> Character:
     return found
 
 
-def target(source: CharacterSource, *, player_id: int | None, ref: str | None) -> Character:
+def target(source: Reader, *, player_id: int | None, ref: str | None) -> Character:
     """``target`` (a player: their active character) and/or ``character``; one is required."""
     if ref is not None:
         found = by_ref(source, ref)
@@ -137,7 +121,7 @@ def target(source: CharacterSource, *, player_id: int | None, ref: str | None) -
     )
 
 
-def own_or_named(source: CharacterSource, *, caller_id: int, ref: str | None) -> Character:
+def own_or_named(source: Reader, *, caller_id: int, ref: str | None) -> Character:
     """``character`` when given, else the caller's active character."""
     if ref is not None:
         return by_ref(source, ref)

@@ -1,7 +1,8 @@
-"""Server administration: history, settings, export and import."""
+"""Server administration: history, settings, export and import, the player view's link."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -12,29 +13,29 @@ from pydantic import ValidationError
 from bot import export_file
 from bot.actions.actor import Actor, by_ref, record
 from bot.errors import UserError
-from bot.history import Configured, Event, Imported
+from bot.history import Configured, Event, Imported, LinkGiven
 from bot.rules import Preset, Ruleset, Track
 from bot.rules.character import preset_of
 from bot.rules.ruleset import preset_key
+from bot.storage.player_views import digest
 from bot.storage.store import Reader, Store, Transaction
 from bot.storage.transaction import name_key
 
 HISTORY_PAGE = 10
+TOKEN_BYTES = 24  # of a player-view link's token: 192 bits (at least 128 asked), 32 characters
 
 
 @dataclass(frozen=True)
 class HistoryPage:
     events: list[Event]
     pages: int
-    character_name: str | None
-    """The character asked for (``None``: the whole server)."""
+    character_name: str | None  # the character asked for (``None``: the whole server)
     ruleset: Ruleset
 
 
 def named_even_deleted(reader: Reader, ref: str) -> tuple[int | None, str]:
-    """The character ``ref`` names, not deleted (dead or not), or else a deleted one (its history stays
-    readable, and undo can bring it back): its id and name. Refuses like any character option when
-    there is neither."""
+    """The id and name of the character ``ref`` names, or else of a deleted one (its history stays
+    readable, undo can bring it back); refused like any character option when there is neither."""
     try:
         found = by_ref(reader, ref)
     except UserError:
@@ -76,13 +77,12 @@ def validation_issues(error: ValidationError) -> tuple[Issue, ...]:
 
 
 Change = Callable[[Ruleset], dict[str, Any]]
-"""What to change, worked out from the ruleset as it is inside the transaction (so that two GMs
-changing different settings at once do not overwrite each other)."""
+"""What to change (plain JSON values), worked out from the ruleset inside the transaction: two GMs
+changing different settings at once do not overwrite each other."""
 Triple = tuple[int | None, int | None, int | None]
 
 
 def values(**changes: Any) -> Change:
-    """Set these fields as given."""
     return lambda _current: dict(changes)
 
 
@@ -143,8 +143,7 @@ def secret_npc(character_id: int, name: str, secret: bool) -> Change:
 
 
 def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -> Change:
-    """The damage table's thresholds (light, serious, critical, fatal), the values given; refused,
-    in the user's language, unless they increase."""
+    """The damage table's thresholds (light, serious, critical, fatal), the values given; they increase."""
 
     def change(current: Ruleset) -> dict[str, Any]:
         old = current.damage.thresholds
@@ -167,8 +166,8 @@ def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -
 
 
 async def configure(store: Store, actor: Actor, setting: str, change: Change) -> tuple[Ruleset, Ruleset]:
-    """Change part of the ruleset; the whole ruleset is validated again, and recorded (with the
-    settings before and after, so that history can say old → new). The ruleset before and after."""
+    """Change part of the ruleset, validated whole again and recorded with the settings before and
+    after (history says old → new). The ruleset before and after."""
 
     def work(tx: Transaction) -> tuple[Ruleset, Ruleset]:
         current = tx.ruleset()
@@ -190,22 +189,10 @@ async def configure(store: Store, actor: Actor, setting: str, change: Change) ->
             )
         tx.save_ruleset(updated)
         before, after = current.model_dump(mode="json"), updated.model_dump(mode="json")
-        record(tx, actor, Configured(setting, _jsonable(changes), before, after))
+        record(tx, actor, Configured(setting, changes, before, after))
         return current, updated
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
-
-
-def _jsonable(changes: dict[str, Any]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in changes.items():
-        if hasattr(value, "model_dump"):
-            out[key] = value.model_dump()
-        elif isinstance(value, dict):
-            out[key] = {k: v.model_dump() if hasattr(v, "model_dump") else v for k, v in value.items()}
-        else:
-            out[key] = value
-    return out
 
 
 async def export(store: Store, actor: Actor) -> bytes:
@@ -223,9 +210,8 @@ async def export(store: Store, actor: Actor) -> bytes:
 
 
 async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
-    """Replace the server's characters, active characters and ruleset with a file's. All or nothing;
-    recorded as one ``import`` event, which ``/undo`` reverts like any other (the replaced characters
-    come back with their ids, wounds and history)."""
+    """Replace the server's characters, active characters and ruleset with a file's, all or nothing, as
+    one change (``/undo`` brings the replaced characters back with their ids, wounds and history)."""
 
     def work(tx: Transaction) -> dict[str, int]:
         actor.require_gm(tx.ruleset())
@@ -246,3 +232,23 @@ async def import_(store: Store, actor: Actor, data: bytes) -> dict[str, int]:
         return counts
 
     return await store.run(actor.guild_id, work, interaction=actor.interaction_id)
+
+
+async def give_link(store: Store, actor: Actor, *, base_url: str, language: str, revoke: bool) -> str:
+    """/board link:True: a new link to the server's player view, shown once to the GM asking (only the
+    token's digest is stored); ``revoke``: every link given before stops working at the commit."""
+    if not base_url:
+        raise UserError(
+            "The player view is not set up on this bot: its operator sets "
+            "WEB_BASE_URL and WEB_PORT (docs/player-view.md). /board alone posts the "
+            "board in this channel."
+        )
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+
+    def work(tx: Transaction) -> None:
+        actor.require_gm(tx.ruleset())
+        tx.give_view_link(digest(token), language, revoke=revoke)
+        record(tx, actor, LinkGiven(revoked=revoke))
+
+    await store.run(actor.guild_id, work, interaction=actor.interaction_id)
+    return f"{base_url.rstrip('/')}/{token}"

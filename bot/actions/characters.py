@@ -16,8 +16,7 @@ from bot.storage.store import Reader, Store, Transaction
 
 @dataclass(frozen=True, kw_only=True)
 class Create:
-    """/character create: a character named ``name``, played by ``player_id`` (none: an NPC, or the
-    caller's own when a player creates it)."""
+    """/character create: ``name``, played by ``player_id`` (none: an NPC, or a player's own)."""
 
     name: str
     player_id: int | None = None
@@ -65,8 +64,7 @@ async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, 
 
 
 async def select(store: Store, actor: Actor, ref: str) -> Character:
-    """The owner makes a character their active one; recorded (undo brings the previous one back).
-    Choosing the one already active changes nothing and records nothing."""
+    """The owner makes a character their active one (the one already active: nothing recorded)."""
 
     def work(tx: Transaction) -> Character:
         character = by_ref(tx, ref)
@@ -139,8 +137,7 @@ def _apply(character: Character, edits: Edited, ruleset: Ruleset) -> Character:
 
 
 async def delete(store: Store, actor: Actor, character_id: int) -> Character:
-    """Delete after the confirmation button (recorded; /undo brings it back). When it was its owner's
-    active character, the owner's most recently created remaining character becomes the active one."""
+    """Delete after the confirmation button; its owner's active one, the owner's newest takes its place."""
 
     def work(tx: Transaction) -> Character:
         ruleset = tx.ruleset()

@@ -1,5 +1,5 @@
-"""A fight: a band of NPCs created at once, and one blow on several characters at once (the /fight
-panel), each as one unit of work and one change in the history."""
+"""A fight: a band of NPCs created at once, and one blow on several characters (the /fight panel), each
+one change in the history."""
 
 from __future__ import annotations
 
@@ -24,15 +24,13 @@ from bot.rules.character import clean_name
 from bot.rules.damage import DamageInfliction, check_damage, inflict_damage
 from bot.storage.store import Store, Transaction
 
-BAND_MAX = 10
-"""At most this many NPCs in one band."""
+BAND_MAX = 10  # NPCs in one band
 
 
 @dataclass(frozen=True, kw_only=True)
 class Band:
-    """``/character create name:Goblin count:4`` (or the panel's Add NPCs…): NPCs named *Goblin 1* …
-    *Goblin 4*, numbered on from the highest *Goblin N* there is; they join the board of
-    ``channel_id`` when that channel has one."""
+    """``/character create name:Goblin count:4`` (or Add NPCs…): *Goblin 1* … *Goblin 4*, numbered on
+    from the highest *Goblin N* there is; on the board of ``channel_id`` when it has one."""
 
     name: str
     count: int
@@ -82,8 +80,8 @@ async def create_band(store: Store, actor: Actor, asked: Band) -> tuple[list[Cha
 
 @dataclass(frozen=True, kw_only=True)
 class Blow:
-    """One blow of the fight panel on the characters ``targets`` (ids): a wound of ``severity`` each,
-    or a ``damage`` level each target rolls against on its own."""
+    """One blow of the fight panel on ``targets`` (ids): a wound of ``severity`` each, or a ``damage``
+    level each rolls against."""
 
     track: Track
     targets: tuple[int, ...]
@@ -93,9 +91,7 @@ class Blow:
 
 @dataclass(frozen=True)
 class Landed:
-    """What a blow did: each target hit as it is now, with what the rules did to it (an
-    :class:`~bot.rules.Infliction` or a :class:`~bot.rules.damage.DamageInfliction`), the targets
-    skipped (dead or incoherent already), and the server's rules."""
+    """Each target hit as it is now with what the rules did to it, those skipped (out of play already)."""
 
     hit: list[tuple[Character, Infliction | DamageInfliction]]
     skipped: list[Character]
@@ -103,10 +99,8 @@ class Landed:
 
 
 async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> Landed:
-    """One wound (or one damage roll) on each target, each escalating on its own, as one unit of work
-    and one change: one /undo reverts the whole blow. A second delivery of the same click is not
-    applied again (the interaction id); two GMs pressing at once are served one after the other, the
-    second blow on the state the first left."""
+    """One wound (or damage roll) on each target, each escalating on its own, as one change: one /undo
+    reverts the whole blow."""
     if (asked.severity is None) == (asked.damage is None):
         raise ValueError("a blow is a severity or a damage level")
     if asked.damage is not None:

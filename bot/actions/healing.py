@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import history
-from bot.actions.actor import Actor, CharacterSource, Outcome, own_or_named, record, target
+from bot.actions.actor import Actor, Outcome, own_or_named, record, target
 from bot.errors import UserError
 from bot.rules import (
     Character,
@@ -24,16 +24,15 @@ from bot.rules.dice import unreadable
 from bot.rules.healing import session_severity
 from bot.rules.odds import HealingOdds, healing_odds
 from bot.rules.wounds import ensure_in_play
-from bot.storage.store import Store, Transaction
+from bot.storage.store import Reader, Store, Transaction
 
 MODIFIER_LIMIT = 100
 
 
 @dataclass(frozen=True, kw_only=True)
 class Heal:
-    """/heal roll and the Heal button: one healing session of ``track`` for the character named
-    (``ref``) or given by id (``character_id``, the button), else the caller's active one; ``dice``:
-    the roller's own."""
+    """/heal roll and the Heal button: one session of ``track`` for the character ``ref`` names, or
+    ``character_id`` (the button), else the caller's active one; ``dice``: the roller's own."""
 
     track: Track = Track.PHYSICAL
     ref: str | None = None
@@ -43,8 +42,7 @@ class Heal:
 
 @dataclass(frozen=True, kw_only=True)
 class Rest:
-    """/rest: in-game days of rest for one character (a player's active one, or one named), or for
-    every character in play when neither is given."""
+    """/rest: in-game days of rest for one character, or for every character in play (neither given)."""
 
     days: int
     player_id: int | None = None
@@ -53,8 +51,7 @@ class Rest:
 
 @dataclass(frozen=True, kw_only=True)
 class PlainRoll:
-    """/roll: a ±d10 roll of the character named (else the caller's active one); ``dice``: the
-    roller's own."""
+    """/roll: a ±d10 roll of the character named (else the caller's active one)."""
 
     ref: str | None = None
     modifier: int = 0
@@ -62,16 +59,15 @@ class PlainRoll:
     dice: str | None = None
 
 
-def _healer_target(tx: CharacterSource, actor: Actor, asked: Heal) -> Character:
+def _healer_target(tx: Reader, actor: Actor, asked: Heal) -> Character:
     if asked.character_id is not None:
         return tx.character(asked.character_id)
     return own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
 
 
 async def heal_prospect(store: Store, actor: Actor, asked: Heal) -> Outcome[HealingOdds]:
-    """What a healing session would risk (the first roll's odds), read before asking the roller
-    (nothing is changed). Refuses as the session itself would (permission, rest not over, nothing to
-    heal…)."""
+    """What a healing session would risk (the first roll's odds), read before asking the roller; refused
+    as the session itself would be."""
     ruleset, character = await store.read(
         actor.guild_id, lambda reader: (reader.ruleset(), _healer_target(reader, actor, asked))
     )
@@ -117,8 +113,7 @@ async def heal_roll(
 
 
 async def rest(store: Store, actor: Actor, asked: Rest) -> tuple[list[Character], Ruleset]:
-    """The GM grants in-game rest to one character, or to every character in play (neither dead nor
-    incoherent) of the server: the characters rested."""
+    """The GM grants in-game rest: the characters rested."""
     player_id, ref = asked.player_id, asked.ref
 
     def work(tx: Transaction) -> tuple[list[Character], Ruleset]:

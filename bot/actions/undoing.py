@@ -16,13 +16,10 @@ from bot.storage.transaction import Undoable
 
 @dataclass(frozen=True)
 class Undone:
-    event: Event
-    """The ``undo`` event (its details name the reverted change)."""
-    restored: list[Character]
-    """The characters as the undo left them (those it brought back or set back)."""
+    event: Event  # the ``undo`` event (its details name the reverted change)
+    restored: list[Character]  # the characters it brought back or set back, as they are now
     ruleset: Ruleset
-    back_in_play: dict[int, str] = field(default_factory=dict)
-    """The restored characters that were out of play before the undo: ``"dead"`` or ``"incoherent"``."""
+    back_in_play: dict[int, str] = field(default_factory=dict)  # out of play before: "dead", "incoherent"
 
 
 async def undo(store: Store, actor: Actor, *, ref: str | None) -> Undone:
@@ -59,11 +56,8 @@ def revert(tx: Transaction, actor_id: int | None, ref: str | None = None) -> Eve
 
 def blocked(tx: Transaction, target: Undoable, blocking: Event, name: str) -> UserError:
     """The refusal of undoing ``target`` (the latest change touching ``name``) before the later
-    ``blocking``: both changes with their reach (a server-wide rest of six characters, say), and the
-    character that ties them, whose /undo comes first."""
+    ``blocking``: both changes with their reach, and the character that ties them (touched by both)."""
     later = tx.touched(blocking.id)
-    # The character that ties the two changes: one the later change touched that ``target`` touched too
-    # (never the one asked about: its latest change is ``target``).
     tie = next((other for cid, other in later if cid in target.links), None)
     change = Change(target.event.kind, len(target.links), target.event.character_id is None)
     blocked_by = Change(blocking.kind, len(later), blocking.character_id is None)

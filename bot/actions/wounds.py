@@ -27,9 +27,9 @@ from bot.storage.store import Reader, Store, Transaction
 
 @dataclass(frozen=True, kw_only=True)
 class Inflict:
-    """What a GM asks of /wound or /mental (or of the Wound… menu): wounds of a ``severity``, or a
-    ``damage`` level the target rolls against for each blow (rules.md §8, with ``dice`` the target's
-    own); on a player's active character (``player_id``) and/or a named one (``ref``)."""
+    """/wound, /mental, the Wound… menu: wounds of a ``severity``, or a ``damage`` level the target
+    rolls against for each blow (rules.md §8; ``dice``: its own), on ``player_id``'s active character
+    and/or the one ``ref`` names."""
 
     track: Track
     severity: Severity | None = None
@@ -100,8 +100,8 @@ async def damage(store: Store, actor: Actor, rng: RandomSource, asked: Inflict) 
 async def preview_damage(
     store: Store, actor: Actor, asked: Inflict
 ) -> Outcome[tuple[list[HarmOdds], Dice | None]]:
-    """The odds of each outcome of the next blow, for the GM to see before confirming, and the first
-    of the GM's typed dice (which decide the first roll), if any. Reads only."""
+    """The odds of each outcome of the next blow, shown to the GM before confirming, and the first of
+    the typed dice (which decide the first roll), if any. Reads only."""
     assert asked.damage is not None
     level = asked.damage
 

@@ -1,14 +1,18 @@
-"""Character autocomplete: a cheap query, at most 25 choices, only this server's characters."""
+"""What several cogs' options share (in English: the French is in bot/locale/fr/LC_MESSAGES/harmonies.po):
+choices, descriptions, and the characters suggested (a cheap query, at most 25, this server's only)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.interface.replies import actor_of
-from bot.rules import Character, Ruleset
+from bot.rules import Character, Ruleset, Track
+from bot.rules.severity import SEVERITY_NAMES
 from bot.storage.store import Reader
 from bot.ui.board import choice_label
 from bot.ui.i18n import lang_of, t
@@ -18,6 +22,20 @@ if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot
 
 CHOICE_LIMIT = 25
+
+
+def choice(value: str) -> app_commands.Choice[str]:
+    """A choice named by its value (``light``, ``physical``…), translated in the context ``choice``."""
+    return app_commands.Choice(name=locale_str(value), value=value)
+
+
+PHYSICAL = [choice(n) for n in SEVERITY_NAMES[Track.PHYSICAL]]
+MENTAL = [choice(n) for n in SEVERITY_NAMES[Track.MENTAL]]
+TRACKS = [choice(track.value) for track in Track]
+WHO = {  # the two ways a GM command names its character
+    "target": locale_str("A player: their active character"),
+    "character": locale_str("Any character"),
+}
 
 
 async def _choices(
@@ -46,25 +64,20 @@ async def _choices(
     return choices
 
 
-async def characters(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """Any character of this server."""
-    return await _choices(interaction, current, None)
+def _suggesting(
+    *, own: bool = False, npcs: bool = False
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
+    async def suggest(
+        interaction: discord.Interaction[HarmoniesBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, current, interaction.user.id if own else None, npcs=npcs)
+
+    return suggest
 
 
-async def own_characters(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """The caller's own characters in this server."""
-    return await _choices(interaction, current, interaction.user.id)
-
-
-async def npcs(
-    interaction: discord.Interaction[HarmoniesBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """This server's NPCs."""
-    return await _choices(interaction, current, None, npcs=True)
+characters = _suggesting()  # any character of this server
+own_characters = _suggesting(own=True)  # the caller's own characters in this server
+npcs = _suggesting(npcs=True)  # this server's NPCs
 
 
 async def characters_even_deleted(

@@ -1,7 +1,6 @@
-"""Keeps the live party boards edited: after every committed change of a server, each of its boards is
-edited again — at once when it was not edited for ``interval`` seconds, else once that time is up, with
-the state of that moment (so a burst of changes costs two edits, and the last state is always shown).
-A board whose message or channel is gone, or that the bot may no longer see, is dropped quietly."""
+"""Keeps the live party boards edited: after a committed change of a server, each of its boards is
+edited at once, or, when edited less than ``interval`` seconds ago, once that time is up, with the state
+of then (a burst of changes costs two edits). A board whose message the bot may no longer see is dropped."""
 
 from __future__ import annotations
 
@@ -18,52 +17,36 @@ from discord.http import MultipartParameters
 from bot.storage.boards import Board
 from bot.storage.store import Reader, Store
 from bot.ui.board import board_embed
-from bot.ui.i18n import Lang, lang_of
+from bot.ui.i18n import lang_of
 
 log = logging.getLogger(__name__)
 
-EDIT_INTERVAL = 2.0
-"""At most one edit per board in this many seconds."""
+EDIT_INTERVAL = 2.0  # at most one edit per board in this many seconds
 
 
 @dataclass
 class _Pace:
-    """One board's edits: when it was last edited, whether a change waits, the task doing it."""
-
     last_edit: float = float("-inf")
     dirty: bool = False
     task: asyncio.Task[None] | None = None
 
 
 class BoardKeeper:
-    """The boards of ``store``, edited through ``client`` (the bot: its HTTP session and its servers'
-    locales)."""
+    """The boards of ``store``, edited through ``client`` (the bot: its HTTP session, its servers'
+    locales); the tests set ``interval``, ``now`` and ``sleep``."""
 
-    def __init__(
-        self,
-        store: Store,
-        client: discord.Client,
-        *,
-        interval: float = EDIT_INTERVAL,
-        now: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
+    def __init__(self, store: Store, client: discord.Client) -> None:
         self.store = store
         self.client = client
-        self.interval = interval
-        self.now = now
-        self.sleep = sleep
-        self._boards: dict[int, dict[int, Board]] = {}
-        """Known boards by server, then channel."""
+        self.interval, self.now = EDIT_INTERVAL, time.monotonic
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self._boards: dict[int, dict[int, Board]] = {}  # by server, then channel
+        # After start(), every stored board is known: a server with none costs nothing. Before, a
+        # server's boards load on its first change.
         self._all_known = False
-        """Whether every stored board is in ``_boards`` (after :meth:`start`): a server missing there
-        has none, and its changes cost nothing. Before that, a server's boards load on its first change."""
-        self._paces: dict[int, _Pace] = {}
+        self._paces: dict[int, _Pace] = {}  # by channel
         self._loading: dict[int, asyncio.Task[None]] = {}
-        self.edits = 0
-        """How many board edits were sent (``harmonies_board_edits_total`` on /metrics)."""
-
-    # ---- what the rest of the bot calls ----------------------------------------------------------------
+        self.edits = 0  # board edits sent (/metrics)
 
     def changed(self, guild_id: int) -> None:
         """A change was committed in the server (a Store listener: synchronous, never blocks)."""
@@ -113,8 +96,6 @@ class BoardKeeper:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    # ---- inside -----------------------------------------------------------------------------------
-
     async def _known(self, guild_id: int) -> dict[int, Board]:
         if guild_id not in self._boards:
             found = [] if self._all_known else await self.store.read(guild_id, Reader.boards)
@@ -159,7 +140,8 @@ class BoardKeeper:
         ruleset, everyone = await self.store.read(board.guild_id, lambda r: (r.ruleset(), r.characters()))
         npcs = set(board.npc_ids)
         shown = [c for c in everyone if c.owner_id is not None or c.id in npcs]
-        lang = self._lang(board.guild_id, ruleset.language)
+        guild = self.client.get_guild(board.guild_id)
+        lang = ruleset.language or lang_of(guild.preferred_locale if guild is not None else None)
         return board_embed(shown, ruleset, lang, updated=discord.utils.utcnow())
 
     async def _edit(self, board: Board) -> None:
@@ -187,9 +169,3 @@ class BoardKeeper:
         if (current := known.get(board.channel_id)) is not None and current.message_id == board.message_id:
             del known[board.channel_id]
         await self.store.drop_board(board.guild_id, board.channel_id, board.message_id)
-
-    def _lang(self, guild_id: int, language: Lang | None) -> Lang:
-        if language is not None:
-            return language
-        guild = self.client.get_guild(guild_id)
-        return lang_of(guild.preferred_locale if guild is not None else None)

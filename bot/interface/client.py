@@ -1,12 +1,9 @@
-"""The Bot subclass and its command tree. Settings, storage (which holds the clock), locks and
-randomness are injected; setup_hook loads the cogs. The tree refuses options Discord would never send,
-remembers the names of the players it sees (for autocomplete), and hands every error of every command
-to the one error funnel (:func:`bot.interface.replies.answer_error`).
+"""The bot and its command tree. Settings, storage (which holds the clock), locks and randomness are
+injected. The tree refuses options Discord would never send, remembers the players' names it sees (for
+autocomplete), and hands every error to the one error funnel (:func:`~bot.interface.replies.answer_error`).
 
-It is an :class:`~discord.ext.commands.AutoShardedBot`: one process runs the shards ``SHARD_IDS`` of
-``SHARD_COUNT`` (by default all of the count Discord recommends). Several processes may share one
-PostgreSQL database; the locks keep their IDENTIFYs within Discord's limit and let one of them sync
-the commands."""
+One process runs the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (by default all Discord recommends);
+processes sharing a PostgreSQL database keep their IDENTIFYs within Discord's limit, and one syncs."""
 
 from __future__ import annotations
 
@@ -21,7 +18,6 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, NoReturn
@@ -48,7 +44,12 @@ log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "synced_commands_sha256"
 NAMES_KEPT = 50_000
-_NUMBERS = (OptionType.integer, OptionType.number)
+_TYPES: dict[OptionType, Any] = {
+    OptionType.integer: int,
+    OptionType.number: int | float,
+    OptionType.string: str,
+    OptionType.boolean: bool,
+}
 
 
 def extensions() -> list[str]:
@@ -60,21 +61,18 @@ def extensions() -> list[str]:
 
 class NameBook:
     """The names of the players the bot has seen (who ran a command, who was tagged), for autocomplete
-    choices such as "Aélis (Léa) — −3". The bot asks Discord for no member list (no privileged intent):
-    a player it has not seen since it started is shown as "player"."""
+    ("Aélis (Léa) — −3"): with no privileged intent, a player not seen since the start is "player"."""
 
-    def __init__(self, size: int = NAMES_KEPT) -> None:
-        self._size = size
+    def __init__(self) -> None:
         self._names: OrderedDict[tuple[int, int], str] = OrderedDict()
 
     def get(self, guild_id: int, user_id: int) -> str | None:
         return self._names.get((guild_id, user_id))
 
     def put(self, guild_id: int, user_id: int, name: str) -> None:
-        key = (guild_id, user_id)
-        self._names[key] = name
-        self._names.move_to_end(key)
-        while len(self._names) > self._size:
+        self._names[guild_id, user_id] = name
+        self._names.move_to_end((guild_id, user_id))
+        if len(self._names) > NAMES_KEPT:
             self._names.popitem(last=False)
 
     def seen(self, interaction: discord.Interaction) -> None:
@@ -99,9 +97,6 @@ class NameBook:
 
 
 class HarmoniesTree(app_commands.CommandTree[Any]):
-    """Every error of every command ends here: user errors are answered privately in the caller's
-    language; anything else is logged with a short id that the user is shown."""
-
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         bot: HarmoniesBot = interaction.client
         bot.names.seen(interaction)  # for autocomplete choices ("Aélis (Léa)")
@@ -116,12 +111,9 @@ class HarmoniesTree(app_commands.CommandTree[Any]):
         return True
 
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
-        """discord.py's dispatch, with one more guarantee: whatever a malformed payload breaks while it
-        is read (the command's name, an option, a resolved user's id, here or in interaction_check)
-        ends in the error funnel as a refusal, instead of ending the task with no answer at all.
-        (discord.py sends only its own AppCommandError subclasses to on_error.) Every command is
-        counted, with its outcome and its time (:mod:`bot.interface.metrics`), and in flight until it
-        ends (:meth:`HarmoniesBot.drain`)."""
+        """discord.py's dispatch, but what a malformed payload breaks while it is read ends in the error
+        funnel as a refusal (discord.py sends only its AppCommandErrors to on_error), not in silence.
+        Every command is counted (:mod:`~bot.interface.metrics`), and in flight until it ends."""
         bot: HarmoniesBot = interaction.client
         bot.handling()
         began = time.perf_counter()
@@ -153,63 +145,32 @@ class HarmoniesTree(app_commands.CommandTree[Any]):
         await answer_error(interaction, error)
 
 
-@dataclass(frozen=True)
-class _Option:
-    """What Discord's client allows for one option of a command (read once per command)."""
-
-    name: str
-    required: bool
-    choices: tuple[object, ...]
-    type: OptionType
-    low: float | None
-    high: float | None
-
-
 @lru_cache(maxsize=512)  # per command: a definition never changes once the tree is built
-def _options(command: app_commands.Command[Any, ..., Any]) -> tuple[_Option, ...]:
-    return tuple(
-        _Option(
-            p.display_name,
-            p.required,
-            tuple(choice.value for choice in p.choices),
-            p.type,
-            p.min_value,
-            p.max_value,
-        )
-        for p in command.parameters
-    )
+def _parameters(command: app_commands.Command[Any, ..., Any]) -> list[app_commands.Parameter]:
+    return command.parameters
 
 
 def check_options(command: app_commands.Command[Any, ..., Any], given: dict[str, Any]) -> None:
-    """Refuse what Discord's own client never sends for this command's definition: a missing required
-    option, a value outside its choices, its range or its length, or of another type. Only a stale
-    command definition (the bot updated, Discord not yet) or a forged payload does; it gets a refusal
-    instead of reaching the command."""
-    for option in _options(command):
-        if option.name not in given:
+    """Refuse what Discord's own client never sends for this command (a missing required option, a
+    value outside its choices, range or length, or of another type): a stale definition or a forged
+    payload."""
+    for option in _parameters(command):
+        if option.display_name not in given:
             if option.required:
-                refuse(option.name)
+                refuse(option.display_name)
             continue
-        value = given[option.name]
-        if option.choices and value not in option.choices:
+        value = given[option.display_name]
+        if option.choices and value not in [choice.value for choice in option.choices]:
             refuse(value)
-        if option.type in _NUMBERS:
-            # An integer option must hold an integer: a stale definition may still send 1.5 (or 2.0).
-            wanted = int if option.type is OptionType.integer else int | float
-            if isinstance(value, bool) or not isinstance(value, wanted):
-                refuse(value)
-            size = value
-        elif option.type is OptionType.string:
-            if not isinstance(value, str):
-                refuse(value)
-            size = len(value)  # discord.py keeps a string's min/max length in min_value/max_value
-        elif option.type is OptionType.boolean:
-            if not isinstance(value, bool):
-                refuse(value)
+        wanted = _TYPES.get(option.type)
+        if wanted is None:
             continue
-        else:
-            continue
-        if (option.low is not None and size < option.low) or (option.high is not None and size > option.high):
+        # A stale definition may still send 1.5 (or 2.0) for an integer; a bool is no number.
+        if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
+            refuse(value)
+        size = len(value) if isinstance(value, str) else value  # a string's length limits: min/max_value
+        low, high = option.min_value, option.max_value
+        if (low is not None and size < low) or (high is not None and size > high):
             refuse(value)
 
 
@@ -218,8 +179,6 @@ def refuse(value: object) -> NoReturn:
 
 
 class HarmoniesBot(commands.AutoShardedBot):
-    """The bot. Everything it depends on is passed in, so tests can build one around a temp file."""
-
     tree: HarmoniesTree
 
     def __init__(
@@ -259,20 +218,17 @@ class HarmoniesBot(commands.AutoShardedBot):
         self.boards = BoardKeeper(store, self)
         self.metrics = Metrics(store, self, self.boards)
         self.names = NameBook()
-        # What the store tells the bot's parts: each commit (the boards), each unit's time and each
-        # SQLite group (the metrics). Undone in close().
+        # What the store tells the boards (each commit) and the metrics (units, SQLite groups).
         store.listeners.append(self.boards.changed)
         store.on_unit = self.metrics.unit_done
         store.count_groups(self.metrics.group_units.observe)
         self._boards_started = False
-        self.run_id = secrets.token_hex(4)
-        """This run of the bot: buttons that live only in memory name it (see ``views.Question``)."""
-        self.in_flight: set[asyncio.Task[Any]] = set()
-        """The tasks handling an interaction now (see :meth:`handling`)."""
+        self.run_id = secrets.token_hex(4)  # named by the buttons that live only in memory (views.Question)
+        self.in_flight: set[asyncio.Task[Any]] = set()  # the tasks handling an interaction now
 
     def handling(self) -> None:
-        """The current task handles an interaction (a command, an autocomplete, a click): :meth:`drain`
-        waits for it. Called as the tree or a view first sees it, before anything is awaited."""
+        """The current task handles an interaction: :meth:`drain` waits for it. Called as the tree or a
+        view first sees it, before anything is awaited."""
         task = asyncio.current_task()
         assert task is not None
         self.in_flight.add(task)
@@ -297,20 +253,12 @@ class HarmoniesBot(commands.AutoShardedBot):
         if self.sync_commands:
             await self.sync_if_changed()
 
-    async def command_payload(self) -> list[dict[str, object]]:
-        """The global command definitions exactly as ``tree.sync()`` sends them (translated)."""
+    async def sync_if_changed(self) -> bool:
+        """Sync the global commands when their definitions (as ``tree.sync()`` sends them) differ from
+        the last sync recorded in the database; whether it synced. Under a lock every process shares."""
         translator = self.tree.translator
         assert translator is not None
-        return [
-            await command.get_translated_payload(self.tree, translator)
-            for command in self.tree.get_commands()
-        ]
-
-    async def sync_if_changed(self) -> bool:
-        """Sync the global commands when their definitions differ from the last sync recorded in the
-        database (a new database always syncs). Returns whether it synced. Under a lock shared by every
-        process on the database: the first to start syncs, the others then find the commands synced."""
-        payload = await self.command_payload()
+        payload = [await c.get_translated_payload(self.tree, translator) for c in self.tree.get_commands()]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         async with self.locks.held(COMMAND_SYNC):
             last = await self.store.meta(COMMANDS_HASH_KEY)
@@ -323,9 +271,8 @@ class HarmoniesBot(commands.AutoShardedBot):
         return True
 
     async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
-        """discord.py's, with the shard's id in the context its connection and reading task start in:
-        what they log, and the commands they dispatch, carry it (a later reconnection carries the
-        process's shards)."""
+        """discord.py's, with the shard's id in the context its connection starts in: what it logs, and
+        the commands it dispatches, carry it."""
         token = logs.shard.set(shard_id)
         try:
             await super().launch_shard(gateway, shard_id, initial=initial)
@@ -333,16 +280,15 @@ class HarmoniesBot(commands.AutoShardedBot):
             logs.shard.reset(token)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Wait for the shard's identify bucket (``shard_id % max_concurrency``), in every process on
-        the database, and keep it for the identify window: Discord allows one IDENTIFY per bucket in it."""
+        """Hold the shard's identify bucket, in every process on the database, for the identify window:
+        Discord allows one IDENTIFY per bucket in it."""
         bucket = identify_bucket(shard_id or 0, self.max_concurrency)
         await self.locks.hold_for(bucket, self.settings.identify_window)
         log.info("Identifying shard %s (bucket %d of %d)", shard_id, bucket.number, self.max_concurrency)
 
     async def drain(self, within: float) -> int:
-        """Before :meth:`close`, on SIGTERM: take no new interaction (every shard leaves the gateway:
-        Discord sends nothing more), and wait up to ``within`` seconds for those in flight to end,
-        each answered after its commit. Returns how many were still running then."""
+        """On SIGTERM, before :meth:`close`: leave the gateway (no new interaction), wait up to ``within``
+        seconds for those in flight; how many were still running then."""
         for shard in self.shards.values():
             await shard.disconnect()
         await asyncio.sleep(0)  # every interaction received so far reaches :meth:`handling`
@@ -371,22 +317,14 @@ class HarmoniesBot(commands.AutoShardedBot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_ready(self) -> None:
-        if not self._boards_started:
-            # Once the servers' locales are known: every board shows the state of now (changes made
-            # while the bot was away included).
+        if not self._boards_started:  # once the servers' locales are known
             self._boards_started = True
             await self.boards.start()
         if self.freeze_gc:
-            # What exists once ready (modules, commands, every server's cache) lives as long as the
-            # bot: keep it out of the cyclic collector's full passes, which otherwise stop every
-            # command for a tenth of a second with 10 000 servers (bench/: "full collection").
+            # What exists once ready lives as long as the bot: out of the collector's full passes, which
+            # otherwise stop every command for a tenth of a second with 10 000 servers (bench/).
             gc.collect()
             gc.freeze()
-        shards = describe_shard_ids(self.shard_ids or range(self.shard_count or 0))
-        log.info(
-            "Ready as %s in %d servers (shards %s of %d)",
-            self.user,
-            len(self.guilds),
-            shards,
-            self.shard_count or 0,
-        )
+        count = self.shard_count or 0
+        shards = describe_shard_ids(self.shard_ids or range(count))
+        log.info("Ready as %s in %d servers (shards %s of %d)", self.user, len(self.guilds), shards, count)

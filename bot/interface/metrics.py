@@ -1,23 +1,8 @@
-"""The bot's numbers, in Prometheus's text format (``GET /metrics`` on ``HEALTH_PORT``).
-
-One :class:`Metrics` per bot, on a registry of its own. Labels stay few: a command's name, an outcome,
-a shard's number; never a server's or a user's id. What storage and the boards count is read from them
-through plain callbacks and attributes (storage imports nothing from here): the bot tells its store to
-call :meth:`Metrics.unit_done` and ``group_units.observe``.
-
-* ``harmonies_commands_total{command, outcome}``: application commands handled; ``outcome`` is
-  ``answered``, ``refused`` (a user error: bad input, no permission), ``failed`` (an internal error,
-  a database fault) or ``replayed`` (a second delivery of an interaction already applied);
-* ``harmonies_command_seconds{command}``: from the interaction's arrival to its last answer;
-* ``harmonies_unit_seconds{outcome}``: units of work (the game's changes), from asking to commit
-  (``committed``) or rollback (``rolled_back``: a refusal, or a fault), queueing included;
-* ``harmonies_sqlite_group_units``: units committed together by one SQLite commit;
-* ``harmonies_database_units_in_use`` / ``harmonies_database_units_waiting``: PostgreSQL connections
-  lent out and units waiting for one; on SQLite, units being written and units queued for the writer;
-* ``harmonies_gateway_latency_seconds{shard}``: each shard's last heartbeat round trip;
-* ``harmonies_board_edits_total``: live party board edits sent;
-* the process's own (``process_cpu_seconds_total``, ``process_resident_memory_bytes``, …).
-"""
+"""The bot's numbers, in Prometheus's text format (``GET /metrics`` on ``HEALTH_PORT``), on a registry of
+its own per bot. Labels stay few (a command, an outcome, a shard), never a server's or a user's id. The
+store is told to call :meth:`Metrics.unit_done` and ``group_units.observe`` (storage imports nothing
+from here); the rest is read at each scrape. A command's outcome is ``answered``, ``refused`` (a user
+error), ``failed`` (an internal error, a database fault) or ``replayed`` (a second delivery)."""
 
 from __future__ import annotations
 
@@ -32,13 +17,11 @@ from prometheus_client.registry import Collector
 from bot.interface.boards import BoardKeeper
 from bot.storage.store import Store
 
-COMMAND_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.5, 3.0, 5.0, 10.0)
-"""Seconds; 3 s is Discord's limit for a first answer (a deferred command may take longer)."""
+COMMAND_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.5, 3.0, 5.0, 10.0)  # 3 s: Discord's limit
 UNIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 GROUP_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
-FAILURES = ("failed", "internal_error", "unanswered")
-"""Error keys that are the bot's failure, not the user's (with every ``storage_…`` fault)."""
+FAILURES = ("failed", "internal_error", "unanswered")  # the bot's failures, not the user's
 
 
 def outcome_of(error: str | None) -> str:
@@ -52,12 +35,12 @@ def outcome_of(error: str | None) -> str:
     return "refused"
 
 
-class Metrics:
-    """The metrics of one bot: what it is told (commands, units of work, SQLite groups), and what is
-    read at each scrape from the parts it is given (the store's database, the client's shards, the
-    boards)."""
+class Metrics(Collector):
+    """What the bot is told (commands, units of work, SQLite groups), and what is read at each scrape
+    (:meth:`collect`: the database's load, the gateway, the boards)."""
 
     def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
+        self.store, self.client, self.boards = store, client, boards
         self.registry = CollectorRegistry(auto_describe=True)
         self.commands = Counter(
             "harmonies_commands",
@@ -86,10 +69,10 @@ class Metrics:
             registry=self.registry,
         )
         ProcessCollector(registry=self.registry)
-        self.registry.register(_StateCollector(store, client, boards))
         # Each series' child, looked up once (labels() validates and locks at every call).
         self._units: dict[bool, Histogram] = {}
         self._per_command: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
+        self.registry.register(self)
 
     def unit_done(self, seconds: float, committed: bool) -> None:
         units = self._units.get(committed)
@@ -98,7 +81,6 @@ class Metrics:
         units.observe(seconds)
 
     def command_done(self, interaction: discord.Interaction, seconds: float) -> None:
-        """One application command handled (its error funnel noted its error key, if any)."""
         command = interaction.command
         name = command.qualified_name if command is not None else "unknown"
         key = name, outcome_of(interaction.extras.get("error"))
@@ -111,15 +93,6 @@ class Metrics:
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
-
-
-class _StateCollector(Collector):
-    """What is read from the bot at each scrape: the database's load, the gateway, the boards."""
-
-    def __init__(self, store: Store, client: discord.AutoShardedClient, boards: BoardKeeper) -> None:
-        self.store = store
-        self.client = client
-        self.boards = boards
 
     def collect(self) -> Iterator[Metric]:
         in_use, waiting = self.store.usage()

@@ -1,7 +1,6 @@
-"""Sending answers: who the caller is (an :class:`~bot.actions.actor.Actor`, their language); public
-results in the server's language, with the Heal and Card buttons under them (answered by their
-custom_id: ``HEAL_ID`` by the healing cog, ``CARD_ID`` by the characters cog), a secret NPC's figures to
-the GM alone; refusals ephemeral in the caller's language (the error funnel); deferral."""
+"""Answers: the caller (an :class:`~bot.actions.actor.Actor`, their language); results in the server's
+language with their Heal and Card buttons (``HEAL_ID``: the healing cog's, ``CARD_ID``: the characters
+cog's), a secret NPC's figures to the GM alone; deferral, retries, and the error funnel."""
 
 from __future__ import annotations
 
@@ -29,14 +28,14 @@ from bot.ui.text import CONTENT, clip
 
 log = logging.getLogger(__name__)
 
-SLOW_S = 1.5
-"""An interaction not answered after this long is deferred ("thinking…"), and answered by a follow-up:
-Discord takes no answer after 3 s, and every answer of this bot comes within 10 s."""
+SLOW_S = 1.5  # unanswered after this long: deferred ("thinking…"), then answered by a follow-up
 DISCORD_DEADLINE_S = 3.0  # Discord takes an interaction's first answer this long after it was sent
-_LOCK = "harmonies.answering"  # in Interaction.extras: held while the first answer is being sent
-_THINKING = "harmonies.thinking"  # in Interaction.extras: a "thinking…" not replaced yet, public or private
-_SETTLED = "harmonies.settled"  # in Interaction.extras: left unanswered on purpose (a replay)
-_TIMER = "harmonies.timer"  # in Interaction.extras: the deferral's timer, cancelled by the first answer
+RETRY_S = 0.2  # between two tries of an answer that failed on an OS error (issue 36)
+FOLLOW_UP_RETRY_S = 10.0  # how long a follow-up or an edit is tried (its token lasts 15 minutes)
+# In Interaction.extras: the lock held while the first answer is sent, a "thinking…" not replaced yet
+# ("public" or "private"), left unanswered on purpose (a replay), the deferral's timer, the arrival time.
+_LOCK, _THINKING, _SETTLED = "harmonies.answering", "harmonies.thinking", "harmonies.settled"
+_TIMER, _ARRIVED = "harmonies.timer", "harmonies.arrived"
 HEAL_ID = r"heal:(?P<cid>\d{1,19}):(?P<track>[pm])"
 CARD_ID = r"card:(?P<cid>\d{1,19})"
 
@@ -46,31 +45,22 @@ def not_in_server() -> UserError:
 
 
 def invalid(value: str) -> UserError:
-    """The refusal of an option's value that Discord's own client would not send."""
     return UserError("This value is not valid: {value}. Check the option and try again.", value=value)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
     if interaction.guild_id is None:
         raise not_in_server()
-    user = interaction.user
-    guild = interaction.guild
-    owner_id = guild.owner_id if guild is not None else None
-    role_ids: frozenset[int] = frozenset()
-    if isinstance(user, discord.Member):
-        # Role ids come straight from the interaction payload, whether or not the guild is cached.
-        role_ids = frozenset(int(r) for r in user._roles)
+    user, guild = interaction.user, interaction.guild
     return Actor(
         user_id=user.id,
         guild_id=interaction.guild_id,
-        owns_guild=owner_id == user.id,
+        owns_guild=guild is not None and guild.owner_id == user.id,
         manages_guild=interaction.permissions.manage_guild,
-        role_ids=role_ids,
+        # From the interaction payload, whether or not the guild is cached.
+        role_ids=frozenset(int(r) for r in user._roles) if isinstance(user, discord.Member) else frozenset(),
         interaction_id=interaction.id,
     )
-
-
-_ARRIVED = "harmonies.arrived"  # in Interaction.extras: the event loop's time when it arrived
 
 
 def caller_lang(interaction: discord.Interaction) -> Lang:
@@ -78,9 +68,7 @@ def caller_lang(interaction: discord.Interaction) -> Lang:
 
 
 def public_lang(interaction: discord.Interaction, ruleset: Ruleset) -> Lang:
-    if ruleset.language is not None:
-        return ruleset.language
-    return lang_of(interaction.guild_locale)
+    return ruleset.language or lang_of(interaction.guild_locale)
 
 
 def mentions_for(*users: int) -> discord.AllowedMentions:
@@ -97,38 +85,39 @@ def _answering(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
-def defer_when_slow(interaction: discord.Interaction) -> None:
-    """Called for every interaction as it arrives: should it be still unanswered after :data:`SLOW_S`,
-    it is deferred (a command shows "thinking…" in the channel; a click shows nothing), and its answer
-    comes as a follow-up (see :func:`respond`), however the command sends it."""
-    if interaction.type in (
-        discord.InteractionType.application_command,
-        discord.InteractionType.component,
-        discord.InteractionType.modal_submit,
-    ):
-        loop = asyncio.get_running_loop()
-        arrived = interaction.extras[_ARRIVED] = loop.time()
-        timer = loop.call_later(SLOW_S, lambda: _defer_if_unanswered(interaction, loop, arrived))
-        interaction.extras[_TIMER] = timer
-
-
 _deferring: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak references)
+_DEFERRABLE = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
+)
 
 
-def _defer_if_unanswered(
-    interaction: discord.Interaction, loop: asyncio.AbstractEventLoop, arrived: float
-) -> None:
-    if interaction.response.is_done() or interaction.extras.get(_SETTLED) or interaction.client.is_closed():
+def defer_when_slow(interaction: discord.Interaction) -> None:
+    """Called for every interaction as it arrives: still unanswered after :data:`SLOW_S`, it is
+    deferred (a command shows "thinking…"; a click nothing), and answered by a follow-up (:func:`respond`)."""
+    if interaction.type not in _DEFERRABLE:
         return
-    task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
-    _deferring.add(task)
-    task.add_done_callback(_deferring.discard)
+    loop = asyncio.get_running_loop()
+    arrived = interaction.extras[_ARRIVED] = loop.time()
+
+    def slow() -> None:
+        if (
+            interaction.response.is_done()
+            or interaction.extras.get(_SETTLED)
+            or interaction.client.is_closed()
+        ):
+            return
+        task = loop.create_task(_defer(interaction, arrived), name=f"defer-{interaction.id}")
+        _deferring.add(task)
+        task.add_done_callback(_deferring.discard)
+
+    interaction.extras[_TIMER] = loop.call_later(SLOW_S, slow)
 
 
 def _answered(interaction: discord.Interaction) -> None:
-    """The first answer is sent: no deferral to wait for (the loop drops the timer now, not in 1.5 s)."""
-    timer: asyncio.TimerHandle | None = interaction.extras.pop(_TIMER, None)
-    if timer is not None:
+    """The first answer is sent: the loop drops the deferral's timer now, not in 1.5 s."""
+    if (timer := interaction.extras.pop(_TIMER, None)) is not None:
         timer.cancel()
 
 
@@ -196,18 +185,12 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     await delivered(interaction, lambda: interaction.edit_original_response(**kwargs), first=False)
 
 
-# ---- Discord first: an answer that could not reach Discord is tried again within its deadline ----
-
-RETRY_S = 0.2
-"""Between two tries of an answer that failed on an OS error (no file left to open a connection, say)."""
-FOLLOW_UP_RETRY_S = 10.0
-"""How long a follow-up or an edit is tried (its token lasts 15 minutes; the first answer has 3 s)."""
 _T = TypeVar("_T")
 
 
 class Undelivered(Exception):
-    """An answer that could not reach Discord, try after try until its deadline: said in the log with
-    its interaction where it failed. Whatever the interaction changed stays committed."""
+    """An answer that never reached Discord before its deadline (logged where it failed); whatever the
+    interaction changed stays committed."""
 
 
 async def delivered(
@@ -217,9 +200,9 @@ async def delivered(
     files: Sequence[discord.File] = (),
     first: bool = True,
 ) -> _T:
-    """``send()`` (an answer of ``interaction``), tried again while it fails on an OS error and the
-    deadline allows: :data:`DISCORD_DEADLINE_S` after the interaction arrived for its first answer,
-    :data:`FOLLOW_UP_RETRY_S` for a follow-up. A time-out is not tried again (Discord may have it)."""
+    """``send()`` (an answer of ``interaction``), tried again on an OS error until its deadline: the
+    first answer's is Discord's, a follow-up's :data:`FOLLOW_UP_RETRY_S`. Not a time-out: Discord may
+    have it."""
     loop = asyncio.get_running_loop()
     began = interaction.extras.get(_ARRIVED, loop.time()) if first else loop.time()
     deadline = began + (DISCORD_DEADLINE_S if first else FOLLOW_UP_RETRY_S)
@@ -261,18 +244,21 @@ async def send_public(
 ) -> None:
     """Post a result in the channel; ``mention`` (or ``mentions``) pings those players, nobody else."""
     users = ([mention] if mention is not None else []) + [m for m in mentions if m != mention]
-    content = " ".join(f"<@{user}>" for user in users) or MISSING
-    allowed = mentions_for(*users)
-    files = [file] if file is not None else []
     await respond(
-        interaction, content, embeds=list(embeds), allowed_mentions=allowed, files=files, view=view or MISSING
+        interaction,
+        " ".join(f"<@{user}>" for user in users) or MISSING,
+        embeds=list(embeds),
+        allowed_mentions=mentions_for(*users),
+        files=[file] if file is not None else [],
+        view=view or MISSING,
     )
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer (refusals, errors) to the caller only."""
-    content = clip(text, CONTENT)
-    await respond(interaction, content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await respond(
+        interaction, clip(text, CONTENT), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 def root_of(error: BaseException) -> BaseException:
@@ -284,35 +270,55 @@ def root_of(error: BaseException) -> BaseException:
     return error
 
 
-def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserError:
-    """What to tell the caller about an error; an unexpected one is logged with a short id."""
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The error funnel: every error of a command, a check or a button ends here, answered privately in
+    the caller's language (an unexpected one logged with a short id); ``extras["error"]``: the metrics'."""
     match root_of(error):
+        case Undelivered():  # said in the log already, with its interaction
+            interaction.extras["error"] = "unanswered"
+            return
+        case AlreadyHandled():
+            # A replay of an interaction whose change is committed: Discord has its first answer already.
+            interaction.extras["error"] = "replayed"
+            log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
+            interaction.extras[_SETTLED] = True
+            if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" back
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+            return
+        case _ if interaction.client.is_closed():
+            # Shutting down: the HTTP session is closed (likely what failed), nobody can be told.
+            interaction.extras["error"] = "unanswered"
+            log.warning(
+                "Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error
+            )
+            return
         case UserError() as refusal:
-            return refusal
+            pass
         case app_commands.NoPrivateMessage():
-            return not_in_server()
+            refusal = not_in_server()
         case app_commands.TransformerError() as bad:
-            return invalid(str(bad.value))
+            refusal = invalid(str(bad.value))
         case app_commands.CheckFailure():
-            return gm_only()
+            refusal = gm_only()
         case Unconfirmed() as lost:  # before Unavailable, its parent: the COMMIT may have landed
             log.error(
                 "The database did not confirm a change (interaction %s): %s", interaction.id, lost.cause
             )
-            return Failure(
+            refusal = Failure(
                 "The database did not confirm the change: it may have been recorded, or "
                 "not. Check /history before trying again."
             )
         case Unavailable() as down:  # rolled back before its COMMIT: nothing was changed
             log.error("The database is unavailable (interaction %s): %s", interaction.id, down.cause)
-            return Failure(
+            refusal = Failure(
                 "The database is unavailable right now: nothing was changed. Try again in a moment."
             )
         case root if (fault := file_fault(root)) is not None:
             # Nothing was saved (the transaction rolled back); the admins must act, the user can wait.
             state = getattr(root, "sqlstate", None) or type(root).__name__  # SQLite's errors have none
             log.error("The database cannot be written (%s, SQLSTATE %s): %s", fault, state, root)
-            return Failure(
+            refusal = Failure(
                 N_(
                     "The bot's database is full (no space left on its disk): nothing was "
                     "saved. Tell the bot's admins, and try again once they have freed some "
@@ -328,40 +334,15 @@ def refusal_for(interaction: discord.Interaction, error: BaseException) -> UserE
             error_id = secrets.token_hex(4)
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("Error %s in command %s", error_id, command, exc_info=root)
-            return Failure(
+            refusal = Failure(
                 "Something went wrong on our side (error id {error_id}). The change may "
                 "already be recorded: check /history before trying again. If it keeps "
                 "happening, give this id to the bot's admins.",
                 error_id=error_id,
             )
-
-
-async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The error funnel: every error of a command, a check or a button ends here, and is answered
-    privately in the caller's language."""
-    if isinstance(root_of(error), Undelivered):  # said in the log already, with its interaction
-        interaction.extras["error"] = "unanswered"
-        return
-    if isinstance(root_of(error), AlreadyHandled):
-        interaction.extras["error"] = "replayed"  # what the metrics count (bot/interface/metrics.py)
-        # A second delivery of an interaction whose change is committed (a gateway replay): Discord
-        # has the first answer already, and would refuse a second one.
-        log.info("Interaction %s delivered again: already applied, not answered", interaction.id)
-        interaction.extras[_SETTLED] = True
-        if interaction.extras.pop(_THINKING, None):  # it had deferred: take its "thinking…" message back
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        return
-    if interaction.client.is_closed():
-        interaction.extras["error"] = "unanswered"
-        # Shutting down: the HTTP session is closed (which is likely what failed), nobody can be told.
-        log.warning("Interaction %s left unanswered: the bot is shutting down (%r)", interaction.id, error)
-        return
-    refusal = refusal_for(interaction, error)
     interaction.extras["error"] = refusal.outcome
-    text = error_text(caller_lang(interaction), refusal)
     try:
-        await send_private(interaction, text)
+        await send_private(interaction, error_text(caller_lang(interaction), refusal))
     except (discord.HTTPException, Undelivered):
         log.warning("Could not tell the user about an error (interaction %s)", interaction.id)
 
@@ -369,10 +350,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 def heal_button(
     character_id: int, track: Track, lang: Lang, odds: HealingOdds | None = None
 ) -> discord.ui.Button[Any]:
-    """Roll one healing session of ``track`` (answered by the healing cog). With ``odds``, the button
-    says what is at stake ("Heal · success 36%", "Heal · success impossible · ☠️ 64%"): blue with 🩹
-    only when the session is worth offering; red with ☠️ (🌀) when the first roll can kill (make
-    incoherent), grey with ⛔ when it cannot reasonably succeed."""
+    """Roll one healing session of ``track``. With ``odds``, it says what is at stake ("Heal · success
+    36%"): blue 🩹 when worth offering, red ☠️ (🌀) when the first roll can kill (make incoherent), grey
+    ⛔ when it cannot reasonably succeed."""
     label = t(lang, "Heal") if track is Track.PHYSICAL else t(lang, "Heal (mental)")
     style, emoji = discord.ButtonStyle.primary, "🩹"
     if odds is not None:
@@ -390,7 +370,7 @@ def heal_button(
 
 
 def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
-    """Show the full card privately to whoever clicks (answered by the characters cog)."""
+    """Show the full card privately to whoever clicks."""
     return discord.ui.Button(
         style=discord.ButtonStyle.secondary,
         emoji="📋",
@@ -400,33 +380,30 @@ def card_button(character_id: int, lang: Lang) -> discord.ui.Button[Any]:
 
 
 def card_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
-    """Under a card: the Heal buttons when a healing session is available."""
-    heal = _heal_buttons(character, ruleset, lang)
-    return buttons_view(*heal) if heal else None
-
-
-def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
-    """Under a short result: the "Card" button, and the Heal buttons when a session is available."""
+    """Under a card: the Heal buttons when a healing session is available; under a short result
+    (:func:`result_view`), the Card button too."""
     if character.id is None:
         return None
-    return buttons_view(*_heal_buttons(character, ruleset, lang), card_button(character.id, lang))
-
-
-def _heal_buttons(character: Character, ruleset: Ruleset, lang: Lang) -> list[discord.ui.Button[Any]]:
-    if character.id is None:
-        return []
     secret = ruleset.is_secret(character.owner_id, character.id)  # the odds would tell its wounds
-    return [
+    heal = [
         heal_button(character.id, track, lang, None if secret else odds)
         for track in Track
         if (odds := healing_odds(character, ruleset, track)) is not None
     ]
+    return buttons_view(*heal) if heal else None
+
+
+def result_view(character: Character, ruleset: Ruleset, lang: Lang) -> discord.ui.View | None:
+    if character.id is None:
+        return None
+    view = card_view(character, ruleset, lang) or buttons_view()
+    view.add_item(card_button(character.id, lang))
+    return view
 
 
 def buttons_view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view of buttons that the healing and characters cogs answer by their custom_id (registered
-    once at start-up, they survive restarts): stopped, so that discord.py keeps nothing per message
-    sent."""
+    """Buttons the cogs answer by their custom_id (they survive restarts): the view is stopped, so
+    that discord.py keeps nothing per message sent."""
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
@@ -457,44 +434,40 @@ async def send_result(
     channel reads only its state as a word, and the GM who acted gets the result privately."""
     lang = public_lang(interaction, ruleset)
     view = result_view(character, ruleset, lang)
-    if not ruleset.is_secret(character.owner_id, character.id):
+    if ruleset.is_secret(character.owner_id, character.id):
+        await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
+        await send_gm_only(interaction, result, ruleset)
+    else:
         await send_public(interaction, embeds=[result], view=view, mention=mention)
-        return
-    await send_public(interaction, embeds=[secret_result(character, lang, title_key)], view=view)
-    await send_gm_only(interaction, result, ruleset)
-
-
-async def send_gm_only(interaction: discord.Interaction[Any], embed: discord.Embed, ruleset: Ruleset) -> None:
-    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
-    if not actor_of(interaction).is_gm(ruleset):
-        return
-    embed.set_author(
-        name=t(caller_lang(interaction), "For you only: this NPC is secret, the channel saw one word")
-    )
-    await interaction.followup.send(
-        embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-    )
-
-
-def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
 
 
 async def send_card(
-    interaction: discord.Interaction[Any],
-    character: Character,
-    ruleset: Ruleset,
-    *,
-    mention: bool = False,
+    interaction: discord.Interaction[Any], character: Character, ruleset: Ruleset, *, mention: bool = False
 ) -> None:
-    """A character's card in the channel, with its Heal button when a healing session is available."""
+    """A character's card in the channel (as :func:`send_result`), with its Heal buttons."""
     lang = public_lang(interaction, ruleset)
     embed, view = full_card(character, ruleset, lang), card_view(character, ruleset, lang)
     if ruleset.is_secret(character.owner_id, character.id):
         await send_public(interaction, embeds=[secret_card(character, lang)], view=view)
         await send_gm_only(interaction, embed, ruleset)
-        return
-    await send_public(interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None)
+    else:
+        await send_public(
+            interaction, embeds=[embed], view=view, mention=character.owner_id if mention else None
+        )
+
+
+async def send_gm_only(interaction: discord.Interaction[Any], embed: discord.Embed, ruleset: Ruleset) -> None:
+    """The exact figures of a secret NPC, privately to the GM who acted (nobody else ever)."""
+    if actor_of(interaction).is_gm(ruleset):
+        lang = caller_lang(interaction)
+        embed.set_author(name=t(lang, "For you only: this NPC is secret, the channel saw one word"))
+        await interaction.followup.send(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def full_card(character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
+    return character_card(character, ruleset, lang, can_heal=can_roll_healing(character, ruleset))
 
 
 async def send_card_privately(

@@ -1,12 +1,6 @@
-"""Start the bot: open the database, log in, run until SIGINT or SIGTERM, close cleanly: on a signal,
-the bot leaves the gateway (no new interaction), answers those in flight, then closes Discord's
-session and the database, and exits 0.
-
-On SQLite, the process first takes the database's lock file (one process per file); with
-``HEALTH_PORT``, it answers health checks from before the login until the end; with ``WEB_PORT``, it
-serves the player view. Its soft open-files limit is first raised to the hard one: the player view's
-budget of connections is what is left of it once Discord's and the database's reserve is set aside
-(:mod:`bot.web.limits`)."""
+"""Start the bot: open the database (on SQLite, first its lock file: one process per file), serve the
+health checks (``HEALTH_PORT``, with aiohttp) and the player view (``WEB_PORT``), log in, run until
+SIGINT or SIGTERM; then leave the gateway, answer the interactions in flight, close, and exit 0."""
 
 from __future__ import annotations
 
@@ -14,14 +8,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import aiohttp
 import discord
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.config import Settings, describe_shard_ids
 from bot.interface.client import HarmoniesBot
-from bot.interface.health import Health
 from bot.logs import set_process_shards, setup_logging
 from bot.shards.lockfile import AlreadyRunning, only_process
 from bot.shards.locks import locks_for
@@ -35,20 +30,14 @@ from bot.web.server import PlayerView
 log = logging.getLogger("bot")
 
 
-DRAIN_S = 9.0
-"""Seconds a stop (SIGTERM, SIGINT) waits for the interactions in flight before closing: the process
-exits within 10 s (the systemd units' TimeoutStopSec leaves a margin)."""
-
-CHECKPOINT_EVERY = 60.0
-"""Seconds between two WAL checkpoints (SQLite): at most that much is lost should the -wal file be
-deleted and the bot then crash."""
+DRAIN_S = 9.0  # a stop waits this long for the interactions in flight: the process exits within 10 s
+CHECKPOINT_EVERY = 60.0  # seconds between two WAL checkpoints (SQLite): what a lost -wal file costs
 
 
 async def watch_database(store: Store) -> str:
-    """Beside the bot, for its whole life: ``PRAGMA quick_check`` once (in the background: on a large
-    database it takes seconds, and nothing needs to wait for it), then a checkpoint every
-    :data:`CHECKPOINT_EVERY` seconds, with the ids of handled interactions older than a day dropped.
-    Returns only when the file is damaged, with the first finding."""
+    """Beside the bot: ``PRAGMA quick_check`` once (seconds on a large database: nothing waits for it),
+    then a checkpoint every :data:`CHECKPOINT_EVERY` seconds, dropping the ids of handled interactions
+    older than a day. Returns only when the file is damaged, with the first finding."""
     damage = await store.quick_check()
     if damage is not None:
         return damage
@@ -64,7 +53,7 @@ async def watch_database(store: Store) -> str:
 
 def run(settings: Settings) -> None:
     setup_logging(settings.log_level)
-    raise_open_files_limit()  # the player view's budget is taken from it
+    raise_open_files_limit()  # to the hard limit: the player view's budget is taken from it
     if settings.shard_count is not None:  # else known once Discord says how many it recommends
         set_process_shards(describe_shard_ids(settings.shard_ids or range(settings.shard_count)))
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
@@ -82,38 +71,27 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 async def run_bot(settings: Settings) -> None:
     with contextlib.ExitStack() as stack:
-        if not is_postgres(settings.database_url):
-            try:
+        try:
+            if not is_postgres(settings.database_url):
                 stack.enter_context(only_process(database_path(settings.database_url)))
-            except AlreadyRunning as error:
-                raise SystemExit(f"error: {error}") from None
-            except StorageError as error:
-                raise SystemExit(f"error: cannot open the database: {error}") from None
-        await run_on_database(settings)
+            discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+            store = await Store.open(settings.database_url)
+        except AlreadyRunning as error:
+            raise SystemExit(f"error: {error}") from None
+        except StorageError as error:
+            raise SystemExit(f"error: cannot open the database: {error}") from None
+        await run_on(settings, store)
 
 
-async def run_on_database(settings: Settings) -> None:
-    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
-    try:
-        store = await Store.open(settings.database_url)
-    except StorageError as error:
-        raise SystemExit(f"error: cannot open the database: {error}") from None
+async def run_on(settings: Settings, store: Store) -> None:
     try:
         locks = locks_for(settings.database_url)
         bot = HarmoniesBot(settings, store, locks=locks, announce_shards=set_process_shards, freeze_gc=True)
-        view = (
-            PlayerView(store, settings.web_host, settings.web_port) if settings.web_port is not None else None
-        )
-        health = (
-            Health(bot, settings.health_host, settings.health_port, player_view=view)
-            if settings.health_port is not None
-            else None
-        )
-        async with (
-            bot,
-            serving(health, "health checks"),
-            serving(view, "the player view"),
-        ):
+        view = None if settings.web_port is None else PlayerView(store, settings.web_host, settings.web_port)
+        health = None
+        if settings.health_port is not None:
+            health = Health(bot, settings.health_host, settings.health_port, player_view=view)
+        async with bot, serving(health, "health checks"), serving(view, "the player view"):
             loop = asyncio.get_running_loop()
             stopping = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -147,7 +125,7 @@ async def run_on_database(settings: Settings) -> None:
 
 @contextlib.asynccontextmanager
 async def serving(server: Health | PlayerView | None, what: str) -> AsyncIterator[None]:
-    """``server`` (the health checks, the player view) listening while inside, when its port is set."""
+    """``server`` (none: its port is not set) listening while inside."""
     if server is None:
         yield
         return
@@ -162,3 +140,74 @@ async def serving(server: Health | PlayerView | None, what: str) -> AsyncIterato
         yield
     finally:
         await server.close()
+
+
+DATABASE_TIMEOUT_S = 2.0
+META_PROBE = "health_probe"  # a meta key read (never written): does the database answer?
+
+
+async def readiness(bot: HarmoniesBot) -> tuple[bool, dict[str, object]]:
+    """Whether every shard this process should run is connected (none before Discord says how many)
+    and the database answers a read within the timeout; what is not, said in one line each."""
+    ids: Iterable[int] = ()
+    if bot.shard_count is not None:
+        ids = bot.shard_ids if bot.shard_ids is not None else range(bot.shard_count)
+    shards = {i: (shard := bot.get_shard(i)) is not None and not shard.is_closed() for i in ids}
+    database = "ok"
+    try:
+        await asyncio.wait_for(bot.store.meta(META_PROBE), DATABASE_TIMEOUT_S)
+    except TimeoutError:
+        why = bot.store.trouble  # PostgreSQL: why the last connection attempt failed
+        database = f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
+    except Exception as exc:  # any failure of the database is "not ready"
+        database = " ".join(f"{type(exc).__name__}: {exc}".split())
+    ready = bot.is_ready() and bool(shards) and all(shards.values()) and database == "ok"
+    body: dict[str, object] = {
+        "ready": ready,
+        "shards": {str(k): "connected" if up else "disconnected" for k, up in shards.items()},
+        "database": database,
+    }
+    return ready, body
+
+
+class Health:
+    """The health checks (``HEALTH_PORT``): ``/healthz``, 200 while the event loop runs; ``/readyz``,
+    200 when :func:`readiness` says so, else 503, with the player view's budget and load (``web``);
+    ``/metrics`` (:mod:`bot.interface.metrics`)."""
+
+    def __init__(
+        self, bot: HarmoniesBot, host: str, port: int, *, player_view: PlayerView | None = None
+    ) -> None:
+        self.bot = bot
+        self.player_view = player_view
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/healthz", self._alive)
+        app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        where = f"http://{self.host}:{self.port}"
+        log.info("Health checks on %s/healthz and /readyz, metrics on %s/metrics", where, where)
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _alive(self, request: web.Request) -> web.Response:
+        return web.json_response({"alive": True})
+
+    async def _ready(self, request: web.Request) -> web.Response:
+        ready, body = await readiness(self.bot)
+        if self.player_view is not None:
+            body["web"] = self.player_view.status()
+        return web.json_response(body, status=200 if ready else 503)
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.bot.metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -1,11 +1,10 @@
-"""What the cogs' views share: their base, the question kept in memory (a damage roll's confirmation, a
-risky healing session; and the answer to its buttons after a restart) and the pager. A view one cog
-uses lives in that cog (the "Wound…" menu's choices in cogs/menus.py), and so do the persistent
-buttons (Heal, Card, the deletion's), on :class:`Lasting`."""
+"""What the cogs' views share: their base, :class:`Lasting` for the buttons that survive restarts, the
+question kept in memory (and its answer after a restart), the pager. A view one cog uses lives there."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import secrets
 from collections.abc import Awaitable, Callable
@@ -22,13 +21,11 @@ PAGER_TIMEOUT = 300.0
 CONFIRM = N_("Confirm")
 CANCEL = N_("Cancel")
 CANCELLED = N_("Cancelled: nothing was changed.")
-NOTHING_ROLLED = N_("Nothing was rolled.")
-"""What a question says once the roll it went on with was refused (a follow-up says why)."""
+NOTHING_ROLLED = N_("Nothing was rolled.")  # a question's roll was refused (a follow-up says why)
 
 
 async def refuse_stranger(interaction: discord.Interaction[Any], author_id: int | None) -> bool:
-    """Whether a click comes from someone else than ``author_id`` (None: anyone may click): they are
-    told so privately, in their own language, not the author's."""
+    """Whether a click comes from someone else than ``author_id`` (None: anyone may click), told so."""
     if author_id is None or interaction.user.id == author_id:
         return False
     await send_private(
@@ -38,9 +35,8 @@ async def refuse_stranger(interaction: discord.Interaction[Any], author_id: int 
 
 
 class View(discord.ui.View):
-    """The bot's views: each click is in flight until it ends (a graceful stop waits for it:
-    ``HarmoniesBot.drain``) and its errors end in the error funnel; with an ``author_id``, only that
-    user may click."""
+    """Each click is in flight until it ends (``HarmoniesBot.drain``), its errors end in the error
+    funnel; with an ``author_id``, only that user may click."""
 
     def __init__(self, *, timeout: float, author_id: int | None = None) -> None:
         super().__init__(timeout=timeout)
@@ -60,8 +56,7 @@ class View(discord.ui.View):
 
 
 class Lasting:
-    """What the bot's DynamicItems (buttons that survive restarts) share with its views: each click is
-    in flight until it ends, and its errors end in the error funnel. ``clicked`` does the work."""
+    """The DynamicItems' :class:`View`: in flight, errors to the funnel; ``clicked`` does the work."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         interaction.client.handling()
@@ -78,15 +73,11 @@ class Lasting:
 
 
 class Question(View):
-    """A question kept in memory, answered only by ``author_id``: a red go-on button (labelled by the
-    key ``go``) and Cancel, both disabled once it is answered. Either ``on_go`` runs with the click that
-    went on (the damage roll's confirmation), or the caller awaits the answer (discord.py
-    ``examples/views/confirm.py``): ``await view.wait()``, then ``value`` is True (go on), False
-    (cancel) or None (no answer in time), and the answer's click is acknowledged by editing the
-    question with ``going`` (a risky healing session). ``cancel_first``: the safe choice is the one
-    under the thumb. Its buttons name the run of the bot that asked (``run``, the bot's
-    :attr:`~bot.interface.client.HarmoniesBot.run_id`), so that a click after a restart gets a private
-    answer (:class:`ExpiredQuestion`) instead of none."""
+    """A question for ``author_id``: a red go-on button (``go``) and Cancel, disabled once answered.
+    Either ``on_go`` runs with the click that went on, or the caller does ``await view.wait()`` and
+    reads ``value`` (True, False, or None: no answer in time), the click answered with ``going``.
+    ``cancel_first``: the safe choice under the thumb. The buttons name the bot's ``run``, so that a
+    click after a restart is answered (:class:`ExpiredQuestion`)."""
 
     def __init__(
         self,
@@ -104,44 +95,30 @@ class Question(View):
         self.on_go = on_go
         self.going = going
         self.value: bool | None = None
-        self.message: discord.Message | None = None
-        """The question's message, when its buttons are to be disabled there once it times out."""
+        self.message: discord.Message | None = None  # where to disable the buttons on a time-out
         question = secrets.token_hex(4)
-        self.go: discord.ui.Button[Question] = discord.ui.Button(
+        go_on = discord.ui.Button[Question](
             style=discord.ButtonStyle.danger, label=t(lang, go), custom_id=f"ask:{run}:{question}:y"
         )
-        self.cancel: discord.ui.Button[Question] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=t(lang, CANCEL),
-            custom_id=f"ask:{run}:{question}:n",
+        cancel = discord.ui.Button[Question](
+            style=discord.ButtonStyle.secondary, label=t(lang, CANCEL), custom_id=f"ask:{run}:{question}:n"
         )
-        self.go.callback = self._go  # type: ignore[method-assign]
-        self.cancel.callback = self._cancel  # type: ignore[method-assign]
-        for button in (self.cancel, self.go) if cancel_first else (self.go, self.cancel):
+        go_on.callback = functools.partial(self._answer, True)  # type: ignore[method-assign]
+        cancel.callback = functools.partial(self._answer, False)  # type: ignore[method-assign]
+        for button in (cancel, go_on) if cancel_first else (go_on, cancel):
             self.add_item(button)
 
-    async def _answered(self, interaction: discord.Interaction[Any], value: bool) -> bool:
-        """Note the answer; False when the question was already answered (a second click that raced
-        the first one: acknowledged, nothing more)."""
-        if self.is_finished():
+    async def _answer(self, value: bool, interaction: discord.Interaction[Any]) -> None:
+        if self.is_finished():  # a second click that raced the first one: acknowledged, nothing more
             await interaction.response.defer()
-            return False
+            return
         self.value = value
         self.disable()
         self.stop()
-        return True
-
-    async def _go(self, interaction: discord.Interaction[Any]) -> None:
-        if not await self._answered(interaction, True):
-            return
-        if self.on_go is not None:
+        if value and self.on_go is not None:
             await self.on_go(interaction)
         else:
-            await update(interaction, content=t(self.lang, self.going), view=self)
-
-    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
-        if await self._answered(interaction, False):
-            await update(interaction, content=t(self.lang, CANCELLED), view=self)
+            await update(interaction, content=t(self.lang, self.going if value else CANCELLED), view=self)
 
     async def on_timeout(self) -> None:
         self.disable()
@@ -155,9 +132,8 @@ class ExpiredQuestion(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ask:(?P<run>[0-9a-f]{8}):[0-9a-f]{8}:[yn]",
 ):
-    """Any click on a :class:`Question`'s button. When it was asked by an earlier run of
-    the bot (before a restart), nothing in memory waits for it any more: say so privately. (In the
-    run that asked, the live view answers, and this does nothing.)"""
+    """Any click on a :class:`Question`'s button: asked before a restart, it says so privately (in the
+    run that asked, the live view answers)."""
 
     def __init__(self, custom_id: str, run: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id))
@@ -185,8 +161,7 @@ class ExpiredQuestion(
 
 class Pager(View):
     """Turns pages (1-based), each rendered at its click by ``render(page)``, which also says how many
-    pages there are now (a log may grow meanwhile). With ``lang`` (/history): First, Previous and
-    Next, for ``author_id`` only; without (/character list): ◀️ and ▶️, for anyone."""
+    there are now. With ``lang`` (/history): First, Previous and Next; without: ◀️ and ▶️."""
 
     def __init__(
         self,
@@ -209,13 +184,9 @@ class Pager(View):
             self.first = discord.ui.Button(label=t(lang, "First"), style=secondary)
             self.previous = discord.ui.Button(label=t(lang, "Previous"), style=secondary)
             self.next = discord.ui.Button(label=t(lang, "Next"), style=secondary)
-        for button, turn in (
-            (self.first, self._first),
-            (self.previous, self._previous),
-            (self.next, self._next),
-        ):
+        for button, step in ((self.first, None), (self.previous, -1), (self.next, 1)):
             if button is not None:
-                button.callback = turn  # type: ignore[method-assign]
+                button.callback = functools.partial(self._turn, step)  # type: ignore[method-assign]
                 self.add_item(button)
         self._sync()
 
@@ -225,17 +196,10 @@ class Pager(View):
         if self.first is not None:
             self.first.disabled = self.previous.disabled
 
-    async def _turn(self, interaction: discord.Interaction[Any], page: int) -> None:
+    async def _turn(self, step: int | None, interaction: discord.Interaction[Any]) -> None:
+        """``step`` pages on (None: to the first)."""
+        page = 1 if step is None else self.page + step
         embed, self.pages = await self.render(max(1, min(page, self.pages)))
         self.page = max(1, min(page, self.pages))
         self._sync()
         await update(interaction, embed=embed, view=self)
-
-    async def _first(self, interaction: discord.Interaction[Any]) -> None:
-        await self._turn(interaction, 1)
-
-    async def _previous(self, interaction: discord.Interaction[Any]) -> None:
-        await self._turn(interaction, self.page - 1)
-
-    async def _next(self, interaction: discord.Interaction[Any]) -> None:
-        await self._turn(interaction, self.page + 1)

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 
 from bot.config import Settings
 from bot.interface.client import HarmoniesBot
-from bot.interface.health import Health, readiness
+from bot.interface.run import Health, readiness
 from bot.storage.store import Store
 
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.interface.health import Health
+from bot.interface.run import Health
 from bot.storage.sqlite import SqliteDatabase
 from tests import fakediscord as harness
 from tests.bot.test_health import free_port
