@@ -33,8 +33,9 @@ from bot.history import (
     record_of,
 )
 from bot.rules.damage import Harm
-from bot.rules.ruleset import Maxima, Ruleset
-from bot.rules.severity import Severity, Track
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import Track
+from bot.ui.fight import what_blow
 from bot.ui.i18n import Lang, t, tn
 from bot.ui.results import NOTICE_COLOUR, cascade_reason
 from bot.ui.settings import ruleset_changes
@@ -81,13 +82,6 @@ def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     return ", ".join(parts)
 
 
-def _why(
-    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
-) -> str:
-    """Which full ranks a wound went through, when the event recorded the maxima."""
-    return "" if maxima is None else cascade_reason(lang, track, start, became, maxima)
-
-
 def _settings_diff(record: Configured, lang: Lang) -> str | None:
     """A settings change recorded with the settings before and after, as ``label: old → new; …``;
     ``None`` for older events, which recorded only the new values."""
@@ -112,7 +106,7 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
     if any(became != record.severity for became in record.became):
         labels = [
             (t(lang, BEYOND[track]) if became is None else severity_label(lang, track, became))
-            + _why(lang, track, record.severity, became, record.maxima)
+            + cascade_reason(lang, track, record.severity, became, record.maxima)
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
@@ -184,7 +178,7 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     outcome = ""
     last = record.rolls[-1] if record.rolls else None
     if last is not None and last.worsened:
-        why = _why(lang, track, record.severity.higher(), last.became, record.maxima)
+        why = cascade_reason(lang, track, record.severity.higher(), last.became, record.maxima)
         if last.became is None:
             outcome = " → " + t(lang, BEYOND[track]) + why
         else:
@@ -214,11 +208,6 @@ def _lowered(record: Lowered, lang: Lang, name: str) -> str:
 def _struck(record: Struck, lang: Lang, hidden: Collection[int]) -> str:
     """A blow on several targets (/fight): what each target's wound became; a secret NPC's kept secret."""
     track = record.track
-    if record.severity is not None:
-        what = severity_label(lang, track, record.severity)
-    else:
-        key = N_("damage {damage}") if track is Track.PHYSICAL else N_("damage {damage} (mental)")
-        what = t(lang, key, damage=record.damage)
     hits = []
     for hit in record.hits:
         name = f"**{clip(escape(hit.name), NAME_IN_EVENT)}**"
@@ -227,6 +216,7 @@ def _struck(record: Struck, lang: Lang, hidden: Collection[int]) -> str:
             continue
         became = [t(lang, BEYOND[track]) if b is None else severity_label(lang, track, b) for b in hit.became]
         hits.append(f"{name} → {', '.join(became) or t(lang, 'no wound')}")
+    what = what_blow(track, record.severity, record.damage, lang)
     text = t(lang, "blow ({what}): {hits}", what=what, hits="; ".join(hits))
     if record.skipped:
         names = ", ".join(f"**{clip(escape(n), NAME_IN_EVENT)}**" for n in record.skipped)

@@ -112,15 +112,6 @@ def counts_text(character: Character, track: Track, lang: Lang) -> str:
     )
 
 
-def track_line(character: Character, track: Track, lang: Lang) -> str | None:
-    """``Physical 🟨🟨🟧 — light 2/4 · serious 1/2``: one line for a track that holds wounds (``None``
-    for an empty track)."""
-    counts = character.counts(track)
-    if not any(counts):
-        return None
-    return f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
-
-
 def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
     """The healing sessions ``character`` may start now (one per track at most), with their first roll's
     odds: a result's state, its Heal buttons, the card and the board show them."""
@@ -136,7 +127,11 @@ def status_lines(
     elsewhere, loudly: nothing here (no numbers for them)."""
     if character.out_of_play:
         return []
-    lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
+    lines = [
+        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
+        for track in Track
+        if any(counts := character.counts(track))
+    ]
     if not lines:
         return [t(lang, "Unhurt.")]
     lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
@@ -242,14 +237,6 @@ def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -
 # ---- Why a wound became worse than asked: the full ranks it went through ("light full 4/4").
 
 
-def skipped(start: Severity | None, became: Severity | None) -> list[Severity]:
-    """The ranks from ``start`` up to (not including) ``became`` (``None``: beyond the track): each
-    was full when the wound arrived, which is why it went on up."""
-    if start is None:
-        return []
-    return [s for s in SEVERITIES if s >= start and (became is None or s < became)]
-
-
 FULL = {  # a severity by its English choice value: "full" as the reason of an escalation
     "light": N_("light full {max}/{max}"),
     "serious": N_("serious full {max}/{max}"),
@@ -261,10 +248,15 @@ FULL = {  # a severity by its English choice value: "full" as the reason of an e
 
 
 def cascade_reason(
-    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima
+    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
 ) -> str:
-    """`` (light full 4/4, serious full 2/2)``, or nothing when the wound stayed at ``start``."""
-    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped(start, became)]
+    """`` (light full 4/4, serious full 2/2)``: the ranks from ``start`` up to ``became`` (``None``:
+    beyond the track), each full when the wound arrived; nothing when the wound stayed at ``start``
+    (or when ``maxima`` were not recorded)."""
+    if start is None or maxima is None:
+        return ""
+    skipped = [s for s in SEVERITIES if s >= start and (became is None or s < became)]
+    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped]
     return f" ({', '.join(full)})" if full else ""
 
 
@@ -348,19 +340,15 @@ def offer_sign(odds: HealingOdds) -> str:
     return "⛔" if odds.hopeless else "🩹"
 
 
-def danger_text(odds: HealingOdds, lang: Lang) -> str:
-    """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
-    or "" when it cannot worsen anything."""
-    if odds.deadly:
-        return f"{offer_sign(odds)} {percent(lang, odds.death)}"
-    if odds.worsening > 0:
-        return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
-    return ""
-
-
 def stakes(odds: HealingOdds, lang: Lang) -> str:
-    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"."""
-    return " · ".join(part for part in (success_text(odds, lang), danger_text(odds, lang)) if part)
+    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"
+    (nothing of worsening when the first roll cannot worsen anything)."""
+    parts = [success_text(odds, lang)]
+    if odds.deadly:
+        parts.append(f"{offer_sign(odds)} {percent(lang, odds.death)}")
+    elif odds.worsening > 0:
+        parts.append(t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening)))
+    return " · ".join(parts)
 
 
 def odds_line(odds: HealingOdds, lang: Lang) -> str:
@@ -608,13 +596,6 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
 
 
-def roll_verdict(roll: Roll, lang: Lang) -> str:
-    """``✅ **Success**, margin +2`` / ``❌ **Failure**, failure margin 3``."""
-    if roll.success:
-        return t(lang, "✅ **Success**, margin {margin}", margin=signed(roll.margin))
-    return t(lang, "❌ **Failure**, failure margin {margin}", margin=roll.failure_margin)
-
-
 def roll_embed(
     roll: Roll,
     lang: Lang,
@@ -625,7 +606,10 @@ def roll_embed(
 ) -> discord.Embed:
     """A general ±d10 roll: the verdict first, then every term. The reminder of what a difficulty
     means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
-    lines = [roll_verdict(roll, lang)]
+    if roll.success:
+        lines = [t(lang, "✅ **Success**, margin {margin}", margin=signed(roll.margin))]
+    else:
+        lines = [t(lang, "❌ **Failure**, failure margin {margin}", margin=roll.failure_margin)]
     if terms:
         lines.append(roll_terms(roll, lang, t(lang, "modifier")))
     embed = discord.Embed(
