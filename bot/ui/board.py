@@ -98,11 +98,6 @@ def _offer(odds: HealingOdds) -> tuple[Track, str]:
     return odds.track, "deadly" if odds.deadly else "hopeless" if odds.hopeless else "good"
 
 
-def heal_offer(odds: HealingOdds, lang: Lang) -> HealOffer:
-    label = t(lang, OFFERS[_offer(odds)][1])
-    return HealOffer(offer_sign(odds), label, odds_line(odds, lang), odds.worth_offering)
-
-
 def one_wound_from_out(character: Character) -> bool:
     """Whether some next wound would kill (or make incoherent): as every result warns."""
     return any(w.becomes is None for track in Track for w in warnings(character, track))
@@ -142,8 +137,7 @@ def board_embed(
 class TrackLine:
     track: Track
     label: str
-    """``Physical``."""
-    marks: tuple[int, int, int]
+    marks: tuple[int, ...]
     """How many marks of each severity to draw (the wounds held, at most ten per severity)."""
     counts: str
     """``light 2/4 · serious 1/2``: the same in words (screen readers)."""
@@ -192,7 +186,12 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
     if character.out_of_play:
         return PartyLine(character.name, npc, state_text(character, lang), level)
     tracks = tuple(
-        TrackLine(track, track_label(lang, track), _marks(counts), counts_text(character, track, lang))
+        TrackLine(
+            track,
+            track_label(lang, track),
+            tuple(min(n, MAX_MARKS) for n in counts),
+            counts_text(character, track, lang),
+        )
         for track in Track
         if any(counts := character.counts(track))
     )
@@ -207,13 +206,11 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         signed(total_penalty(character, ruleset)) if tracks else None,
         found[0] if found else None,
         one_wound_from_out(character),
-        tuple(heal_offer(o, lang) for o in odds),
+        tuple(
+            HealOffer(offer_sign(o), t(lang, OFFERS[_offer(o)][1]), odds_line(o, lang), o.worth_offering)
+            for o in odds
+        ),
     )
-
-
-def _marks(counts: tuple[int, int, int]) -> tuple[int, int, int]:
-    low, mid, high = (min(n, MAX_MARKS) for n in counts)
-    return low, mid, high
 
 
 def party_lines(characters: Sequence[Character], ruleset: Ruleset, lang: Lang) -> list[PartyLine]:

@@ -118,13 +118,10 @@ def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
     return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
 
 
-def status_lines(
-    character: Character, ruleset: Ruleset, lang: Lang, odds: Sequence[HealingOdds] | None = None
-) -> list[str]:
+def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
     """What a short result says of the character after the change: the tracks that hold wounds, the
-    total penalty, the loudest warning and the odds of each healing session offered (``odds``: the
-    :func:`sessions`, when the caller has them already). Dead and incoherent characters say so
-    elsewhere, loudly: nothing here (no numbers for them)."""
+    total penalty, the loudest warning and the odds of each healing session offered. Dead and
+    incoherent characters say so elsewhere, loudly: nothing here (no numbers for them)."""
     if character.out_of_play:
         return []
     lines = [
@@ -139,10 +136,7 @@ def status_lines(
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
     # a healing session is offered (the Heal button): its odds, as on the card, after its mark
-    lines += [
-        f"{offer_sign(o)} {odds_line(o, lang)}"
-        for o in (sessions(character, ruleset) if odds is None else odds)
-    ]
+    lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
     return lines
 
 
@@ -189,15 +183,9 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
     return loud + [_warning_line(w, lang) for w in found]
 
 
-def with_status(
-    embed: discord.Embed,
-    character: Character,
-    ruleset: Ruleset,
-    lang: Lang,
-    odds: Sequence[HealingOdds] | None = None,
-) -> discord.Embed:
+def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """``embed`` (a short result) with the character's state after the change as its last field."""
-    if lines := status_lines(character, ruleset, lang, odds):
+    if lines := status_lines(character, ruleset, lang):
         embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
@@ -465,16 +453,14 @@ def wound_embed(
     lang: Lang,
     *,
     note: str = "",
-    odds: Sequence[HealingOdds] | None = None,
 ) -> discord.Embed:
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
-    incoherence called out, the wounds of the batch not applied after a fatal one (``odds``: see
-    :func:`status_lines`)."""
+    incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
-    return fit_total(with_status(embed, character_after, ruleset, lang, odds), RESULT_BUDGET)
+    return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
 
 def wound_result(
