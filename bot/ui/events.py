@@ -196,15 +196,6 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     )
 
 
-def _lowered(record: Lowered, lang: Lang, name: str) -> str:
-    track = record.track
-    after = healed_word(lang, track) if record.became is None else severity_label(lang, track, record.became)
-    severity = severity_label(lang, track, record.severity)
-    return t(
-        lang, "**{name}**: GM healing, {severity} → {became}", name=name, severity=severity, became=after
-    )
-
-
 def _struck(record: Struck, lang: Lang, hidden: Collection[int]) -> str:
     """A blow on several targets (/fight): what each target's wound became; a secret NPC's kept secret."""
     track = record.track
@@ -260,8 +251,16 @@ def describe(record: Record, character_name: str | None, lang: Lang, hidden: Col
             return _damage(record, lang, name)
         case HealRolled():
             return _heal_roll(record, lang, name)
-        case Lowered():
-            return _lowered(record, lang, name)
+        case Lowered(track=track, became=became):
+            after = healed_word(lang, track) if became is None else severity_label(lang, track, became)
+            severity = severity_label(lang, track, record.severity)
+            return t(
+                lang,
+                "**{name}**: GM healing, {severity} → {became}",
+                name=name,
+                severity=severity,
+                became=after,
+            )
         case Rested(days=days, characters=count):
             who = name if character_name else t(lang, "{count} characters", count=count)
             return tn(lang, "rest of {count} day for {who}", "rest of {count} days for {who}", days, who=who)
