@@ -213,10 +213,6 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
     )
 
 
-def party_lines(characters: Sequence[Character], ruleset: Ruleset, lang: Lang) -> list[PartyLine]:
-    return [party_line(c, ruleset, lang) for c in characters]
-
-
 # ---- Autocomplete choices that inform: "Aélis (Léa) — −3", "Goblin (NPC) — badly wounded".
 
 OWNER_IN_CHOICE = 24

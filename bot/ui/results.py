@@ -673,25 +673,21 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     roll."""
     lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
-    fields: list[tuple[str, str]] = []
-    unwelcome: list[tuple[str, str]] = []  # listed after every session worth offering
-    for track in Track:
-        found: dict[bool, list[str]] = {True: [], False: []}  # by whether the session is worth offering
-        for character, odds in ready_to_heal(characters, ruleset, track):
-            found[odds.worth_offering].append(
-                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
-            )
-        for worth, into, titles in ((True, fields, CAN_ROLL), (False, unwelcome, NOT_OFFERED)):
-            if found[worth]:
-                into.append((t(lang, titles[track]), join_lines(lang, found[worth], FIELD_VALUE)))
-    if not fields:
-        description = t(lang, "Nobody can roll healing yet.") + "\n" + description
-    fields += unwelcome
     embed = discord.Embed(
-        title=tn(lang, "Rest: {count} day", "Rest: {count} days", days),
-        description=description or None,
-        colour=discord.Colour(NOTICE_COLOUR),
+        title=tn(lang, "Rest: {count} day", "Rest: {count} days", days), colour=discord.Colour(NOTICE_COLOUR)
     )
-    for name, value in fields:
-        embed.add_field(name=name, value=value, inline=False)
+    ready = {track: ready_to_heal(characters, ruleset, track) for track in Track}
+    for worth, titles in ((True, CAN_ROLL), (False, NOT_OFFERED)):  # the sessions worth offering first
+        for track in Track:
+            found = [
+                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
+                for character, odds in ready[track]
+                if odds.worth_offering == worth
+            ]
+            if found:
+                value = join_lines(lang, found, FIELD_VALUE)
+                embed.add_field(name=t(lang, titles[track]), value=value, inline=False)
+        if worth and not embed.fields:
+            description = t(lang, "Nobody can roll healing yet.") + "\n" + description
+    embed.description = description or None
     return fit_total(embed)
