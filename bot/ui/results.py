@@ -355,37 +355,31 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
 
 def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
     """The private question before a session the bot rolls: what is at stake first, then why."""
-    at_stake = stakes(odds, lang)
-    if not odds.beyond and odds.hopeless:
-        return t(
-            lang,
-            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
-            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
-            "the wound. Roll anyway? (Cancel changes nothing.)",
-            stakes=at_stake,
-        )
-    if not odds.beyond:
-        return t(
-            lang,
-            "**{stakes}**\nThis healing session may make things worse: a first roll "
-            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
-            "nothing.)",
-            stakes=at_stake,
-        )
-    key = (
-        N_(
+    if odds.beyond and odds.track is Track.PHYSICAL:
+        key = N_(
             "⚠️ **{stakes}**\nThis healing session may **kill** {name}: a first roll "
             "failed by 10 or more worsens the wound, and that would be fatal. Roll "
             "anyway? (Cancel changes nothing.)"
         )
-        if odds.track is Track.PHYSICAL
-        else N_(
+    elif odds.beyond:
+        key = N_(
             "⚠️ **{stakes}**\nThis healing session may make {name} **incoherent**: a "
             "first roll failed by 10 or more worsens the wound beyond the last "
             "psychosis. Roll anyway? (Cancel changes nothing.)"
         )
-    )
-    return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
+    elif odds.hopeless:
+        key = N_(
+            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
+            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
+            "the wound. Roll anyway? (Cancel changes nothing.)"
+        )
+    else:
+        key = N_(
+            "**{stakes}**\nThis healing session may make things worse: a first roll "
+            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
+            "nothing.)"
+        )
+    return t(lang, key, stakes=stakes(odds, lang), name=clip(escape(character.name), NAME_IN_QUESTION))
 
 
 def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
