@@ -396,8 +396,6 @@ STATUS_ROOM = 600  # kept for the state after the change (with_status), a field 
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 MAX_MENTIONS = 50  # Discord allows 100; 50 keep the content well within 2000 characters
-SUCCESS_COLOUR = COLOURS[State.UNHURT]
-FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
 
 def _out_line(character: Character, lang: Lang) -> str | None:
@@ -595,7 +593,7 @@ def roll_embed(
     embed = discord.Embed(
         title=t_name(lang, "Roll — {name}", character_name, TITLE),
         description="\n".join(lines),
-        colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
+        colour=state_colour(State.UNHURT if roll.success else State.CRITICAL),
     )
     if difficulty_typed and terms:
         embed.set_footer(text=t(lang, "A positive difficulty makes a roll easier, a negative one harder."))
