@@ -86,6 +86,19 @@ def lang_of(locale: discord.Locale | str | None) -> Lang:
     return lang if lang in CATALOGUES else "en"
 
 
+TEXTS: Final[dict[Lang, dict[str, str]]] = {
+    lang: {
+        message: found if isinstance(found, str) else found[0]
+        for (context, message), found in catalogue.messages.items()
+        if context is None
+    }
+    for lang, catalogue in CATALOGUES.items()
+}
+"""Each language's messages without a context (those :func:`t` renders), looked up in one step;
+English is every known message as itself."""
+TEXTS["en"] = {message: message for context, message in KNOWN if context is None}
+
+
 def _translation(lang: Lang, context: str | None, message: str) -> str | tuple[str, ...] | None:
     if STRICT and (context, message) not in KNOWN:
         raise MissingParameter(f"message {message!r} (context {context!r}) is in no catalogue")
@@ -120,7 +133,10 @@ def tp(lang: Lang, context: str | None, message: str, /, **params: object) -> st
 
 def t(lang: Lang, message: str, /, **params: object) -> str:
     """The English ``message`` in ``lang`` with ``params`` filled in (see :func:`tp`)."""
-    return tp(lang, None, message, **params)
+    template = TEXTS.get(lang, TEXTS["en"]).get(message)
+    if template is None:  # not translated: logged, or under the tests an error
+        return tp(lang, None, message, **params)
+    return _fill(message, template, params)
 
 
 def plural_index(lang: Lang, count: int) -> int:
