@@ -550,25 +550,23 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     ]
     healed, rolls = session.healed, len(session.steps)
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
-        head = [loud]
+        head = loud
     elif (left := session.eligible - rolls) > 0:
-        head = [
-            tn(
-                lang,
-                "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
-                "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
-                left,
-                healed=healed,
-                rolls=rolls,
-            )
-        ]
+        head = tn(
+            lang,
+            "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
+            "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
+            left,
+            healed=healed,
+            rolls=rolls,
+        )
     else:
-        head = [t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)]
+        head = t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)
     title = t_name(lang, SESSION_TITLE[track], session.character.name, TITLE)
-    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(len(part) + 1 for part in head)
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - len(head) - 1
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(lang, steps, room)]),
+        description=head + "\n" + join_lines(lang, steps, room),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
