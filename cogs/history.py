@@ -14,9 +14,8 @@ from bot.interface.replies import actor_of, buttons_view, card_button, public_la
 from bot.interface.views import Pager
 from bot.rules import Ruleset
 from bot.storage.store import Reader, Store
-from bot.ui.events import history_embed
+from bot.ui.events import history_embed, undo_embed
 from bot.ui.results import MAX_MENTIONS
-from bot.ui.undo import undo_embed
 
 if TYPE_CHECKING:
     from bot.interface.client import HarmoniesBot

@@ -59,7 +59,7 @@ def imports_discord(name: str) -> bool:
 UI_WITH_DISCORD = {
     # they build discord.Embed (text: its fit_total and Discord's markdown escaping)
     *("bot.ui.board", "bot.ui.card", "bot.ui.damage", "bot.ui.events", "bot.ui.fight"),
-    *("bot.ui.results", "bot.ui.settings", "bot.ui.text", "bot.ui.undo"),
+    *("bot.ui.results", "bot.ui.settings", "bot.ui.text"),
     "bot.ui.i18n",  # it holds discord.py's app_commands.Translator
 }
 """The README's Layout names the same files."""

@@ -70,38 +70,32 @@ def board_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     elif one_wound_from_out(character):
         parts.insert(1, "⚠️")
     for odds in offered:  # a session offered, with what is at stake: never good news when it is not
-        parts.append(t(lang, ON_BOARD[_offer(odds)], stakes=stakes(odds, lang)))
+        parts.append(t(lang, OFFERS[_offer(odds)][0], stakes=stakes(odds, lang)))
     return " · ".join(parts)
 
 
-ON_BOARD = {  # a session on the board, by (track, what it is: _offer)
-    (Track.PHYSICAL, "good"): N_("🩹 can heal: {stakes}"),
-    (Track.MENTAL, "good"): N_("🩹 can heal: {stakes}"),
-    (Track.PHYSICAL, "deadly"): N_("☠️ healing can kill: {stakes}"),
-    (Track.MENTAL, "deadly"): N_("🌀 mental healing can make incoherent: {stakes}"),
-    (Track.PHYSICAL, "hopeless"): N_("⛔ healing can hardly succeed: {stakes}"),
-    (Track.MENTAL, "hopeless"): N_("⛔ mental healing can hardly succeed: {stakes}"),
-}
-ON_PAGE = {  # the same on the player view, after its mark (offer_sign)
-    (Track.PHYSICAL, "good"): N_("can heal"),
-    (Track.MENTAL, "good"): N_("can heal"),
-    (Track.PHYSICAL, "deadly"): N_("healing can kill"),
-    (Track.MENTAL, "deadly"): N_("mental healing can make incoherent"),
-    (Track.PHYSICAL, "hopeless"): N_("healing can hardly succeed"),
-    (Track.MENTAL, "hopeless"): N_("mental healing can hardly succeed"),
+OFFERS = {  # a session on the board, and on the player view after its mark (offer_sign), by _offer
+    (Track.PHYSICAL, "good"): (N_("🩹 can heal: {stakes}"), N_("can heal")),
+    (Track.MENTAL, "good"): (N_("🩹 can heal: {stakes}"), N_("can heal")),
+    (Track.PHYSICAL, "deadly"): (N_("☠️ healing can kill: {stakes}"), N_("healing can kill")),
+    (Track.MENTAL, "deadly"): (
+        N_("🌀 mental healing can make incoherent: {stakes}"),
+        N_("mental healing can make incoherent"),
+    ),
+    (Track.PHYSICAL, "hopeless"): (
+        N_("⛔ healing can hardly succeed: {stakes}"),
+        N_("healing can hardly succeed"),
+    ),
+    (Track.MENTAL, "hopeless"): (
+        N_("⛔ mental healing can hardly succeed: {stakes}"),
+        N_("mental healing can hardly succeed"),
+    ),
 }
 
 
 def _offer(odds: HealingOdds) -> tuple[Track, str]:
-    """How the board and the page name the session: only one worth offering is good news
-    (:attr:`HealingOdds.worth_offering`)."""
+    """How the board and the page name the session: only one worth offering is good news."""
     return odds.track, "deadly" if odds.deadly else "hopeless" if odds.hopeless else "good"
-
-
-def heal_offer(odds: HealingOdds, lang: Lang) -> HealOffer:
-    """A session as the player view shows it."""
-    label = t(lang, ON_PAGE[_offer(odds)])
-    return HealOffer(offer_sign(odds), label, odds_line(odds, lang), odds.worth_offering)
 
 
 def one_wound_from_out(character: Character) -> bool:
@@ -138,22 +132,12 @@ def board_embed(
 
 # ---- The party as the player view shows it (issue 29): the board's lines as data, for a web page.
 
-STATE_NAMES = {
-    State.UNHURT: "unhurt",
-    State.LIGHT: "light",
-    State.SERIOUS: "serious",
-    State.CRITICAL: "critical",
-    State.OUT: "out",
-}
-"""A state as a word for the page's style sheet (never shown)."""
-
 
 @dataclass(frozen=True)
 class TrackLine:
     track: Track
     label: str
-    """``Physical``."""
-    marks: tuple[int, int, int]
+    marks: tuple[int, ...]
     """How many marks of each severity to draw (the wounds held, at most ten per severity)."""
     counts: str
     """``light 2/4 · serious 1/2``: the same in words (screen readers)."""
@@ -183,7 +167,7 @@ class PartyLine:
     state: str
     """"unhurt", "dead", or the worst wound of each track; a secret NPC's: its one word."""
     level: str
-    """:data:`STATE_NAMES` of its state, for the colours (``secret`` for a secret NPC)."""
+    """Its :class:`State` in lower case, for the colours (``secret`` for a secret NPC)."""
     tracks: tuple[TrackLine, ...] = ()
     penalty: str | None = None
     warning: str | None = None
@@ -198,11 +182,16 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
     npc = character.owner_id is None
     if ruleset.is_secret(character.owner_id, character.id):
         return PartyLine(character.name, npc, secret_word(character, lang), "secret")
-    level = STATE_NAMES[state_of(character)]
+    level = state_of(character).name.lower()  # for the page's style sheet
     if character.out_of_play:
         return PartyLine(character.name, npc, state_text(character, lang), level)
     tracks = tuple(
-        TrackLine(track, track_label(lang, track), _marks(counts), counts_text(character, track, lang))
+        TrackLine(
+            track,
+            track_label(lang, track),
+            tuple(min(n, MAX_MARKS) for n in counts),
+            counts_text(character, track, lang),
+        )
         for track in Track
         if any(counts := character.counts(track))
     )
@@ -217,17 +206,11 @@ def party_line(character: Character, ruleset: Ruleset, lang: Lang) -> PartyLine:
         signed(total_penalty(character, ruleset)) if tracks else None,
         found[0] if found else None,
         one_wound_from_out(character),
-        tuple(heal_offer(o, lang) for o in odds),
+        tuple(
+            HealOffer(offer_sign(o), t(lang, OFFERS[_offer(o)][1]), odds_line(o, lang), o.worth_offering)
+            for o in odds
+        ),
     )
-
-
-def _marks(counts: tuple[int, int, int]) -> tuple[int, int, int]:
-    low, mid, high = (min(n, MAX_MARKS) for n in counts)
-    return low, mid, high
-
-
-def party_lines(characters: Sequence[Character], ruleset: Ruleset, lang: Lang) -> list[PartyLine]:
-    return [party_line(c, ruleset, lang) for c in characters]
 
 
 # ---- Autocomplete choices that inform: "Aélis (Léa) — −3", "Goblin (NPC) — badly wounded".

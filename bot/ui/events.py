@@ -1,10 +1,11 @@
-"""History and undo: one line per recorded event, from its typed record (:mod:`bot.history`)."""
+"""History and undo: one line per recorded event, from its typed record (:mod:`bot.history`); what
+/undo says (the change reverted, and the state of each character that came back)."""
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime
 
 import discord
@@ -32,11 +33,14 @@ from bot.history import (
     Wounded,
     record_of,
 )
+from bot.rules.character import Character
 from bot.rules.damage import Harm
-from bot.rules.ruleset import Maxima, Ruleset
-from bot.rules.severity import Severity, Track
+from bot.rules.ruleset import Ruleset
+from bot.rules.severity import SEVERITIES, Severity, Track
+from bot.rules.wounds import total_penalty
+from bot.ui.fight import what_blow
 from bot.ui.i18n import Lang, t, tn
-from bot.ui.results import NOTICE_COLOUR, cascade_reason
+from bot.ui.results import NOTICE_COLOUR, cascade_reason, secret_word, state_text
 from bot.ui.settings import ruleset_changes
 from bot.ui.text import (
     DESCRIPTION,
@@ -48,6 +52,8 @@ from bot.ui.text import (
     join_lines,
     mention,
     severity_label,
+    severity_short,
+    signed,
     t_name,
 )
 
@@ -81,13 +87,6 @@ def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     return ", ".join(parts)
 
 
-def _why(
-    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
-) -> str:
-    """Which full ranks a wound went through, when the event recorded the maxima."""
-    return "" if maxima is None else cascade_reason(lang, track, start, became, maxima)
-
-
 def _settings_diff(record: Configured, lang: Lang) -> str | None:
     """A settings change recorded with the settings before and after, as ``label: old → new; …``;
     ``None`` for older events, which recorded only the new values."""
@@ -100,10 +99,12 @@ def _settings_diff(record: Configured, lang: Lang) -> str | None:
     return "; ".join(ruleset_changes(before, after, lang, mentions=False)) or "—"
 
 
-BEYOND = {
-    Track.PHYSICAL: N_("☠️ FATAL"),
-    Track.MENTAL: N_("🌀 INCOHERENT"),
-}  # a wound beyond the last severity
+BEYOND = {Track.PHYSICAL: N_("☠️ FATAL"), Track.MENTAL: N_("🌀 INCOHERENT")}
+
+
+def _became(lang: Lang, track: Track, severity: Severity | None) -> str:
+    """A severity in words, or FATAL (INCOHERENT) for a wound beyond the last one."""
+    return t(lang, BEYOND[track]) if severity is None else severity_label(lang, track, severity)
 
 
 def _wound(record: Wounded, lang: Lang, name: str) -> str:
@@ -111,8 +112,7 @@ def _wound(record: Wounded, lang: Lang, name: str) -> str:
     outcome = ""
     if any(became != record.severity for became in record.became):
         labels = [
-            (t(lang, BEYOND[track]) if became is None else severity_label(lang, track, became))
-            + _why(lang, track, record.severity, became, record.maxima)
+            _became(lang, track, became) + cascade_reason(lang, track, record.severity, became, record.maxima)
             for became in record.became
         ]
         outcome = " → " + ", ".join(labels)
@@ -145,7 +145,6 @@ def _batch_end(record: Wounded | DamageRolled, lang: Lang) -> str:
 def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
     """A damage roll (rules.md §8): each blow's outcome by the table, and what its wound became."""
     track, became = record.track, list(record.became)
-    beyond = t(lang, BEYOND[track])
     outcomes = []
     for blow in record.rolls:
         severity = blow.harm.severity
@@ -153,16 +152,10 @@ def _damage(record: DamageRolled, lang: Lang, name: str) -> str:
             outcomes.append(t(lang, "no wound"))
             continue
         ended = became.pop(0) if became else None
-        if severity is None:  # the table's last band
-            outcomes.append(beyond)
-            continue
-        label = severity_label(lang, track, severity)
-        if ended is None:
-            outcomes.append(f"{label} → {beyond}")
-        elif ended != severity:
-            outcomes.append(f"{label} → {severity_label(lang, track, ended)}")
+        if severity is None or ended == severity:  # the table's last band, or no escalation
+            outcomes.append(_became(lang, track, severity))
         else:
-            outcomes.append(label)
+            outcomes.append(f"{severity_label(lang, track, severity)} → {_became(lang, track, ended)}")
     shown = ", ".join(outcomes) or "?"
     text = (
         t(lang, "**{name}**: damage {damage} → {outcomes}", name=name, damage=record.damage, outcomes=shown)
@@ -184,13 +177,11 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     outcome = ""
     last = record.rolls[-1] if record.rolls else None
     if last is not None and last.worsened:
-        why = _why(lang, track, record.severity.higher(), last.became, record.maxima)
+        why = cascade_reason(lang, track, record.severity.higher(), last.became, record.maxima)
         if last.became is None:
             outcome = " → " + t(lang, BEYOND[track]) + why
         else:
-            outcome = (
-                t(lang, " — worsened: {severity}", severity=severity_label(lang, track, last.became)) + why
-            )
+            outcome = t(lang, " — worsened: {severity}", severity=_became(lang, track, last.became)) + why
     return t(
         lang,
         "**{name}**: healing session ({severity}), {healed}/{rolls} successful rolls{outcome}",
@@ -202,31 +193,18 @@ def _heal_roll(record: HealRolled, lang: Lang, name: str) -> str:
     )
 
 
-def _lowered(record: Lowered, lang: Lang, name: str) -> str:
-    track = record.track
-    after = healed_word(lang, track) if record.became is None else severity_label(lang, track, record.became)
-    severity = severity_label(lang, track, record.severity)
-    return t(
-        lang, "**{name}**: GM healing, {severity} → {became}", name=name, severity=severity, became=after
-    )
-
-
 def _struck(record: Struck, lang: Lang, hidden: Collection[int]) -> str:
     """A blow on several targets (/fight): what each target's wound became; a secret NPC's kept secret."""
     track = record.track
-    if record.severity is not None:
-        what = severity_label(lang, track, record.severity)
-    else:
-        key = N_("damage {damage}") if track is Track.PHYSICAL else N_("damage {damage} (mental)")
-        what = t(lang, key, damage=record.damage)
     hits = []
     for hit in record.hits:
         name = f"**{clip(escape(hit.name), NAME_IN_EVENT)}**"
         if hit.character_id in hidden:
             hits.append(t(lang, "{name}: kept secret", name=name))
             continue
-        became = [t(lang, BEYOND[track]) if b is None else severity_label(lang, track, b) for b in hit.became]
+        became = [_became(lang, track, b) for b in hit.became]
         hits.append(f"{name} → {', '.join(became) or t(lang, 'no wound')}")
+    what = what_blow(track, record.severity, record.damage, lang)
     text = t(lang, "blow ({what}): {hits}", what=what, hits="; ".join(hits))
     if record.skipped:
         names = ", ".join(f"**{clip(escape(n), NAME_IN_EVENT)}**" for n in record.skipped)
@@ -270,8 +248,16 @@ def describe(record: Record, character_name: str | None, lang: Lang, hidden: Col
             return _damage(record, lang, name)
         case HealRolled():
             return _heal_roll(record, lang, name)
-        case Lowered():
-            return _lowered(record, lang, name)
+        case Lowered(track=track, became=became):
+            after = healed_word(lang, track) if became is None else severity_label(lang, track, became)
+            severity = severity_label(lang, track, record.severity)
+            return t(
+                lang,
+                "**{name}**: GM healing, {severity} → {became}",
+                name=name,
+                severity=severity,
+                became=after,
+            )
         case Rested(days=days, characters=count):
             who = name if character_name else t(lang, "{count} characters", count=count)
             return tn(lang, "rest of {count} day for {who}", "rest of {count} days for {who}", days, who=who)
@@ -388,3 +374,69 @@ def history_embed(
     embed = discord.Embed(title=title, description=description, colour=discord.Colour(NOTICE_COLOUR))
     embed.set_footer(text=t(lang, "page {page}/{pages}", page=page, pages=pages))
     return embed
+
+
+# ---- /undo: the change reverted, then a line for each character that came back
+
+
+def undo_embed(
+    event: Event,
+    lang: Lang,
+    restored: Sequence[Character],
+    hidden: Collection[int],
+    back_in_play: Mapping[int, str],
+    ruleset: Ruleset,
+) -> discord.Embed:
+    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
+    record says what it reverted); ``restored``: the characters as the undo left them, each with the
+    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
+    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
+    "incoherent"); ``ruleset``: for the penalty.
+    A few lines: the cards are behind the Card buttons."""
+    record = record_of(event)
+    secret = event.character_id is not None and event.character_id in hidden
+    if isinstance(record, Undid):
+        reverted = record.event_id
+        inner = record.reverted
+        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
+        if secret and kind_of(inner) in SECRET_KINDS:
+            what = t(lang, SECRET_CHANGE, name=name)
+        elif inner is None or secret:
+            what = describe_event(event, lang, hidden)
+        else:
+            what = clip(
+                describe(inner, record.character_name or event.character_name, lang, hidden), EVENT_LIMIT
+            )
+    else:
+        reverted, what = event.id, describe_event(event, lang, hidden)
+    lines = [t(lang, "Reverted change #{id}: {what}", id=reverted, what=what)]
+    lines += [_came_back(c, ruleset, lang, c.id in hidden, back_in_play.get(c.id or 0)) for c in restored]
+    embed = discord.Embed(
+        title=t(lang, "Undone"),
+        description=join_lines(lang, lines, DESCRIPTION),
+        colour=discord.Colour(NOTICE_COLOUR),
+    )
+    embed.set_footer(text=t(lang, "Run /undo again to go further back."))
+    return embed
+
+
+def _came_back(character: Character, ruleset: Ruleset, lang: Lang, secret: bool, was: str | None) -> str:
+    """ "↩️ **Aélis** — alive again · state restored: 2 light, 2 serious, 1 critical · −13"."""
+    name = clip(escape(character.name), NAME_IN_EVENT)
+    if secret:
+        state = secret_word(character, lang)
+    elif not character.is_wounded() or character.out_of_play:
+        state = state_text(character, lang)
+    else:
+        held = [
+            f"{n} {severity_short(lang, track, s, n)}"
+            for track in Track
+            for s in SEVERITIES
+            if (n := character.counts(track)[s])
+        ]
+        state = ", ".join(held) + " · " + signed(total_penalty(character, ruleset))
+    key = {
+        "dead": N_("↩️ **{name}** — alive again · state restored: {state}"),
+        "incoherent": N_("↩️ **{name}** — coherent again · state restored: {state}"),
+    }.get(was or "", N_("↩️ **{name}** — state restored: {state}"))
+    return t(lang, key, name=name, state=state)

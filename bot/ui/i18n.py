@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,18 +86,6 @@ def lang_of(locale: discord.Locale | str | None) -> Lang:
     return lang if lang in CATALOGUES else "en"
 
 
-class _Params(dict[str, object]):
-    def __init__(self, message: str, params: dict[str, object]) -> None:
-        super().__init__(params)
-        self.message = message
-
-    def __missing__(self, name: str) -> str:
-        if STRICT:
-            raise MissingParameter(f"message {self.message!r} rendered without its parameter {name!r}")
-        log.warning("Message %r rendered without its parameter %r", self.message, name)
-        return MISSING
-
-
 TEXTS: Final[dict[Lang, dict[str, str]]] = {
     lang: {
         message: found if isinstance(found, str) else found[0]
@@ -127,8 +116,11 @@ def _fill(message: str, template: str, params: dict[str, object]) -> str:
         return template  # nothing to fill in (most labels)
     try:
         return template.format(**params)
-    except KeyError:  # shown as "?" (and logged) rather than failing the answer; under the tests it raises
-        return template.format_map(_Params(message, params))
+    except KeyError as missing:  # shown as "?" (and logged) rather than failing the answer
+        if STRICT:
+            raise MissingParameter(f"message {message!r} rendered without its parameter {missing}") from None
+        log.warning("Message %r rendered without its parameter %s", message, missing)
+        return template.format_map(defaultdict(lambda: MISSING, params))
 
 
 def tp(lang: Lang, context: str | None, message: str, /, **params: object) -> str:

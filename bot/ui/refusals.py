@@ -30,7 +30,6 @@ from bot.ui.text import (
 log = logging.getLogger(__name__)
 
 PARAM_LIMIT = 200
-LONG_PARAMS: Final = frozenset({"errors"})
 LONG_PARAM_LIMIT = 1200
 
 
@@ -86,19 +85,14 @@ def _issues(lang: Lang, issues: tuple[object, ...]) -> str:
     return clip("\n".join(lines), LONG_PARAM_LIMIT)
 
 
-def _file_place(where: tuple[object, ...]) -> str:
-    """``("characters", 3, "name")`` → ``characters.3.name``; a part that is not a plain field name
-    (an unknown key of the file) is shown as ``?``, so that the file's text is never echoed."""
-    parts = [
-        str(part) if isinstance(part, int) or re.fullmatch(r"[a-z_]{1,30}", str(part)) else "?"
-        for part in where
-    ]
-    return ".".join(parts)
-
-
 def _import_line(lang: Lang, problem: ImportProblem) -> str:
+    """``characters.3.name: …``; a part of the place that is not a plain field name (an unknown key of
+    the file) is shown as ``?``, so that the file's text is never echoed."""
+    plain = (
+        str(p) if isinstance(p, int) or re.fullmatch(r"[a-z_]{1,30}", str(p)) else "?" for p in problem.where
+    )
+    where = ".".join(plain) or t(lang, "file")
     values = error_params(lang, dict(problem.values))
-    where = _file_place(problem.where) or t(lang, "file")
     return t(lang, "{where}: {problem}", where=where, problem=t(lang, problem.what, **values))
 
 
@@ -160,7 +154,7 @@ def _param(lang: Lang, key: str, value: object, track: Track) -> str:
         return t(lang, "on") if value else t(lang, "off")
     if isinstance(value, int):
         return number(value)
-    if key in LONG_PARAMS:
+    if key == "errors":  # a long list, one a line
         return clip(escape(str(value), multiline=True), LONG_PARAM_LIMIT)
     return clip(escape(str(value)), PARAM_LIMIT)
 

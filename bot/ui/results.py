@@ -112,31 +112,23 @@ def counts_text(character: Character, track: Track, lang: Lang) -> str:
     )
 
 
-def track_line(character: Character, track: Track, lang: Lang) -> str | None:
-    """``Physical 🟨🟨🟧 — light 2/4 · serious 1/2``: one line for a track that holds wounds (``None``
-    for an empty track)."""
-    counts = character.counts(track)
-    if not any(counts):
-        return None
-    return f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
-
-
 def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
     """The healing sessions ``character`` may start now (one per track at most), with their first roll's
     odds: a result's state, its Heal buttons, the card and the board show them."""
     return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
 
 
-def status_lines(
-    character: Character, ruleset: Ruleset, lang: Lang, odds: Sequence[HealingOdds] | None = None
-) -> list[str]:
+def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
     """What a short result says of the character after the change: the tracks that hold wounds, the
-    total penalty, the loudest warning and the odds of each healing session offered (``odds``: the
-    :func:`sessions`, when the caller has them already). Dead and incoherent characters say so
-    elsewhere, loudly: nothing here (no numbers for them)."""
+    total penalty, the loudest warning and the odds of each healing session offered. Dead and
+    incoherent characters say so elsewhere, loudly: nothing here (no numbers for them)."""
     if character.out_of_play:
         return []
-    lines = [line for track in Track if (line := track_line(character, track, lang)) is not None]
+    lines = [
+        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
+        for track in Track
+        if any(counts := character.counts(track))
+    ]
     if not lines:
         return [t(lang, "Unhurt.")]
     lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
@@ -144,10 +136,7 @@ def status_lines(
         loudest = found[0]
         lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
     # a healing session is offered (the Heal button): its odds, as on the card, after its mark
-    lines += [
-        f"{offer_sign(o)} {odds_line(o, lang)}"
-        for o in (sessions(character, ruleset) if odds is None else odds)
-    ]
+    lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
     return lines
 
 
@@ -194,15 +183,9 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
     return loud + [_warning_line(w, lang) for w in found]
 
 
-def with_status(
-    embed: discord.Embed,
-    character: Character,
-    ruleset: Ruleset,
-    lang: Lang,
-    odds: Sequence[HealingOdds] | None = None,
-) -> discord.Embed:
+def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
     """``embed`` (a short result) with the character's state after the change as its last field."""
-    if lines := status_lines(character, ruleset, lang, odds):
+    if lines := status_lines(character, ruleset, lang):
         embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
@@ -242,14 +225,6 @@ def roll_terms(roll: Roll, lang: Lang, label: str, *, difficulty: bool = True) -
 # ---- Why a wound became worse than asked: the full ranks it went through ("light full 4/4").
 
 
-def skipped(start: Severity | None, became: Severity | None) -> list[Severity]:
-    """The ranks from ``start`` up to (not including) ``became`` (``None``: beyond the track): each
-    was full when the wound arrived, which is why it went on up."""
-    if start is None:
-        return []
-    return [s for s in SEVERITIES if s >= start and (became is None or s < became)]
-
-
 FULL = {  # a severity by its English choice value: "full" as the reason of an escalation
     "light": N_("light full {max}/{max}"),
     "serious": N_("serious full {max}/{max}"),
@@ -261,10 +236,15 @@ FULL = {  # a severity by its English choice value: "full" as the reason of an e
 
 
 def cascade_reason(
-    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima
+    lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
 ) -> str:
-    """`` (light full 4/4, serious full 2/2)``, or nothing when the wound stayed at ``start``."""
-    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped(start, became)]
+    """`` (light full 4/4, serious full 2/2)``: the ranks from ``start`` up to ``became`` (``None``:
+    beyond the track), each full when the wound arrived; nothing when the wound stayed at ``start``
+    (or when ``maxima`` were not recorded)."""
+    if start is None or maxima is None:
+        return ""
+    skipped = [s for s in SEVERITIES if s >= start and (became is None or s < became)]
+    full = [t(lang, FULL[severity_name(track, s)], max=maxima[s]) for s in skipped]
     return f" ({', '.join(full)})" if full else ""
 
 
@@ -348,19 +328,15 @@ def offer_sign(odds: HealingOdds) -> str:
     return "⛔" if odds.hopeless else "🩹"
 
 
-def danger_text(odds: HealingOdds, lang: Lang) -> str:
-    """ "☠️ 64%" (or "🌀 64%" on the mental track) when the first roll can kill; else "worsening 3%",
-    or "" when it cannot worsen anything."""
-    if odds.deadly:
-        return f"{offer_sign(odds)} {percent(lang, odds.death)}"
-    if odds.worsening > 0:
-        return t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening))
-    return ""
-
-
 def stakes(odds: HealingOdds, lang: Lang) -> str:
-    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"."""
-    return " · ".join(part for part in (success_text(odds, lang), danger_text(odds, lang)) if part)
+    """What is at stake, in a few words: "success impossible · ☠️ 64%", "success 90% · worsening 3%"
+    (nothing of worsening when the first roll cannot worsen anything)."""
+    parts = [success_text(odds, lang)]
+    if odds.deadly:
+        parts.append(f"{offer_sign(odds)} {percent(lang, odds.death)}")
+    elif odds.worsening > 0:
+        parts.append(t(lang, "worsening {worsening}", worsening=percent(lang, odds.worsening)))
+    return " · ".join(parts)
 
 
 def odds_line(odds: HealingOdds, lang: Lang) -> str:
@@ -379,37 +355,31 @@ def odds_line(odds: HealingOdds, lang: Lang) -> str:
 
 def odds_question(character: Character, odds: HealingOdds, lang: Lang) -> str:
     """The private question before a session the bot rolls: what is at stake first, then why."""
-    at_stake = stakes(odds, lang)
-    if not odds.beyond and odds.hopeless:
-        return t(
-            lang,
-            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
-            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
-            "the wound. Roll anyway? (Cancel changes nothing.)",
-            stakes=at_stake,
-        )
-    if not odds.beyond:
-        return t(
-            lang,
-            "**{stakes}**\nThis healing session may make things worse: a first roll "
-            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
-            "nothing.)",
-            stakes=at_stake,
-        )
-    key = (
-        N_(
+    if odds.beyond and odds.track is Track.PHYSICAL:
+        key = N_(
             "⚠️ **{stakes}**\nThis healing session may **kill** {name}: a first roll "
             "failed by 10 or more worsens the wound, and that would be fatal. Roll "
             "anyway? (Cancel changes nothing.)"
         )
-        if odds.track is Track.PHYSICAL
-        else N_(
+    elif odds.beyond:
+        key = N_(
             "⚠️ **{stakes}**\nThis healing session may make {name} **incoherent**: a "
             "first roll failed by 10 or more worsens the wound beyond the last "
             "psychosis. Roll anyway? (Cancel changes nothing.)"
         )
-    )
-    return t(lang, key, stakes=at_stake, name=clip(escape(character.name), NAME_IN_QUESTION))
+    elif odds.hopeless:
+        key = N_(
+            "**{stakes}**\nThis healing session can hardly succeed: it will most likely leave the "
+            "wound as it is and use up the rest, and a first roll failed by 10 or more worsens "
+            "the wound. Roll anyway? (Cancel changes nothing.)"
+        )
+    else:
+        key = N_(
+            "**{stakes}**\nThis healing session may make things worse: a first roll "
+            "failed by 10 or more worsens the wound. Roll anyway? (Cancel changes "
+            "nothing.)"
+        )
+    return t(lang, key, stakes=stakes(odds, lang), name=clip(escape(character.name), NAME_IN_QUESTION))
 
 
 def odds_embed(character: Character, odds: HealingOdds, lang: Lang) -> discord.Embed:
@@ -426,8 +396,6 @@ STATUS_ROOM = 600  # kept for the state after the change (with_status), a field 
 NOTE_SHOWN = 400
 NAME_IN_LINE = 80
 MAX_MENTIONS = 50  # Discord allows 100; 50 keep the content well within 2000 characters
-SUCCESS_COLOUR = COLOURS[State.UNHURT]
-FAILURE_COLOUR = COLOURS[State.CRITICAL]
 
 
 def _out_line(character: Character, lang: Lang) -> str | None:
@@ -477,16 +445,14 @@ def wound_embed(
     lang: Lang,
     *,
     note: str = "",
-    odds: Sequence[HealingOdds] | None = None,
 ) -> discord.Embed:
     """What ``/wound`` or ``/mental`` did: each wound as inflicted → became, escalations and death or
-    incoherence called out, the wounds of the batch not applied after a fatal one (``odds``: see
-    :func:`status_lines`)."""
+    incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     maxima = character_after.maxima(track)
     lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
-    return fit_total(with_status(embed, character_after, ruleset, lang, odds), RESULT_BUDGET)
+    return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
 
 def wound_result(
@@ -584,35 +550,26 @@ def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> disc
     ]
     healed, rolls = session.healed, len(session.steps)
     if loud := _out_line(session.character, lang):  # out of play first, and nothing of what comes next
-        head = [loud]
+        head = loud
     elif (left := session.eligible - rolls) > 0:
-        head = [
-            tn(
-                lang,
-                "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
-                "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
-                left,
-                healed=healed,
-                rolls=rolls,
-            )
-        ]
+        head = tn(
+            lang,
+            "Result: {healed}/{rolls} successful rolls; {count} wound not rolled.",
+            "Result: {healed}/{rolls} successful rolls; {count} wounds not rolled.",
+            left,
+            healed=healed,
+            rolls=rolls,
+        )
     else:
-        head = [t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)]
+        head = t(lang, "Result: {healed}/{rolls} successful rolls.", healed=healed, rolls=rolls)
     title = t_name(lang, SESSION_TITLE[track], session.character.name, TITLE)
-    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - sum(len(part) + 1 for part in head)
+    room = min(DESCRIPTION, RESULT_BUDGET - len(title) - STATUS_ROOM) - len(head) - 1
     embed = discord.Embed(
         title=title,
-        description="\n".join([*head, join_lines(lang, steps, room)]),
+        description=head + "\n" + join_lines(lang, steps, room),
         colour=state_colour(state_of(session.character)),
     )
     return fit_total(with_status(embed, session.character, ruleset, lang), RESULT_BUDGET)
-
-
-def roll_verdict(roll: Roll, lang: Lang) -> str:
-    """``✅ **Success**, margin +2`` / ``❌ **Failure**, failure margin 3``."""
-    if roll.success:
-        return t(lang, "✅ **Success**, margin {margin}", margin=signed(roll.margin))
-    return t(lang, "❌ **Failure**, failure margin {margin}", margin=roll.failure_margin)
 
 
 def roll_embed(
@@ -625,13 +582,16 @@ def roll_embed(
 ) -> discord.Embed:
     """A general ±d10 roll: the verdict first, then every term. The reminder of what a difficulty
     means only when one was typed; no terms at all (``terms=False``) for a secret NPC."""
-    lines = [roll_verdict(roll, lang)]
+    if roll.success:
+        lines = [t(lang, "✅ **Success**, margin {margin}", margin=signed(roll.margin))]
+    else:
+        lines = [t(lang, "❌ **Failure**, failure margin {margin}", margin=roll.failure_margin)]
     if terms:
         lines.append(roll_terms(roll, lang, t(lang, "modifier")))
     embed = discord.Embed(
         title=t_name(lang, "Roll — {name}", character_name, TITLE),
         description="\n".join(lines),
-        colour=discord.Colour(SUCCESS_COLOUR if roll.success else FAILURE_COLOUR),
+        colour=state_colour(State.UNHURT if roll.success else State.CRITICAL),
     )
     if difficulty_typed and terms:
         embed.set_footer(text=t(lang, "A positive difficulty makes a roll easier, a negative one harder."))
@@ -703,25 +663,21 @@ def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lan
     roll."""
     lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
-    fields: list[tuple[str, str]] = []
-    unwelcome: list[tuple[str, str]] = []  # listed after every session worth offering
-    for track in Track:
-        found: dict[bool, list[str]] = {True: [], False: []}  # by whether the session is worth offering
-        for character, odds in ready_to_heal(characters, ruleset, track):
-            found[odds.worth_offering].append(
-                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
-            )
-        for worth, into, titles in ((True, fields, CAN_ROLL), (False, unwelcome, NOT_OFFERED)):
-            if found[worth]:
-                into.append((t(lang, titles[track]), join_lines(lang, found[worth], FIELD_VALUE)))
-    if not fields:
-        description = t(lang, "Nobody can roll healing yet.") + "\n" + description
-    fields += unwelcome
     embed = discord.Embed(
-        title=tn(lang, "Rest: {count} day", "Rest: {count} days", days),
-        description=description or None,
-        colour=discord.Colour(NOTICE_COLOUR),
+        title=tn(lang, "Rest: {count} day", "Rest: {count} days", days), colour=discord.Colour(NOTICE_COLOUR)
     )
-    for name, value in fields:
-        embed.add_field(name=name, value=value, inline=False)
+    ready = {track: ready_to_heal(characters, ruleset, track) for track in Track}
+    for worth, titles in ((True, CAN_ROLL), (False, NOT_OFFERED)):  # the sessions worth offering first
+        for track in Track:
+            found = [
+                f"• {clip(escape(character.name), NAME_IN_LINE)} — {odds_line(odds, lang)}"
+                for character, odds in ready[track]
+                if odds.worth_offering == worth
+            ]
+            if found:
+                value = join_lines(lang, found, FIELD_VALUE)
+                embed.add_field(name=t(lang, titles[track]), value=value, inline=False)
+        if worth and not embed.fields:
+            description = t(lang, "Nobody can roll healing yet.") + "\n" + description
+    embed.description = description or None
     return fit_total(embed)

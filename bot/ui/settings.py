@@ -187,21 +187,18 @@ def ruleset_changes(before: Ruleset, after: Ruleset, lang: Lang, *, mentions: bo
                     severity=severity_short(lang, track, severity),
                 )
                 change(label, shown(old[severity]), shown(new[severity]))
-    flags = (
-        (N_("Open rolls"), before.open_rolls, after.open_rolls),
-        (N_("A tie (margin 0) succeeds"), before.tie_succeeds, after.tie_succeeds),
-        (N_("Mental healing rolls"), before.mental_healing_rolls, after.mental_healing_rolls),
-        (N_("Players create their characters"), before.players_create, after.players_create),
+    rows: tuple[tuple[str, Callable[[Ruleset], str]], ...] = (
+        (N_("Open rolls"), lambda r: _on(lang, r.open_rolls)),
+        (N_("A tie (margin 0) succeeds"), lambda r: _on(lang, r.tie_succeeds)),
+        (N_("Mental healing rolls"), lambda r: _on(lang, r.mental_healing_rolls)),
+        (N_("Players create their characters"), lambda r: _on(lang, r.players_create)),
+        (N_("Ask before a healing session"), lambda r: t(lang, ASK_HEALING[r.ask_before_healing])),
+        (N_("Language"), lambda r: _language(lang, r.language)),
+        (N_("Damage rolls (effective damage)"), lambda r: damage_table_text(r.damage, lang)),
+        (N_("Secret NPCs"), lambda r: _secret(lang, r)),
     )
-    for key, old_flag, new_flag in flags:
-        change(t(lang, key), _on(lang, old_flag), _on(lang, new_flag))
-    old_ask, new_ask = before.ask_before_healing, after.ask_before_healing
-    asked = t(lang, ASK_HEALING[old_ask]), t(lang, ASK_HEALING[new_ask])
-    change(t(lang, "Ask before a healing session"), *asked)
-    change(t(lang, "Language"), _language(lang, before.language), _language(lang, after.language))
-    old_table, new_table = damage_table_text(before.damage, lang), damage_table_text(after.damage, lang)
-    change(t(lang, "Damage rolls (effective damage)"), old_table, new_table)
-    change(t(lang, "Secret NPCs"), _secret(lang, before), _secret(lang, after))
+    for label, show in rows:
+        change(t(lang, label), show(before), show(after))
     return lines
 
 

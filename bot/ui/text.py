@@ -48,12 +48,7 @@ def escape(text: str, *, multiline: bool = False) -> str:
     Short texts are cached: the same names and notes are shown again and again (every card, list and
     autocomplete choice).
     """
-    if len(text) <= CACHED_ESCAPE:
-        return _escape_cached(text, multiline)
-    return _escape(text, multiline)
-
-
-CACHED_ESCAPE = 256
+    return _escape_cached(text, multiline) if len(text) <= 256 else _escape(text, multiline)
 
 
 def _escape(text: str, multiline: bool) -> str:

@@ -10,7 +10,7 @@ from html import escape
 
 from bot.rules.severity import SEVERITIES, Track
 from bot.storage.player_views import Party
-from bot.ui.board import PartyLine, TrackLine, party_lines
+from bot.ui.board import PartyLine, TrackLine, party_line
 from bot.ui.i18n import Lang, t
 
 RELOAD_WITHOUT_SCRIPT_S = 5
@@ -85,7 +85,7 @@ def language_of(party: Party) -> Lang:
 def party_html(party: Party) -> str:
     """The party alone: the title and one item per character, keyed by its id (one line of HTML)."""
     lang = language_of(party)
-    lines = party_lines(party.characters, party.ruleset, lang)
+    lines = [party_line(c, party.ruleset, lang) for c in party.characters]
     title = f"<h1>{escape(t(lang, 'The party'))}</h1>"
     if not lines:
         return f'{title}<p class="empty">{escape(t(lang, "No characters on the board yet."))}</p>'

@@ -8,9 +8,8 @@ import pytest
 
 from bot.history import Event
 from bot.rules.ruleset import Ruleset
-from bot.ui.events import describe_event, history_embed
+from bot.ui.events import describe_event, history_embed, undo_embed
 from bot.ui.i18n import LANGS, Lang
-from bot.ui.undo import undo_embed
 from tests.ui.builders import PING, embed_text, nasty
 from tests.ui.limits import embed_within_limits
 
