@@ -7,8 +7,7 @@ import secrets
 from bot.actions.actor import Actor, record
 from bot.errors import UserError
 from bot.history import LinkGiven
-from bot.storage.player_views import digest
-from bot.storage.store import Store, Transaction
+from bot.storage.store import Store, Transaction, digest
 
 TOKEN_BYTES = 24
 """Random bytes of a link's token: 192 bits (at least 128 asked), 32 characters in the address."""

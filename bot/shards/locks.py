@@ -15,8 +15,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from bot.storage.database import CONNECT_TIMEOUT_S, is_postgres
 from bot.storage.errors import StorageError, one_line
+from bot.storage.sqlite import is_postgres
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class LockName:
 LOCK_SPACE = 0x48420000  # "HB": the first number of every key of ours
 IDENTIFY = LOCK_SPACE + 1
 COMMAND_SYNC = LockName(LOCK_SPACE + 2)
+CONNECT_TIMEOUT_S = 10  # the locks' plain connection (the pool's are in bot/storage/postgres.py)
 
 
 def identify_bucket(shard_id: int, max_concurrency: int) -> LockName:

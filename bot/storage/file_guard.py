@@ -23,9 +23,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot.storage.database import is_postgres
 from bot.storage.errors import StorageError, one_line
-from bot.storage.sqlite import BUSY_TIMEOUT_MS, database_path
+from bot.storage.sqlite import BUSY_TIMEOUT_MS, database_path, is_postgres
 
 log = logging.getLogger(__name__)
 

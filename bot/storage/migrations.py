@@ -20,11 +20,15 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.storage.database import Database
 from bot.storage.errors import StorageError, one_line
 from bot.storage.rewrites import REWRITES
 from bot.storage.transaction import Sql
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresDatabase
+    from bot.storage.sqlite import SqliteDatabase
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +116,7 @@ def schema_version(sql: Sql) -> int:
     return int(found[0] or 0) if found else 0
 
 
-async def migrate(db: Database, directory: Path | None = None) -> int:
+async def migrate(db: SqliteDatabase | PostgresDatabase, directory: Path | None = None) -> int:
     """Bring ``db`` to the latest version of its dialect's migrations; return that version."""
     migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
     latest = migrations[-1].version if migrations else 0

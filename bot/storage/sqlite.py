@@ -35,6 +35,10 @@ CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and o
 WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
 
 
+def is_postgres(url: str) -> bool:
+    return url.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in url
+
+
 def database_path(url: str) -> Path:  # sqlite:///relative.db, sqlite:////abs.db or a plain path
     if "://" not in url:
         if not url.strip():

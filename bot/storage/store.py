@@ -1,34 +1,37 @@
-"""The storage API: the one way in to the database.
+"""The storage API: the one way in to the database, of either backend (chosen by the URL).
 
-Writes: ``await store.run(guild_id, work)``, where ``work(tx)`` is a plain function (check -> load ->
-rules -> save -> record) of a :class:`Transaction`, run whole in one transaction (see
-:mod:`bot.storage.database`); its result comes back once committed. Reads: ``await store.read(guild_id,
-look)``, where ``look(reader)`` is a plain function of a :class:`Reader`. Both are scoped by server.
-What belongs to no server (the installation's facts, every board, a player-view link) has a method of
-its own here.
+``await store.run(guild_id, work)`` runs ``work(tx)``, a plain synchronous function of a
+:class:`Transaction` (check -> load -> rules -> save -> record), whole, in one hop, on the thread that
+holds the connection, in one transaction: nothing can ``await`` inside it. SQLite (:mod:`.sqlite`): one
+writer, group commit. PostgreSQL (:mod:`.postgres`): a pool, the server's advisory lock first, every
+wait bounded. ``await store.read(guild_id, look)`` runs ``look(reader)`` on the last commit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
+from bot.rules.character import Character
+from bot.rules.ruleset import Ruleset
 from bot.storage import file_guard
-from bot.storage.boards import Board
-from bot.storage.database import Database, is_postgres, open_database
 from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
-from bot.storage.player_views import CHANGES_CHANNEL, Party
-from bot.storage.sqlite import SqliteDatabase, database_path
-from bot.storage.transaction import Reader, Sql, Transaction
+from bot.storage.sqlite import SqliteDatabase, database_path, is_postgres
+from bot.storage.transaction import Board, Reader, Sql, Transaction
 
-__all__ = ["Reader", "Store", "Transaction"]
+if TYPE_CHECKING:  # imported by open_database only: SQLite deployments do without psycopg (≈ 11 MB)
+    from bot.storage.postgres import PostgresDatabase
+
+__all__ = ["Board", "Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,6 +44,39 @@ ISO-8601 text. One is given to :meth:`Store.open`, so that tests can pin it."""
 def utc_now() -> str:
     """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# ``await db.write(lock, work)``: ``work`` in one transaction (after the advisory lock ``lock`` on
+# PostgreSQL); ``await db.read(work)``: reads only, the last commit. Always ``await db.close()``.
+Database: TypeAlias = "SqliteDatabase | PostgresDatabase"
+
+
+async def open_database(url: str) -> Database:
+    if is_postgres(url):
+        from bot.storage.postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(url)
+    return await SqliteDatabase.open(url)
+
+
+CHANGES_CHANNEL = "harmonies_changes"
+"""PostgreSQL's ``NOTIFY`` channel of committed changes (the payload: the server's id), which the
+processes serving player views listen to."""
+
+
+def digest(token: str) -> str:
+    """What is stored of a player-view link's token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Party:
+    """What a player-view link's page shows: the server's player characters and its boards' NPCs."""
+
+    guild_id: int
+    language: str  # the server's language when the link was given (for a ruleset's "auto")
+    ruleset: Ruleset
+    characters: list[Character]
 
 
 # How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord

@@ -39,7 +39,6 @@ from bot.history import Event, EventKind, Recordable, details_json
 from bot.rules.character import Character, Wound
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
-from bot.storage.boards import Board
 from bot.storage.errors import StorageError
 
 if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs ≈ 11 MB resident)
@@ -47,6 +46,14 @@ if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs
 
 Dialect = Literal["sqlite", "postgres"]
 Row = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Board:  # a live party board: one message per channel, and the NPCs a GM added to it
+    guild_id: int
+    channel_id: int
+    message_id: int
+    npc_ids: tuple[int, ...] = ()
 
 
 class UniqueViolation(Exception):
