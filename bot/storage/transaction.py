@@ -67,9 +67,8 @@ def _postgres(sql: str) -> str:
 
 
 class Sql:
-    """``rows``/``row``/``run``/``run_many`` over a ``sqlite3`` or ``psycopg`` connection: the
-    placeholders as psycopg's ``%s`` on PostgreSQL, rows as tuples, :class:`UniqueViolation` for a
-    broken unique key on either backend."""
+    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), rows as
+    plain tuples (no row factory is set), :class:`UniqueViolation` for a broken unique key."""
 
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
@@ -80,16 +79,17 @@ class Sql:
             else (sys.modules["psycopg"].errors.UniqueViolation,)
         )
 
-    def _text(self, sql: str) -> str:
-        return sql if self.dialect == "sqlite" else _postgres(sql)
+    def _execute(self, sql: str, params: Any, *, many: bool = False) -> Any:
+        text = sql if self.dialect == "sqlite" else _postgres(sql)
+        try:
+            return self.raw.cursor().executemany(text, params) if many else self.raw.execute(text, params)
+        except self._unique as exc:  # any other SQLite integrity error stays as it is
+            unique = not isinstance(exc, sqlite3.IntegrityError) or "UNIQUE" in str(exc)
+            raise UniqueViolation(str(exc)) if unique else exc from None
 
     def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        try:
-            # Both drivers return plain tuples (no row factory is set on either).
-            rows: list[Row] = self.raw.execute(self._text(sql), params).fetchall()
-            return rows
-        except self._unique as exc:
-            raise _unique(exc) from None
+        rows: list[Row] = self._execute(sql, params).fetchall()
+        return rows
 
     def row(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, params)
@@ -97,35 +97,14 @@ class Sql:
 
     def run(self, sql: str, params: Sequence[object] = ()) -> int:
         """A statement without rows; how many rows it changed."""
-        try:
-            return self.raw.execute(self._text(sql), params).rowcount
-        except self._unique as exc:
-            raise _unique(exc) from None
+        return int(self._execute(sql, params).rowcount)
 
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
         rows = list(params)
-        if not rows:
-            return
         if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
             self.run(sql, rows[0])
-            return
-        try:
-            if isinstance(self.raw, sqlite3.Connection):
-                self.raw.executemany(sql, rows)
-            else:
-                with self.raw.cursor() as cursor:
-                    cursor.executemany(_postgres(sql), rows)
-        except self._unique as exc:
-            raise _unique(exc) from None
-
-
-def _unique(exc: Exception) -> Exception:
-    """``UniqueViolation`` for a broken unique key; any other SQLite integrity error as it is."""
-    if not isinstance(exc, sqlite3.IntegrityError):
-        return UniqueViolation(str(exc))  # psycopg's UniqueViolation
-    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_UNIQUE" or "UNIQUE" in str(exc):
-        return UniqueViolation(str(exc))
-    return exc
+        elif rows:
+            self._execute(sql, rows, many=True)
 
 
 # ---- a character's columns and rows ----------------------------------------------------------------
@@ -136,11 +115,10 @@ FIELDS = ("id", *(f.name for f in fields(Character) if f.name not in ("id", "wou
 KEPT = tuple(name for name in FIELDS if name != "guild_id")
 CHANGEABLE = tuple(name for name in FIELDS if name not in ("id", "guild_id", "created_at"))
 _CHANGEABLE_OF = attrgetter(*CHANGEABLE)  # their values, compared before an UPDATE
-_RANKS = ("low", "mid", "high")
 
 
 def _columns(name: str) -> list[str]:
-    return [f"{name}_{rank}" for rank in _RANKS] if name.endswith("_max") else [name]
+    return [f"{name}_{rank}" for rank in ("low", "mid", "high")] if name.endswith("_max") else [name]
 
 
 SELECT_EVERY_WOUND = (
@@ -153,14 +131,10 @@ COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"  # held, or the blow 
 SELECT = SELECT_EVERY_WOUND + f"AND {COUNTS} "
 _WIDTH = sum(len(_columns(name)) for name in FIELDS)  # the character's columns of a row; the wound's follow
 SET = ", ".join(f"{column} = ?" for name in CHANGEABLE for column in _columns(name)) + ", name_key = ?"
-_INSERTED = [column for name in FIELDS if name != "id" for column in _columns(name)] + ["name_key"]
-INSERT = f"INSERT INTO characters ({', '.join(_INSERTED)}) VALUES "
-INSERT_VALUES = "(" + ", ".join("?" for _ in _INSERTED) + ")"
-WOUND_INSERT = (
-    "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
-    "inflicted_by, inflicted_at) VALUES "
+INSERTED = ", ".join([*(column for name in FIELDS[1:] for column in _columns(name)), "name_key"])
+WOUND_COLUMNS = (
+    "character_id, track, inflicted_severity, current_severity, fatal, note, inflicted_by, inflicted_at"
 )
-WOUND_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _CHUNK = 500  # rows per statement, far below either database's limit on bound parameters
 
 T = TypeVar("T")
@@ -172,15 +146,14 @@ def name_key(name: str) -> str:
 
 
 def loose_key(name: str) -> str:
-    """:func:`name_key` without accents: how a typed name is matched when no name has its exact key
-    ("aelis" finds "Aélis")."""
+    """:func:`name_key` without accents ("aelis" finds "Aélis" when no name has its exact key)."""
     decomposed = unicodedata.normalize("NFKD", name_key(name))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def closest(typed: str, names: Iterable[str]) -> str | None:
-    """The name a typed ``typed`` most likely meant, if any: the only one it starts (without accents or
-    case), else the nearest one by spelling (a server has at most a few hundred names)."""
+    """The name ``typed`` most likely meant: the only one it starts (without accents or case), else
+    the nearest by spelling."""
     by_key: dict[str, str] = {}
     for name in names:
         by_key.setdefault(loose_key(name), name)
@@ -220,48 +193,27 @@ def name_taken(name: str) -> UserError:
 
 
 def storable(character_id: int) -> bool:
-    """Whether ``character_id`` can be an id at all (64-bit signed): a larger number, e.g. from a
-    forged button or a typed option, is simply not found."""
+    """Whether ``character_id`` fits a 64-bit id: a larger one (a forged button) is simply not found."""
     return 0 < character_id < 2**63
 
 
-def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-def flat(rows: Iterable[Iterable[object]]) -> list[object]:
-    return [value for row in rows for value in row]
+def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
 
 
 def _values(character: Character, names: Iterable[str]) -> list[object]:
+    """The values of the columns of ``names``, then the name's key."""
     found: list[object] = []
     for name in names:
         value = getattr(character, name)
         found.extend(value) if name.endswith("_max") else found.append(value)
-    return found
+    return [*found, name_key(character.name)]
 
 
-def changeable(character: Character) -> tuple[object, ...]:
-    return (*_values(character, CHANGEABLE), name_key(character.name))
-
-
-def insertable(character: Character) -> list[object]:
-    return [*_values(character, (name for name in FIELDS if name != "id")), name_key(character.name)]
-
-
-def wound_values(character_id: int, w: Wound) -> tuple[object, ...]:
+def _wound_row(cid: int, w: Wound) -> tuple[object, ...]:
     current = None if w.current is None else int(w.current)
-    return (
-        character_id,
-        w.track.value,
-        int(w.inflicted),
-        current,
-        int(w.fatal),
-        w.note,
-        w.inflicted_by,
-        w.at,
-    )
+    return (cid, w.track.value, int(w.inflicted), current, int(w.fatal), w.note, w.inflicted_by, w.at)
 
 
 # Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
@@ -312,8 +264,8 @@ def from_rows(rows: Iterable[Row]) -> list[Character]:
 
 WoundState = tuple[int, Severity | None, bool]
 """What of a wound can change after it was inflicted: ``[id, current, fatal]``. Wound rows are never
-removed except by undo (healed wounds stay), so a wound's track, severity inflicted, note and author
-need not be kept: restoring means deleting the wounds added since, and resetting the others'."""
+removed except by undo (healed wounds stay): restoring deletes the wounds added since, and resets
+the others'."""
 _STATES: TypeAdapter[list[WoundState]] = TypeAdapter(list[WoundState])
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 
@@ -697,7 +649,7 @@ class Transaction(Reader):
             try:
                 changed = self.sql.run(
                     f"UPDATE characters SET {SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                    (*changeable(character), cid, self.guild_id),
+                    (*_values(character, CHANGEABLE), cid, self.guild_id),
                 )
             except UniqueViolation:
                 raise name_taken(character.name) from None
@@ -723,16 +675,13 @@ class Transaction(Reader):
         """Insert new characters (an import: many at once) with their wounds; they come back with
         their ids."""
         fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
-        ids: dict[str, int] = {}
         try:
-            for chunk in chunks(fresh):
-                found = self.sql.rows(
-                    INSERT + ", ".join([INSERT_VALUES] * len(chunk)) + " RETURNING id, name_key",
-                    flat(insertable(c) for c in chunk),
-                )
-                ids.update((key, int(cid)) for cid, key in found)
+            found = self._insert(
+                "characters", INSERTED, [_values(c, FIELDS[1:]) for c in fresh], "id, name_key"
+            )
         except UniqueViolation:  # several at once (an import) come with names checked, all free
             raise name_taken(fresh[0].name) from None
+        ids = {key: int(cid) for cid, key in found}
         created = self._with_new_wounds([replace(c, id=ids[name_key(c.name)]) for c in fresh])
         for saved in created:
             assert saved.id is not None
@@ -742,22 +691,29 @@ class Transaction(Reader):
 
     def _with_new_wounds(self, saved: list[Character]) -> list[Character]:
         """Insert the wounds of ``saved`` characters whose id is None; the characters with their ids."""
-        fresh = [(cid, w) for c in saved if (cid := c.id) is not None for w in c.wounds if w.id is None]
+        fresh = [
+            _wound_row(cid, w) for c in saved if (cid := c.id) is not None for w in c.wounds if w.id is None
+        ]
         if not fresh:
             return saved
-        ids: list[int] = []
-        for chunk in chunks(fresh):
-            found = self.sql.rows(
-                WOUND_INSERT + ", ".join([WOUND_VALUES] * len(chunk)) + " RETURNING id",
-                flat(wound_values(cid, w) for cid, w in chunk),
-            )
-            # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
-            ids.extend(sorted(int(r[0]) for r in found))
-        given = iter(ids)
+        given = iter(int(row[0]) for row in self._insert("wounds", WOUND_COLUMNS, fresh, "id"))
         return [
             replace(c, wounds=tuple(w if w.id is not None else replace(w, id=next(given)) for w in c.wounds))
             for c in saved
         ]
+
+    def _insert(
+        self, table: str, columns: str, rows: Sequence[Sequence[object]], returning: str
+    ) -> list[Row]:
+        """Insert ``rows``, :data:`_CHUNK` a statement; what ``returning`` finds of each, in their order."""
+        found: list[Row] = []
+        marks = "(" + ", ".join("?" * (columns.count(",") + 1)) + ")"
+        for chunk in chunks(rows):
+            values = [value for row in chunk for value in row]
+            statement = f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(chunk))} RETURNING "
+            # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
+            found += sorted(self.sql.rows(statement + returning, values))
+        return found
 
     def delete_characters(self, doomed: Sequence[Character]) -> None:
         """Delete (recoverable by undo); the players whose active character one of them was are left
@@ -970,7 +926,7 @@ class Transaction(Reader):
                 raise name_taken(c.name)
         self.sql.run_many(
             f"UPDATE characters SET {SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
-            [(*changeable(c), c.id, self.guild_id) for c, _ in states],
+            [(*_values(c, CHANGEABLE), c.id, self.guild_id) for c, _ in states],
         )
         wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
         existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
