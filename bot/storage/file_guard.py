@@ -1,17 +1,11 @@
 """What keeps a SQLite file from being lost or silently replaced: checks before it is opened, a marker
-beside it once it holds a schema, checkpoints, an integrity check, and backups made while it runs.
+beside it, an integrity check, and backups made while it runs.
 
-The danger (found by deleting the ``-wal`` file of a running bot, then killing it): until a checkpoint,
-the changes live in the ``-wal`` file only, and a main file without them looks like a new, empty
-database, which the migrations would silently fill with a fresh schema. So:
-
-* after the migrations, and then regularly, the WAL is checkpointed into the main file;
-* once the database holds its schema, a marker file is written beside it; a database found without a
-  schema where the marker says there was one is refused (restore a backup, or delete the marker to
-  start afresh on purpose), and so is a file without a schema beside a non-empty ``-wal`` file that
-  SQLite cannot use (opening it would delete that file, and perhaps the only copy of the data).
-
-Nothing here protects against a power loss on hardware that lies about its writes.
+Until a checkpoint, the changes live in the ``-wal`` file only, and a main file without them looks
+like a new, empty database, which the migrations would silently fill. So the WAL is checkpointed
+after the migrations and regularly; a marker is written beside a database that holds its schema;
+and a database found without a schema but with its marker (or beside a non-empty ``-wal`` file SQLite
+cannot use: opening would delete it) is refused.
 """
 
 from __future__ import annotations
@@ -49,15 +43,14 @@ def _wal_mode(path: Path) -> bool:
 
 
 def _has_schema(path: Path) -> bool:
-    """Whether the database holds any table, read through a read-only connection (which replays a
-    usable WAL, and neither checkpoints nor deletes it on close)."""
+    """Whether the database holds a table (read-only: a usable WAL is read, neither checkpointed nor
+    deleted)."""
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
         return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0])
 
 
 def refuse_lost_data(path: Path) -> None:
-    """Before the database of ``path`` is opened (and migrated): raise :class:`StorageError` when it
-    lost the data it held. A new database (no file, no marker, no WAL) passes."""
+    """Before the database is opened: :class:`StorageError` when it lost the data it held."""
     wal = path.with_name(path.name + "-wal")
     marker = marker_path(path)
     size = path.stat().st_size if path.is_file() else 0
@@ -92,8 +85,7 @@ def mark(path: Path) -> None:
 
 
 def damage(path: Path) -> str | None:
-    """``PRAGMA quick_check`` on a connection of its own (it reads the whole file: seconds on a large
-    one): ``None`` when the file is sound, else its first finding, on one line."""
+    """``PRAGMA quick_check`` (seconds on a large file): ``None`` when sound, else its first finding."""
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
             rows = conn.execute("PRAGMA quick_check(1)").fetchall()
@@ -110,9 +102,8 @@ PG_DUMP_HINT = (
 
 
 async def backup(url: str, destination: str) -> None:
-    """Copy the SQLite database of ``url`` to ``destination`` (a path or sqlite URL) with SQLite's
-    online backup API: a consistent copy while the bot keeps running. Written beside, then renamed.
-    On PostgreSQL, says to use ``pg_dump``."""
+    """A consistent copy of the SQLite database of ``url`` while the bot runs (SQLite's online backup),
+    written beside ``destination`` (a path or sqlite URL), then renamed."""
     if is_postgres(url):
         raise StorageError(PG_DUMP_HINT)
     source = database_path(url)

@@ -1,15 +1,11 @@
-"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations`` once
-installed), applied in order at start-up.
+"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations``),
+applied in order at start-up, each atomically: its statements, its Python rewrite
+(:data:`~bot.storage.rewrites.REWRITES`) and its version in one transaction (``executescript()`` would
+commit first), under an advisory lock (:data:`MIGRATION_LOCK`) on PostgreSQL, where the version is
+in the table ``schema_version`` (``PRAGMA user_version`` on SQLite). A newer database is refused.
 
-Each file is atomic: its statements (and the rewrite of :data:`~bot.storage.rewrites.REWRITES` of its
-version, when it needs Python) and the new version are one transaction, so a failing file
-leaves the schema and the version untouched. SQLite records the version in ``PRAGMA user_version``
-(``executescript()`` would commit first, so it is not used); PostgreSQL in the one-row table
-``schema_version``, under an advisory lock (:data:`MIGRATION_LOCK`): two processes starting at once
-apply each file once, and both end on the current schema. A database newer than the code is refused.
-
-A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: a
-future migration that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
+A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: one
+that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
 """
 
 from __future__ import annotations
@@ -32,9 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Package data, wherever the package is (the top-level folder of a checkout, mapped into the package by
-# the editable install; bot/migrations in an installed wheel). Installers unpack wheels, so this is a real
-# folder; a zipped package would be reported as not found.
+# Package data: the checkout's top-level folder (mapped by the editable install) or the wheel's
+# bot/migrations; a zipped package would be reported as not found.
 MIGRATIONS_DIR = Path(str(resources.files("bot.migrations")))
 #: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
 SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"

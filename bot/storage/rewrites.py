@@ -1,13 +1,10 @@
-"""The migrations that need Python besides their SQL file: each rewrites rows of an older format once,
-in its migration's transaction (:data:`REWRITES`, run by :func:`bot.storage.migrations.migrate`), so
-that the code reads one format only.
+"""The migrations that need Python besides their SQL file (:data:`REWRITES`, run in the migration's
+transaction), so that the code reads one format only.
 
-0006 rewrites the history as the bot writes it now: a record's JSON without the nulls older rows
-wrote for a default; a settings change as ``{"setting", "changes", "after"}`` (the settings before
-stay in its undo snapshot only), an import as ``{"counts"}``; an undo with its ``event_details``
-(rewritten alike) and ``undoes``; and an undo snapshot without the life flags of versions before 0004,
-their meaning kept in the wounds' ``fatal`` marks (the fatal wound 0004 added for a flag is kept in
-the snapshot; a fatal mark the flags denied is not put back).
+0006 rewrites the history as the bot writes it now: records without the nulls older rows wrote for a
+default; a settings change as ``{"setting", "changes", "after"}``, an import as ``{"counts"}``; an
+undo with its ``event_details`` (rewritten alike) and ``undoes``; an undo snapshot without the life
+flags of versions before 0004, their meaning kept in the wounds' ``fatal`` marks.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
-"""The SQLite backend (see :mod:`bot.storage.database`): three aiosqlite connections, each on its own
-thread, and group commit."""
+"""The SQLite backend: three aiosqlite connections, each on its own thread: one writer, one reader
+(WAL: reads see the last commit and never wait for the writer), one that checkpoints beside the writer.
+
+*Group commit*: the units waiting for the writer run together, in arrival order, in one ``BEGIN
+IMMEDIATE … COMMIT``, each in its own ``SAVEPOINT`` (a failing one rolls back alone), and each is
+answered once that commit is done. A unit finding none waiting starts the next group."""
 
 from __future__ import annotations
 
@@ -60,8 +64,8 @@ def database_path(url: str) -> Path:  # sqlite:///relative.db, sqlite:////abs.db
 
 
 async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """``fn(sqlite3_connection)`` on ``conn``'s thread, after the calls queued before it (queued at
-    once, before the caller's first suspension)."""
+    """``fn(sqlite3_connection)`` on ``conn``'s thread, in one hop, after the calls queued before it.
+    aiosqlite's only way is private: ``uv.lock`` pins it, tests/storage/test_aiosqlite_thread.py checks it."""
     result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]  # untyped, private
     return result
 
@@ -94,8 +98,7 @@ Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
 
 
 def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
-    """On the writer's thread: one group of units in one transaction (see the module's docstring). A
-    unit alone (the writer was idle) needs no savepoint: its failure rolls the whole transaction back."""
+    """On the writer's thread: one group in one transaction. A unit alone needs no savepoint."""
     outcomes: list[Outcome] = []
     alone = len(works) == 1
     try:
@@ -123,8 +126,7 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
 
 
 def _checkpoint_now(conn: sqlite3.Connection) -> None:
-    """On the writer's thread, after a commit: all of the WAL into the main file (the group is
-    committed whatever happens here: a failure is only logged)."""
+    """On the writer's thread, after a commit (kept whatever happens here): the WAL into the main file."""
     try:
         busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
     except sqlite3.Error as exc:
@@ -197,8 +199,7 @@ class SqliteDatabase:
         return cls(path, connections)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Queued for the writer; answered once the group it joined is committed. A unit finding none
-        waiting asks the writer's thread to run the next group, after the one before. Every
+        """Queued for the writer; answered once the group it joined is committed. Every
         :data:`CHECKPOINT_UNITS` units, a checkpoint starts on the checkpointer's thread."""
         self._refuse_if_closed()
         future: asyncio.Future[T] | None = None
@@ -222,8 +223,8 @@ class SqliteDatabase:
             self._checkpointing = None
 
     def _run_group(self, conn: sqlite3.Connection) -> Any:
-        """On the writer's thread: run the waiting units as one group. The unit that started the
-        group is its first: its outcome is this call's; the others' are settled on their loop."""
+        """On the writer's thread: the waiting units as one group. The first (which started it) is
+        answered by this call's result, the others on their loop."""
         with self._guard:
             group, self._waiting = self._waiting, []
         if self.on_group is not None:
@@ -251,8 +252,8 @@ class SqliteDatabase:
         return await on_thread(self._reader, partial(_sqlite_read, work=work))
 
     async def checkpoint(self, mode: str = "PASSIVE") -> None:
-        """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
-        for the reader or the writer; ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
+        """The WAL into the main file, on the checkpointer's thread (``PASSIVE``: waiting for no one;
+        ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
         pragma = f"PRAGMA wal_checkpoint({mode})"
         await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
@@ -263,10 +264,9 @@ class SqliteDatabase:
     trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
 
     def watch_wal(self) -> None:
-        """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
-        that the connections hold open. Once it does not (the file was deleted or replaced: a crash
-        would lose every change since the last checkpoint), log an error, checkpoint what the open WAL
-        holds into the main file, and from then on checkpoint after every commit."""
+        """Every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the file held open. Once
+        not (deleted or replaced: a crash would lose every change since the last checkpoint), log an
+        error, checkpoint, and from then on checkpoint after every commit."""
         self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
 
     async def _watch_wal(self, held: tuple[int, int] | None) -> None:

@@ -36,13 +36,10 @@ __all__ = ["Board", "Reader", "Store", "Transaction"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-Clock = Callable[[], str]
-"""Where every time the bot writes comes from (wounds, characters, events, settings, exports): now, as
-ISO-8601 text. One is given to :meth:`Store.open`, so that tests can pin it."""
+Clock = Callable[[], str]  # now, as ISO-8601 text: every time the bot writes (tests pin it)
 
 
-def utc_now() -> str:
-    """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
+def utc_now() -> str:  # with milliseconds, in UTC: sorts as text
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
@@ -100,10 +97,8 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
-        """Open the database of ``url`` and bring its schema up to date (``migrations``: the folder
-        of numbered files, by default the package's own for the URL's backend). A SQLite database
-        that lost its data is refused; once migrated, it is checkpointed into its main file and
-        marked (:mod:`bot.storage.file_guard`)."""
+        """Open the database of ``url`` and migrate it (``migrations``: by default the package's own).
+        A SQLite file that lost its data is refused; once migrated, it is checkpointed and marked."""
         if not is_postgres(url):
             await asyncio.to_thread(file_guard.refuse_lost_data, database_path(url))
         db = await open_database(url)
@@ -126,13 +121,11 @@ class Store:
     async def run(
         self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
     ) -> T:
-        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
-        everything back and is raised here. ``work`` runs once (on PostgreSQL, twice when its first
-        connection failed before it began). ``interaction``, the id of the interaction asking, is
-        recorded first, in the same transaction: a second delivery of it raises
-        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing (a
-        gateway RESUME replays what the bot may not have seen). Once committed, the listeners, the
-        metrics and (on PostgreSQL, by ``NOTIFY``) the processes serving player views are told."""
+        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit exactly when it returns;
+        any exception rolls everything back and is raised here. ``interaction`` (the id of the one
+        asking) is recorded first, in the same transaction: a second delivery of it (a gateway RESUME)
+        raises :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing.
+        Once committed, the listeners, the metrics and (by ``NOTIFY``) the player views are told."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
@@ -166,9 +159,8 @@ class Store:
     # ---- reads (last committed state) -------------------------------------------------------------
 
     async def read(self, guild_id: int, look: Callable[[Reader], T], *, serialized: bool = False) -> T:
-        """``look(reader)``, reads only, in one read transaction. ``serialized``: under the server's
-        lock, like a change, so that the reads agree with each other on PostgreSQL too (READ
-        COMMITTED)."""
+        """``look(reader)``, reads only, in one transaction. ``serialized``: under the server's lock, so
+        that the reads agree with each other on PostgreSQL too (READ COMMITTED)."""
 
         def reads(sql: Sql) -> T:
             reader = Reader(sql, guild_id)
@@ -180,9 +172,8 @@ class Store:
         return await (self.database.write(guild_id, reads) if serialized else self.database.read(reads))
 
     async def party(self, token_sha256: str) -> Party | None:
-        """The page of a player-view link, in one read: ``None`` for an unknown or revoked link. The
-        lookup is by the digest (what a guesser cannot steer), then the digests are compared once more
-        in constant time."""
+        """A player-view link's page (``None``: unknown or revoked), found by its digest (which a guesser
+        cannot steer), then compared once more in constant time."""
 
         def look(sql: Sql) -> Party | None:
             row = sql.row(
@@ -216,8 +207,7 @@ class Store:
         return self.database.usage()
 
     def count_groups(self, observe: Callable[[int], None] | None) -> None:
-        """Tell ``observe`` the size of each group of units committed together (SQLite; the bot's
-        metrics), on the writer's thread; ``None``: no longer."""
+        """Tell ``observe`` the size of each group committed together (SQLite, on the writer's thread)."""
         self.database.on_group = observe
 
     @property
@@ -225,9 +215,7 @@ class Store:
         return self.database.trouble
 
     @property
-    def changes_url(self) -> str | None:
-        """Where the changes of every process sharing the database are heard (PostgreSQL's ``LISTEN``
-        on :data:`CHANGES_CHANNEL`); ``None`` on SQLite, where this process makes them all."""
+    def changes_url(self) -> str | None:  # where every process's changes are heard (PostgreSQL's LISTEN)
         return self.database.url if self.database.dialect == "postgres" else None
 
     # ---- the bot's own bookkeeping: no change of the game, no one is told ------------------------

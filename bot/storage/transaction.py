@@ -1,21 +1,14 @@
-"""What a unit of work (:meth:`bot.storage.Store.run`) holds: its connection (:class:`Sql`), a
-character's columns and rows, and the queries of one server (:class:`Reader`, :class:`Transaction`).
+"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and the
+queries of one server (:class:`Reader`, :class:`Transaction`). Every statement is scoped by the
+server: another server's character is "not found". Deleted characters stay in the table (undo brings
+them back); "present" means not deleted (dead ones included).
 
-The SQL is written once, with ``?`` placeholders, in the SQL both SQLite and PostgreSQL speak; every
-call is synchronous: a unit of work runs whole on the thread that holds the connection.
-
-Every statement is scoped by the server: an id of another server's character is "not found", like an
-unknown id. Deleted characters stay in the table (undo brings them back); "present" means not deleted
-(dead characters included).
-
-A :class:`Transaction` remembers, for the next :meth:`Transaction.record`, the state before the change of
-everything it touched: a character the first time it is loaded, saved or deleted (``None`` when
-created here), the ruleset when saved, the active character of a player when changed. The event
-stores that snapshot, and ``/undo`` puts it back::
+A :class:`Transaction` remembers the state before the change of all it touched (a character the
+first time it is loaded, saved or deleted; the ruleset; a player's active character): the next
+:meth:`Transaction.record` keeps that snapshot in the event, and ``/undo`` puts it back::
 
     {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
-     "ruleset": <Ruleset JSON> | null,                     # only when the event changed it;
-                                                           # null: there was no stored ruleset
+     "ruleset": <Ruleset JSON> | null,  # only when the event changed it; null: none was stored
      "active": {"<user id>": [<before id | null>, <after id | null>]}}
 """
 
@@ -301,9 +294,9 @@ COLUMNS = (
 )
 # Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it takes it back)
 UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
-_INSERT_EVENT = (
-    "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
-    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
+EVENT_COLUMNS = (
+    "guild_id, kind, actor_id, occurred_at, character_id, character_name, details, touches_ruleset, undone, "
+    "undoes, snapshot"
 )
 
 
@@ -312,8 +305,8 @@ def dumps(value: object) -> str:
 
 
 def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int, ...]]:
-    """FROM and WHERE of the events of a server (touching one character), the column to order them
-    newest first by (the one its index is ordered by), and the parameters."""
+    """FROM and WHERE of a server's events (touching one character), the column its index orders them
+    by, and the parameters."""
     if character_id is None:
         return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
     joined = "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND "
@@ -321,8 +314,8 @@ def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int,
 
 
 def event_of(row: Row) -> Event:
-    """The event of a row of :data:`COLUMNS`. A settings change keeps the whole settings before it once,
-    in its undo snapshot (null: the defaults): they are read back from there."""
+    """The event of a row of :data:`COLUMNS`; a settings change's settings before it are read from its
+    undo snapshot (null: the defaults)."""
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
     decoded = decoded if isinstance(decoded, dict) else {}
@@ -356,8 +349,7 @@ class Undoable:
 
 @lru_cache(maxsize=PARSED_RULESETS)
 def parse_ruleset(stored: str) -> Ruleset:
-    """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
-    its own transaction, and the same text always gives the same (frozen) ruleset."""
+    """A stored ruleset validated once: every unit reads it again, and the same text gives the same."""
     return Ruleset.model_validate_json(stored)
 
 
@@ -397,7 +389,7 @@ class Reader:
         self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
     ) -> list[Character]:
         """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
-        their wounds that count (every one with ``every_wound``)."""
+        their wounds that count (or every one)."""
         query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
         select = SELECT_EVERY_WOUND if every_wound else SELECT
         return from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
@@ -436,8 +428,7 @@ class Reader:
         return found[0] if found else None
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
-        """The present characters, by name; with their healed wounds too when ``every_wound`` (the
-        export)."""
+        """The present characters, by name (``every_wound``: their healed wounds too, for the export)."""
         return self._load("", (), every_wound=every_wound)
 
     def _present(self, character_id: int) -> bool:
@@ -546,8 +537,7 @@ class Reader:
     # ---- history and boards ----------------------------------------------------------------------
 
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
-        """One page of events (touching one character, even deleted), newest first, and how many
-        there are in all."""
+        """One page of events (touching one character, even deleted), newest first; and their count."""
         where, newest, params = scope(self.guild_id, character_id)
         found = self.sql.rows(
             f"SELECT {COLUMNS} FROM {where} ORDER BY {newest} DESC LIMIT ? OFFSET ?",
@@ -636,8 +626,7 @@ class Transaction(Reader):
         )
 
     def save_character(self, character: Character) -> Character:
-        """Save (only what changed); returns it with the ids the database gave (its own, its new
-        wounds')."""
+        """Save (only what changed); returns it with the ids the database gave (its own, its wounds')."""
         if character.id is None:
             return self.create_characters([character])[0]
         cid, known = character.id, self.character(character.id)
@@ -672,8 +661,7 @@ class Transaction(Reader):
         return saved
 
     def create_characters(self, new: Sequence[Character]) -> list[Character]:
-        """Insert new characters (an import: many at once) with their wounds; they come back with
-        their ids."""
+        """Insert new characters (an import: many at once) with their wounds; returned with their ids."""
         fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
         try:
             found = self._insert(
@@ -716,8 +704,7 @@ class Transaction(Reader):
         return found
 
     def delete_characters(self, doomed: Sequence[Character]) -> None:
-        """Delete (recoverable by undo); the players whose active character one of them was are left
-        without one."""
+        """Delete (recoverable by undo); the players whose active character it was are left without."""
         gone: list[int] = []
         for character in doomed:
             if character.id is None:
@@ -769,24 +756,22 @@ class Transaction(Reader):
         links: set[int],
         undoes: int | None = None,
     ) -> Event:
-        """Write an event (``details``: its JSON and what it holds) and its links to the characters it
-        touched; it comes back with its id."""
-        found = self.sql.row(
-            _INSERT_EVENT,
-            (
-                self.guild_id,
-                kind,
-                actor_id,
-                self.now,
-                *character,
-                details[0],
-                int(snapshot is not None and "ruleset" in snapshot),
-                undoes,
-                None if snapshot is None else dumps(snapshot),
-            ),
+        """Write an event (``details``: its JSON and its content) and its links to the characters."""
+        touches_ruleset = int(snapshot is not None and "ruleset" in snapshot)
+        kept = None if snapshot is None else dumps(snapshot)
+        row = (
+            self.guild_id,
+            kind,
+            actor_id,
+            self.now,
+            *character,
+            details[0],
+            touches_ruleset,
+            0,
+            undoes,
+            kept,
         )
-        assert found is not None
-        event_id = int(found[0])
+        event_id = int(self._insert("events", EVENT_COLUMNS, [row], "id")[0][0])
         self.sql.run_many(
             "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
             [(event_id, cid) for cid in sorted(links)],
@@ -915,8 +900,7 @@ class Transaction(Reader):
         return orphaned | set(choices)
 
     def _restore(self, states: Sequence[tuple[Character, list[WoundState]]]) -> None:
-        """Put characters back exactly as snapshotted: columns, present again, wounds' state; the wounds
-        added since are removed."""
+        """Characters back as snapshotted (columns, present, wounds' state); the wounds added since go."""
         for c, _ in states:  # checked first: PostgreSQL aborts the transaction on a violation
             if self.sql.rows(
                 "SELECT 1 FROM characters WHERE guild_id = ? AND name_key = ? AND deleted_at IS NULL "
@@ -989,8 +973,8 @@ class Transaction(Reader):
         )
 
     def show_on_board(self, channel_id: int, character_id: int, *, shown: bool) -> None:
-        """Add the NPC to the channel's board (``shown``), or take it off. (Its NPCs show on the player
-        views: a change of the game, unlike which message a board is: :meth:`Store.save_board`.)"""
+        """Add the NPC to the channel's board (``shown``), or take it off: a change of the game (the
+        player views show it), unlike which message a board is (:meth:`Store.save_board`)."""
         if shown:
             self.sql.run(
                 "INSERT INTO board_npcs (channel_id, character_id) "
