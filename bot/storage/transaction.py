@@ -746,37 +746,17 @@ class Transaction(Reader):
 
     # ---- history ---------------------------------------------------------------------------------
 
-    def _insert_event(
-        self,
-        kind: str,
-        actor_id: int | None,
-        character: tuple[int | None, str | None],
-        details: tuple[str, dict[str, object]],
-        snapshot: dict[str, Any] | None,
-        links: set[int],
-        undoes: int | None = None,
-    ) -> Event:
-        """Write an event (``details``: its JSON and its content) and its links to the characters."""
-        touches_ruleset = int(snapshot is not None and "ruleset" in snapshot)
-        kept = None if snapshot is None else dumps(snapshot)
-        row = (
-            self.guild_id,
-            kind,
-            actor_id,
-            self.now,
-            *character,
-            details[0],
-            touches_ruleset,
-            0,
-            undoes,
-            kept,
-        )
+    def _insert_event(self, e: Event, text: str, snapshot: dict[str, Any] | None, links: set[int]) -> Event:
+        """Write ``e`` (``text``: its details' JSON) and its links to the characters; with its id."""
+        head = (e.guild_id, e.kind, e.actor_id, e.at, e.character_id, e.character_name)
+        state = None if snapshot is None else dumps(snapshot)
+        row = (*head, text, int(snapshot is not None and "ruleset" in snapshot), 0, e.undoes, state)
         event_id = int(self._insert("events", EVENT_COLUMNS, [row], "id")[0][0])
         self.sql.run_many(
             "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
             [(event_id, cid) for cid in sorted(links)],
         )
-        return Event(event_id, self.guild_id, kind, actor_id, self.now, *character, details[1], undoes=undoes)
+        return replace(e, id=event_id)
 
     def record(
         self,
@@ -797,16 +777,15 @@ class Transaction(Reader):
                 str(user): [before_id, self._active_id(user)]
                 for user, before_id in self._active_before.items()
             }
-        links = (
-            set(self._before) if character is None or character.id is None else {*self._before, character.id}
-        )
-        named = (None, None) if character is None else (character.id, character.name)
+        cid, name = (None, None) if character is None else (character.id, character.name)
+        links = set(self._before) if cid is None else {*self._before, cid}
         if details is None or isinstance(details, dict):
-            written = (dumps(details or {}), dict(details or {}))
+            text, content = dumps(details or {}), dict(details or {})
         else:  # written once, by the record itself
             text = details_json(details)
-            written = (text, json.loads(text))
-        event = self._insert_event(kind, actor_id, named, written, snapshot, links)
+            content = json.loads(text)
+        event = Event(0, self.guild_id, kind, actor_id, self.now, cid, name, content)
+        event = self._insert_event(event, text, snapshot, links)
         self._forget(keep_known=True)
         return event
 
@@ -951,8 +930,10 @@ class Transaction(Reader):
             "restored": target.restored,
         }
         named = (reverted.character_id, reverted.character_name)
-        written = (dumps(details), details)
-        event = self._insert_event(EventKind.UNDO, actor_id, named, written, None, target.links, reverted.id)
+        event = Event(
+            0, self.guild_id, EventKind.UNDO, actor_id, self.now, *named, details, undoes=reverted.id
+        )
+        event = self._insert_event(event, dumps(details), None, target.links)
         self._forget()
         return event
 
