@@ -263,7 +263,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         # SQLite group (the metrics). Undone in close().
         store.listeners.append(self.boards.changed)
         store.on_unit = self.metrics.unit_done
-        store.count_groups(self.metrics.group_units.observe)
+        store.database.on_group = self.metrics.group_units.observe
         self._boards_started = False
         self.run_id = secrets.token_hex(4)
         """This run of the bot: buttons that live only in memory name it (see ``views.Question``)."""
@@ -359,7 +359,7 @@ class HarmoniesBot(commands.AutoShardedBot):
         if self.boards.changed in self.store.listeners:
             self.store.listeners.remove(self.boards.changed)
         self.store.on_unit = None
-        self.store.count_groups(None)
+        self.store.database.on_group = None
         try:
             await super().close()
         finally:

@@ -47,7 +47,7 @@ async def database_answers(bot: HarmoniesBot) -> str | None:
         probe = bot.store.meta(META_PROBE)
         await asyncio.wait_for(probe, DATABASE_TIMEOUT_S)
     except TimeoutError:
-        why = bot.store.trouble  # PostgreSQL: why the last connection attempt failed
+        why = bot.store.database.trouble  # PostgreSQL: why the last connection attempt failed
         return f"no answer within {DATABASE_TIMEOUT_S:g} s" + (f" ({why})" if why else "")
     except Exception as exc:  # any failure of the database is "not ready", said in one line
         return " ".join(f"{type(exc).__name__}: {exc}".split())

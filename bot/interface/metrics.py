@@ -122,7 +122,7 @@ class _StateCollector(Collector):
         self.boards = boards
 
     def collect(self) -> Iterator[Metric]:
-        in_use, waiting = self.store.usage()
+        in_use, waiting = self.store.database.usage()
         yield GaugeMetricFamily(
             "harmonies_database_units_in_use",
             "PostgreSQL: pooled connections lent out; SQLite: units being written",

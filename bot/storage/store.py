@@ -203,17 +203,6 @@ class Store:
         )
         return None if found is None else str(found[0])
 
-    def usage(self) -> tuple[int, int]:  # (units being written, or connections lent out; units waiting)
-        return self.database.usage()
-
-    def count_groups(self, observe: Callable[[int], None] | None) -> None:
-        """Tell ``observe`` the size of each group committed together (SQLite, on the writer's thread)."""
-        self.database.on_group = observe
-
-    @property
-    def trouble(self) -> str | None:  # why the last new connection failed, while none has since
-        return self.database.trouble
-
     @property
     def changes_url(self) -> str | None:  # where every process's changes are heard (PostgreSQL's LISTEN)
         return self.database.url if self.database.dialect == "postgres" else None
