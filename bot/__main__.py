@@ -30,7 +30,7 @@ def load_settings() -> Settings:
 
 
 async def run_backup(settings_url: str, destination: str) -> None:
-    from bot.storage.file_guard import backup
+    from bot.storage.sqlite import backup
 
     try:
         await backup(settings_url, destination)

@@ -16,9 +16,8 @@ import tempfile
 from pathlib import Path
 
 from bot.storage.errors import StorageError
-from bot.storage.file_guard import backup
 from bot.storage.migrations import MIGRATIONS_DIR, find_migrations
-from bot.storage.sqlite import database_path, is_postgres
+from bot.storage.sqlite import backup, database_path, is_postgres
 from bot.storage.store import Store, open_database
 from bot.storage.transaction import Sql
 

@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from bot.rules.character import Character
 from bot.rules.ruleset import Ruleset
-from bot.storage import file_guard
 from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
-from bot.storage.sqlite import SqliteDatabase, database_path, is_postgres
+from bot.storage.sqlite import SqliteDatabase, damage, database_path, is_postgres, mark, refuse_lost_data
 from bot.storage.transaction import Board, Reader, Sql, Transaction
 
 if TYPE_CHECKING:  # imported by open_database only: SQLite deployments do without psycopg (≈ 11 MB)
@@ -100,13 +99,13 @@ class Store:
         """Open the database of ``url`` and migrate it (``migrations``: by default the package's own).
         A SQLite file that lost its data is refused; once migrated, it is checkpointed and marked."""
         if not is_postgres(url):
-            await asyncio.to_thread(file_guard.refuse_lost_data, database_path(url))
+            await asyncio.to_thread(refuse_lost_data, database_path(url))
         db = await open_database(url)
         try:
             await migrate(db, migrations)
             if isinstance(db, SqliteDatabase):
                 await db.checkpoint("TRUNCATE")
-                await asyncio.to_thread(file_guard.mark, db.path)
+                await asyncio.to_thread(mark, db.path)
                 db.watch_wal()
         except BaseException:
             await db.close()
@@ -115,8 +114,6 @@ class Store:
 
     async def close(self) -> None:
         await self.database.close()
-
-    # ---- writes ----------------------------------------------------------------------------------
 
     async def run(
         self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
@@ -155,8 +152,6 @@ class Store:
             except Exception:  # the change is committed: a listener's failure must not undo the answer
                 log.exception("A change listener failed for server %s", guild_id)
         return result
-
-    # ---- reads (last committed state) -------------------------------------------------------------
 
     async def read(self, guild_id: int, look: Callable[[Reader], T], *, serialized: bool = False) -> T:
         """``look(reader)``, reads only, in one transaction. ``serialized``: under the server's lock, so
@@ -207,8 +202,6 @@ class Store:
     def changes_url(self) -> str | None:  # where every process's changes are heard (PostgreSQL's LISTEN)
         return self.database.url if self.database.dialect == "postgres" else None
 
-    # ---- the bot's own bookkeeping: no change of the game, no one is told ------------------------
-
     async def _keep(self, lock: int | None, statement: str, params: Sequence[object]) -> int:
         return await self.database.write(lock, lambda sql: sql.run(statement, params))
 
@@ -235,8 +228,6 @@ class Store:
         sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
         await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
-    # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
-
     async def checkpoint(self) -> None:  # the WAL into the main file, waiting for no reader
         if isinstance(self.database, SqliteDatabase):
             await self.database.checkpoint()
@@ -251,5 +242,5 @@ class Store:
 
     async def quick_check(self) -> str | None:  # None, or what PRAGMA quick_check finds damaged
         if isinstance(self.database, SqliteDatabase):
-            return await asyncio.to_thread(file_guard.damage, self.database.path)
+            return await asyncio.to_thread(damage, self.database.path)
         return None

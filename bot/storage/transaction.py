@@ -383,8 +383,6 @@ class Reader:
         """Read every time: another process sharing the database may have changed it."""
         return self._stored_ruleset() or Ruleset()
 
-    # ---- characters ------------------------------------------------------------------------------
-
     def _load(
         self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
     ) -> list[Character]:
@@ -534,8 +532,6 @@ class Reader:
             found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
         return [(r[0], r[1]) for r in found]
 
-    # ---- history and boards ----------------------------------------------------------------------
-
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
         """One page of events (touching one character, even deleted), newest first; and their count."""
         where, newest, params = scope(self.guild_id, character_id)
@@ -589,8 +585,6 @@ class Transaction(Reader):
             "(guild_id) DO UPDATE SET ruleset = excluded.ruleset, updated_at = excluded.updated_at",
             (self.guild_id, ruleset.model_dump_json(), self.now),
         )
-
-    # ---- characters ------------------------------------------------------------------------------
 
     def _touch(self, character: Character) -> Character:
         assert character.id is not None
@@ -725,8 +719,6 @@ class Transaction(Reader):
             [(self.now, cid, self.guild_id) for cid in ids],
         )
 
-    # ---- active character ------------------------------------------------------------------------
-
     def set_active(self, user_id: int, character_id: int) -> None:
         if character_id not in self._known and not self._present(character_id):
             raise not_found()
@@ -743,8 +735,6 @@ class Transaction(Reader):
         self.sql.run_many(
             _PUT_ACTIVE, [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None]
         )
-
-    # ---- history ---------------------------------------------------------------------------------
 
     def _insert_event(self, e: Event, text: str, snapshot: dict[str, Any] | None, links: set[int]) -> Event:
         """Write ``e`` (``text``: its details' JSON) and its links to the characters; with its id."""
@@ -788,8 +778,6 @@ class Transaction(Reader):
         event = self._insert_event(event, text, snapshot, links)
         self._forget(keep_known=True)
         return event
-
-    # ---- undo (what to revert, and the refusals, are the action's: bot/actions/undoing.py) ----------
 
     def latest_undoable(self, character_id: int | None) -> Undoable | None:
         where, newest, params = scope(self.guild_id, character_id)
@@ -941,8 +929,6 @@ class Transaction(Reader):
         if not keep_known:
             self._known.clear()
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
-
-    # ---- player views and boards -----------------------------------------------------------------
 
     def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
         """``revoke``: the server's other links stop working."""
