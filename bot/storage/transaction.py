@@ -383,6 +383,9 @@ class Reader:
         """Read every time: another process sharing the database may have changed it."""
         return self._stored_ruleset() or Ruleset()
 
+    def _seen(self, found: Character) -> Character:  # a Transaction keeps what it loads, for undo
+        return found
+
     def _load(
         self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
     ) -> list[Character]:
@@ -396,34 +399,34 @@ class Reader:
         found = self._load("c.id = ? AND ", (character_id,)) if storable(character_id) else []
         if not found:
             raise not_found()
-        return found[0]
+        return self._seen(found[0])
 
     def character_by_name(self, name: str) -> Character:
         # No stored name holds NUL (PostgreSQL would refuse the query itself).
         found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
         if found:
-            return found[0]
+            return self._seen(found[0])
         # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
         names = [] if "\x00" in name else self._names()
-        loose = [cid for cid, stored, _ in names if loose_key(stored) == loose_key(name)]
+        loose = [cid for cid, stored in names if loose_key(stored) == loose_key(name)]
         if len(loose) == 1:
             return self.character(loose[0])
-        raise not_found(name, closest(name, (stored for _, stored, _ in names)))
+        raise not_found(name, closest(name, (stored for _, stored in names)))
 
-    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str, str]]:
-        """(id, name, name_key) of the present characters (``where``: more conditions, each with its
+    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str]]:
+        """(id, name) of the present characters (``where``: more conditions, each with its
         ``AND``), by key: a few hundred at most, for what SQL cannot match (accents)."""
         found = self.sql.rows(
-            "SELECT c.id, c.name, c.name_key FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+            "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
             f"{where}ORDER BY c.name_key, c.id",
             (self.guild_id, *params),
         )
-        return [(int(cid), str(stored), str(key)) for cid, stored, key in found]
+        return [(int(cid), str(stored)) for cid, stored in found]
 
     def active_character(self, user_id: int) -> Character | None:
         active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
         found = self._load(f"c.id = ({active}) AND ", (self.guild_id, user_id))
-        return found[0] if found else None
+        return self._seen(found[0]) if found else None
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
         """The present characters, by name (``every_wound``: their healed wounds too, for the export)."""
@@ -501,7 +504,7 @@ class Reader:
             ]
         if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
             loose, seen = loose_key(text), set(found)
-            rest = [(cid, loose_key(stored)) for cid, stored, _ in self._names(filters, params[1:])]
+            rest = [(cid, loose_key(stored)) for cid, stored in self._names(filters, params[1:])]
             rest = [(cid, k) for cid, k in rest if cid not in seen and loose in k]
             rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
             found += [cid for cid, _ in rest[: limit - len(found)]]
@@ -586,28 +589,17 @@ class Transaction(Reader):
             (self.guild_id, ruleset.model_dump_json(), self.now),
         )
 
-    def _touch(self, character: Character) -> Character:
-        assert character.id is not None
-        self._known[character.id] = character
-        if character.id not in self._before:
-            self._before[character.id] = kept(character)
+    def _seen(self, found: Character) -> Character:
+        """``found`` as this transaction knows it (it may have changed it), its before-state kept."""
+        assert found.id is not None
+        character = self._known.setdefault(found.id, found)
+        if found.id not in self._before:
+            self._before[found.id] = kept(character)
         return character
-
-    def _seen(self, found: Character | None) -> Character | None:
-        """``found`` as this transaction knows it (it may have changed it), touched."""
-        return None if found is None or found.id is None else self._touch(self._known.get(found.id, found))
 
     def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
-        return self._touch(known if known is not None else super().character(character_id))
-
-    def character_by_name(self, name: str) -> Character:
-        found = self._seen(super().character_by_name(name))
-        assert found is not None
-        return found
-
-    def active_character(self, user_id: int) -> Character | None:
-        return self._seen(super().active_character(user_id))
+        return super().character(character_id) if known is None else self._seen(known)
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
         """Only those saved afterwards count as touched."""
