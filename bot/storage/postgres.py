@@ -14,6 +14,7 @@ import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import psycopg
@@ -82,10 +83,9 @@ def _unavailable(error: psycopg.Error) -> Exception:
 
 
 def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
-    """A live connection of ``pool``, within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``
-    (``time.monotonic()``), else :class:`Unavailable`. Each is checked first (one round trip): a dead
-    one (a restart killed it) goes back to the pool, which drops it and opens another, and the next
-    is tried at once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    """A live connection within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``, else :class:`Unavailable`.
+    A dead one (a restart killed it) goes back to the pool, which replaces it, and the next is tried at
+    once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
     give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
     while (remaining := give_up - time.monotonic()) > 0:
         try:
@@ -103,25 +103,18 @@ def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg
     raise Unavailable(f"{waited} ({why})" if why else waited)
 
 
+@dataclass
 class _Unit(Generic[T]):
     """One unit of work on a worker thread, which the event loop may abandon at its deadline: it is
     then rolled back instead of committed, unless its COMMIT was already sent."""
 
-    def __init__(
-        self,
-        pool: psycopg_pool.ConnectionPool[Any],
-        lock: int | None,
-        work: Callable[[Sql], T],
-        *,
-        reading: bool,
-    ) -> None:
-        self.pool = pool
-        self.lock = lock
-        self.work = work
-        self.reading = reading  # a read writes nothing: it may be tried again whenever its connection fails
-        self._state = threading.Lock()
-        self.abandoned = False
-        self.committing = False
+    pool: psycopg_pool.ConnectionPool[Any]
+    lock: int | None
+    work: Callable[[Sql], T]
+    reading: bool  # a read writes nothing: it may be tried again whenever its connection fails
+    abandoned: bool = False
+    committing: bool = False
+    _state: threading.Lock = field(default_factory=threading.Lock)
 
     def abandon(self) -> bool:
         """Called by the event loop past the deadline: True when nothing will be committed."""
