@@ -42,6 +42,7 @@ MIGRATIONS_DIR = Path(str(resources.files("bot.migrations")))
 SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"
 MIGRATION_LOCK = -0x4861726D6F6E  # an advisory lock key no server id can be (they are positive)
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
+_COMMENTS = re.compile(r"--[^\n]*|/\*.*?(?:\*/|$)", re.DOTALL)
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
 
 
@@ -95,16 +96,8 @@ def split_statements(script: str) -> list[str]:
 
 
 def _first_keyword(statement: str) -> str:
-    """The first word of ``statement`` after comments and blanks, upper-cased ('' when none)."""
-    text = statement
-    while True:
-        text = text.lstrip()
-        if text.startswith("--"):
-            text = text.partition("\n")[2]
-        elif text.startswith("/*"):
-            text = text.partition("*/")[2]
-        else:
-            break
+    """The first word of ``statement`` after comments, upper-cased ('' when none, '?' when not a word)."""
+    text = _COMMENTS.sub(" ", statement).strip()
     match = re.match(r"[A-Za-z_]+", text)
     return match.group(0).upper() if match else ("" if not text.strip(" ;\n\t") else "?")
 
