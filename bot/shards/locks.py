@@ -92,7 +92,7 @@ class PostgresLocks(Locks):
 
     @contextlib.asynccontextmanager
     async def held(self, name: LockName) -> AsyncIterator[None]:
-        import psycopg  # here: a SQLite bot does without it (see bot/storage/database.py)
+        import psycopg  # here: a SQLite bot does without it (see bot/storage/store.py)
 
         async with super().held(name):
             try:
