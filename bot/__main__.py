@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     if args.command == "backup":
-        from bot.storage.file_guard import backup
+        from bot.storage.sqlite import backup
 
         try:
             asyncio.run(backup(DatabaseSettings().database_url, args.path))

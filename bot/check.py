@@ -13,12 +13,10 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import StorageError
-from bot.storage.file_guard import backup
 from bot.storage.migrations import MIGRATIONS_DIR, Migration, find_migrations
-from bot.storage.sqlite import database_path
-from bot.storage.store import Store
+from bot.storage.sqlite import backup, database_path, is_postgres
+from bot.storage.store import Store, open_database
 from bot.storage.transaction import Sql
 
 

@@ -15,8 +15,7 @@ from bot.actions.actor import Actor, by_ref
 from bot.errors import N_, UserError
 from bot.interface import autocomplete
 from bot.interface.replies import actor_of, caller_lang, respond, send_private
-from bot.storage.boards import Board
-from bot.storage.store import Reader
+from bot.storage.store import Board, Reader
 from bot.ui.i18n import lang_of, t
 from bot.ui.text import t_name
 

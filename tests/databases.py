@@ -13,9 +13,8 @@ from bot.actions import admin
 from bot.actions.actor import Actor
 from bot.history import Event
 from bot.rules import Character, Ruleset
-from bot.storage.boards import Board
 from bot.storage.migrations import SQLITE_MIGRATIONS, find_migrations
-from bot.storage.store import Reader, Store
+from bot.storage.store import Board, Reader, Store
 
 
 def latest_version(directory: Path = SQLITE_MIGRATIONS) -> int:

@@ -108,6 +108,21 @@ def test_the_player_view_reads_the_store_and_the_text_only() -> None:
         assert not any(t.startswith(above) for t in IMPORTS[name]), name
 
 
+def test_only_storage_touches_the_database() -> None:
+    """The store is the one way in: outside bot/storage nothing reads ``store.database`` (its connection,
+    its pool, its writer thread)."""
+    reaching = sorted(
+        name
+        for name, path in MODULES.items()
+        if not name.startswith("bot.storage")
+        and any(
+            isinstance(node, ast.Attribute) and node.attr == "database"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    )
+    assert reaching == []
+
+
 def test_no_import_circles() -> None:
     # A module's own packages are already being imported when it runs: those edges close no circle.
     graph = {

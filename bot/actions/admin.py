@@ -17,8 +17,7 @@ from bot.history import Configured, Event, Imported, LinkGiven
 from bot.rules import Preset, Ruleset, Track
 from bot.rules.character import preset_of
 from bot.rules.ruleset import preset_key
-from bot.storage.player_views import digest
-from bot.storage.store import Reader, Store, Transaction
+from bot.storage.store import Reader, Store, Transaction, digest
 from bot.storage.transaction import name_key
 
 HISTORY_PAGE = 10

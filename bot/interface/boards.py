@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import discord
 from discord.http import MultipartParameters
 
-from bot.storage.boards import Board
-from bot.storage.store import Reader, Store
+from bot.storage.store import Board, Reader, Store
 from bot.ui.board import board_embed
 from bot.ui.i18n import lang_of
 

@@ -20,9 +20,8 @@ from bot.interface.client import HarmoniesBot
 from bot.logs import set_process_shards, setup_logging
 from bot.shards.lockfile import AlreadyRunning, only_process
 from bot.shards.locks import locks_for
-from bot.storage.database import is_postgres
 from bot.storage.errors import StorageError
-from bot.storage.sqlite import database_path
+from bot.storage.sqlite import database_path, is_postgres
 from bot.storage.store import Store
 from bot.web.limits import raise_open_files_limit
 from bot.web.server import PlayerView

@@ -12,8 +12,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from bot.storage.database import CONNECT_TIMEOUT_S, is_postgres
 from bot.storage.errors import StorageError, one_line
+from bot.storage.sqlite import is_postgres
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class LockName:
 LOCK_SPACE = 0x48420000  # "HB": the first number of every key of ours
 IDENTIFY = LOCK_SPACE + 1
 COMMAND_SYNC = LockName(LOCK_SPACE + 2)
+CONNECT_TIMEOUT_S = 10  # the locks' plain connection (the pool's are in bot/storage/postgres.py)
 
 
 def identify_bucket(shard_id: int, max_concurrency: int) -> LockName:
@@ -88,7 +89,7 @@ class PostgresLocks(Locks):
 
     @contextlib.asynccontextmanager
     async def held(self, name: LockName) -> AsyncIterator[None]:
-        import psycopg  # here: a SQLite bot does without it (see bot/storage/database.py)
+        import psycopg  # here: a SQLite bot does without it (see bot/storage/store.py)
 
         async with super().held(name):
             try:

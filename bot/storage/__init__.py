@@ -3,8 +3,7 @@ the actions call."""
 
 from __future__ import annotations
 
-from bot.storage.database import Database, open_database
 from bot.storage.errors import StorageError
-from bot.storage.store import Reader, Store, Transaction
+from bot.storage.store import Database, Reader, Store, Transaction, open_database
 
 __all__ = ["Database", "Reader", "StorageError", "Store", "Transaction", "open_database"]

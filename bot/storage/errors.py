@@ -7,21 +7,17 @@ from typing import Literal
 
 
 class StorageError(Exception):
-    """The database cannot be used: bad URL, cannot open, schema too new, failed migration...
-
-    The message is one line meant for the operator (printed at start-up instead of a traceback).
-    """
+    """The database cannot be used (bad URL, schema too new, failed migration…): one line for the
+    operator, printed at start-up instead of a traceback."""
 
 
 class AlreadyHandled(Exception):
-    """This interaction's change was already committed (the same interaction delivered twice): nothing
-    is applied again, and the second delivery is not answered."""
+    """This interaction's change was already committed (delivered twice): the second is not answered."""
 
 
 class Unavailable(Exception):
-    """The database could not be reached, or did not answer in time, before the unit's COMMIT was
-    sent: the unit was rolled back, nothing was changed. ``cause`` names it for the log (with its
-    SQLSTATE when the server gave one)."""
+    """The database was not reached, or did not answer in time, before the COMMIT was sent: nothing
+    changed. ``cause`` names it for the log."""
 
     def __init__(self, cause: str, sqlstate: str | None = None) -> None:
         super().__init__(cause)
@@ -31,7 +27,7 @@ class Unavailable(Exception):
 
 class Unconfirmed(Unavailable):
     """The connection failed, or the deadline passed, while the COMMIT was on its way: the change may
-    have been committed, or not. The user is told to look at /history."""
+    have landed, or not (the user is told to look at /history)."""
 
 
 FileFault = Literal["full", "read_only"]
@@ -46,8 +42,7 @@ def one_line(exc: BaseException) -> str:
 
 
 def file_fault(error: BaseException) -> FileFault | None:
-    """Whether ``error`` says the database cannot be written because its disk is full or its file is
-    read-only (a cause worth telling the user, unlike other internal errors)."""
+    """Whether ``error`` says the disk is full or the database read-only (worth telling the user)."""
     if isinstance(error, sqlite3.Error):  # extended codes keep the primary one in the low byte
         return _SQLITE_FAULTS.get(getattr(error, "sqlite_errorcode", -1) & 0xFF)
     return _POSTGRES_FAULTS.get(getattr(error, "sqlstate", None))

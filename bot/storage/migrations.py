@@ -1,15 +1,11 @@
-"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations`` once
-installed), applied in order at start-up.
+"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations``),
+applied in order at start-up, each atomically: its statements, its Python rewrite
+(:data:`~bot.storage.rewrites.REWRITES`) and its version in one transaction (``executescript()`` would
+commit first), under an advisory lock (:data:`MIGRATION_LOCK`) on PostgreSQL, where the version is
+in the table ``schema_version`` (``PRAGMA user_version`` on SQLite). A newer database is refused.
 
-Each file is atomic: its statements (and the rewrite of :data:`~bot.storage.rewrites.REWRITES` of its
-version, when it needs Python) and the new version are one transaction, so a failing file
-leaves the schema and the version untouched. SQLite records the version in ``PRAGMA user_version``
-(``executescript()`` would commit first, so it is not used); PostgreSQL in the one-row table
-``schema_version``, under an advisory lock (:data:`MIGRATION_LOCK`): two processes starting at once
-apply each file once, and both end on the current schema. A database newer than the code is refused.
-
-A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: a
-future migration that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
+A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: one
+that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
 """
 
 from __future__ import annotations
@@ -20,22 +16,26 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.storage.database import Database
 from bot.storage.errors import StorageError, one_line
 from bot.storage.rewrites import REWRITES
 from bot.storage.transaction import Sql
 
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresDatabase
+    from bot.storage.sqlite import SqliteDatabase
+
 log = logging.getLogger(__name__)
 
-# Package data, wherever the package is (the top-level folder of a checkout, mapped into the package by
-# the editable install; bot/migrations in an installed wheel). Installers unpack wheels, so this is a real
-# folder; a zipped package would be reported as not found.
+# Package data: the checkout's top-level folder (mapped by the editable install) or the wheel's
+# bot/migrations; a zipped package would be reported as not found.
 MIGRATIONS_DIR = Path(str(resources.files("bot.migrations")))
 #: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
 SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"
 MIGRATION_LOCK = -0x4861726D6F6E  # an advisory lock key no server id can be (they are positive)
 _FILE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
+_COMMENTS = re.compile(r"--[^\n]*|/\*.*?(?:\*/|$)", re.DOTALL)
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "VACUUM"}
 
 
@@ -89,16 +89,8 @@ def split_statements(script: str) -> list[str]:
 
 
 def _first_keyword(statement: str) -> str:
-    """The first word of ``statement`` after comments and blanks, upper-cased ('' when none)."""
-    text = statement
-    while True:
-        text = text.lstrip()
-        if text.startswith("--"):
-            text = text.partition("\n")[2]
-        elif text.startswith("/*"):
-            text = text.partition("*/")[2]
-        else:
-            break
+    """The first word of ``statement`` after comments, upper-cased ('' when none, '?' when not a word)."""
+    text = _COMMENTS.sub(" ", statement).strip()
     match = re.match(r"[A-Za-z_]+", text)
     return match.group(0).upper() if match else ("" if not text.strip(" ;\n\t") else "?")
 
@@ -112,7 +104,7 @@ def schema_version(sql: Sql) -> int:
     return int(found[0] or 0) if found else 0
 
 
-async def migrate(db: Database, directory: Path | None = None) -> int:
+async def migrate(db: SqliteDatabase | PostgresDatabase, directory: Path | None = None) -> int:
     """Bring ``db`` to the latest version of its dialect's migrations; return that version."""
     migrations = find_migrations(directory or MIGRATIONS_DIR / db.dialect)
     latest = migrations[-1].version if migrations else 0

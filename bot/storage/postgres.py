@@ -1,11 +1,8 @@
-"""PostgreSQL (psycopg 3 and psycopg-pool): a pool of connections, worker threads, and a bound on
-every wait, so that a server that restarts, stalls, fills up or is locked gives an answer in time.
-What each bound guarantees, and the tests that hold the bot to it: ``docs/reliability.md``.
-
-A unit past its deadline (:data:`UNIT_DEADLINE_S`) is rolled back wherever its thread is (a frozen
-server answers nothing), unless its ``COMMIT`` was already sent: then its caller gets
-:class:`~bot.storage.errors.Unconfirmed`, after :data:`COMMIT_GRACE_S`.
-"""
+"""PostgreSQL (psycopg 3 and psycopg-pool): a pool, worker threads, and every wait bounded, so that a
+server that restarts, stalls, fills up or is locked gives an answer in time (``docs/reliability.md``).
+Each unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED); past
+:data:`UNIT_DEADLINE_S` it is rolled back wherever its thread is, unless its ``COMMIT`` was sent:
+then its caller gets :class:`~bot.storage.errors.Unconfirmed`, after :data:`COMMIT_GRACE_S`."""
 
 from __future__ import annotations
 
@@ -15,9 +12,10 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 import psycopg
 import psycopg_pool
@@ -70,25 +68,6 @@ class _Pool(psycopg_pool.ConnectionPool):
         return conn
 
 
-def make_pool(url: str, size: int = POOL_SIZE) -> psycopg_pool.ConnectionPool[Any]:
-    """The bot's pool of PostgreSQL connections, not yet open: every setting of it is here."""
-    # psycopg-pool warns at each reconnection attempt (several a second while the server is down):
-    # the units that fail log their cause once each (bot.interface.replies).
-    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
-    return _Pool(
-        url,
-        min_size=min(POOL_MIN_SIZE, size),
-        max_size=size,
-        open=False,
-        kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
-        max_lifetime=MAX_LIFETIME_S,
-        max_idle=MAX_IDLE_S,
-        timeout=CHECKOUT_TIMEOUT_S,
-        reconnect_timeout=24 * 3600.0,  # never give up: the delay between tries stays short
-        name="harmonies",
-    )
-
-
 def describe(error: BaseException) -> str:
     """One line naming the cause, with its SQLSTATE when the server gave one."""
     state = getattr(error, "sqlstate", None)
@@ -96,21 +75,17 @@ def describe(error: BaseException) -> str:
 
 
 def _unavailable(error: psycopg.Error) -> Exception:
-    """The error to raise for ``error`` when the unit failed before its COMMIT: a disk full or a
-    read-only database as it is (the funnel says so), a lost connection or a wait past its bound as
-    :class:`Unavailable`, anything else (a bug) unchanged."""
-    if file_fault(error) is not None:
-        return error
-    if isinstance(error, psycopg.OperationalError):
+    """What to raise for ``error`` before the COMMIT: a lost connection or a wait past its bound as
+    :class:`Unavailable`; a full disk or read-only database (the funnel says so), or a bug, as it is."""
+    if isinstance(error, psycopg.OperationalError) and file_fault(error) is None:
         return Unavailable(describe(error), getattr(error, "sqlstate", None))
     return error
 
 
 def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
-    """A live connection of ``pool``, within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``
-    (``time.monotonic()``), else :class:`Unavailable`. Each is checked first (one round trip): a dead
-    one (a restart killed it) goes back to the pool, which drops it and opens another, and the next
-    is tried at once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    """A live connection within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``, else :class:`Unavailable`.
+    A dead one (a restart killed it) goes back to the pool, which replaces it, and the next is tried at
+    once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
     give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
     while (remaining := give_up - time.monotonic()) > 0:
         try:
@@ -128,25 +103,18 @@ def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg
     raise Unavailable(f"{waited} ({why})" if why else waited)
 
 
-class _Unit:
+@dataclass
+class _Unit(Generic[T]):
     """One unit of work on a worker thread, which the event loop may abandon at its deadline: it is
     then rolled back instead of committed, unless its COMMIT was already sent."""
 
-    def __init__(
-        self,
-        pool: psycopg_pool.ConnectionPool[Any],
-        lock: int | None,
-        work: Callable[[Sql], Any],
-        *,
-        reading: bool,
-    ) -> None:
-        self.pool = pool
-        self.lock = lock
-        self.work = work
-        self.reading = reading  # a read writes nothing: it may be tried again whenever its connection fails
-        self._state = threading.Lock()
-        self.abandoned = False
-        self.committing = False
+    pool: psycopg_pool.ConnectionPool[Any]
+    lock: int | None
+    work: Callable[[Sql], T]
+    reading: bool  # a read writes nothing: it may be tried again whenever its connection fails
+    abandoned: bool = False
+    committing: bool = False
+    _state: threading.Lock = field(default_factory=threading.Lock)
 
     def abandon(self) -> bool:
         """Called by the event loop past the deadline: True when nothing will be committed."""
@@ -154,14 +122,14 @@ class _Unit:
             self.abandoned = True
             return not self.committing
 
-    def run(self, deadline: float) -> Any:
+    def run(self, deadline: float) -> T:
         try:
             return self._attempt(deadline, last=False)
         except _Retry as retry:
             log.warning("A PostgreSQL connection failed before its unit began; trying another: %s", retry)
             return self._attempt(deadline, last=True)
 
-    def _attempt(self, deadline: float, *, last: bool) -> Any:
+    def _attempt(self, deadline: float, *, last: bool) -> T:
         if self.abandoned:
             raise Unavailable("past the unit's deadline")
         conn = checkout(self.pool, deadline)
@@ -175,15 +143,21 @@ class _Unit:
                 if self.abandoned:
                     raise Unavailable("past the unit's deadline")
                 self.committing = True
-            self._commit(conn)
+            try:
+                conn.commit()
+            except psycopg.OperationalError as exc:
+                if conn.broken:  # the connection went during the COMMIT: it may have landed, or not
+                    raise Unconfirmed(describe(exc), getattr(exc, "sqlstate", None)) from exc
+                raise  # the server refused it (a full disk, say): nothing was committed
             return result
-        except (Unavailable, Unconfirmed):
-            raise
-        except psycopg.OperationalError as exc:
-            if not last and conn.broken and (not began or self.reading):
-                raise _Retry(describe(exc)) from exc
-            raise _unavailable(exc) from exc
         except psycopg.Error as exc:
+            if (
+                isinstance(exc, psycopg.OperationalError)
+                and not last
+                and conn.broken
+                and (not began or self.reading)
+            ):
+                raise _Retry(describe(exc)) from exc
             raise _unavailable(exc) from exc
         finally:
             if not conn.broken and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
@@ -191,36 +165,37 @@ class _Unit:
                     conn.rollback()
             self.pool.putconn(conn)
 
-    @staticmethod
-    def _commit(conn: psycopg.Connection[Any]) -> None:
-        try:
-            conn.commit()
-        except psycopg.OperationalError as exc:
-            if conn.broken:  # the connection went during the COMMIT: it may have landed, or not
-                raise Unconfirmed(describe(exc), getattr(exc, "sqlstate", None)) from exc
-            raise  # the server refused it (a full disk, say): nothing was committed
-
 
 class _Retry(Exception):
     """The connection failed before the unit began: run it once more on another."""
 
 
-class Turns:
-    """One queue per server in this process: a unit waits for the server's earlier units here, without
-    holding a pooled connection (the advisory lock still orders the units of other processes)."""
-
-    def __init__(self) -> None:
-        # A server's lock lives while a unit holds or awaits it (each keeps a reference).
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    @contextlib.asynccontextmanager
-    async def turn(self, key: int | None) -> AsyncIterator[None]:
-        if key is None:  # a read, or a write of no server: nothing to wait for
-            yield
-            return
-        lock = self._locks.get(key) or self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            yield
+def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
+    try:  # one plain connection first: its error says what is wrong (the pool's would not)
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+    except psycopg.Error as exc:
+        raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
+    # psycopg-pool warns at each reconnection attempt (several a second while the server is down):
+    # the units that fail log their cause once each (bot.interface.replies).
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    pool = _Pool(
+        url,
+        min_size=min(POOL_MIN_SIZE, size),
+        max_size=size,
+        open=False,
+        kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
+        max_lifetime=MAX_LIFETIME_S,
+        max_idle=MAX_IDLE_S,
+        timeout=CHECKOUT_TIMEOUT_S,
+        reconnect_timeout=24 * 3600.0,  # never give up: the delay between tries stays short
+        name="harmonies",
+    )
+    try:
+        pool.open(wait=True, timeout=10)
+    except psycopg_pool.PoolTimeout:
+        pool.close()
+        raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
+    return pool
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
@@ -235,37 +210,24 @@ class PostgresDatabase:
         self.url = url
         self.pool = pool
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="postgres")
-        self._turns = Turns()
+        # One queue per server in this process: a unit waits for the server's earlier units here, not
+        # holding a pooled connection (the advisory lock orders those of other processes). A server's
+        # lock lives while a unit holds or awaits it.
+        self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._in_flight = 0  # units asked for and not yet over
         self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
 
     @classmethod
     async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
-        def connect() -> psycopg_pool.ConnectionPool[Any]:
-            try:  # one plain connection first: its error says what is wrong (the pool's would not)
-                psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
-            except psycopg.Error as exc:
-                raise StorageError(f"cannot connect to PostgreSQL: {one_line(exc)}") from None
-            pool = make_pool(url, size)
-            try:
-                pool.open(wait=True, timeout=10)
-            except psycopg_pool.PoolTimeout:
-                pool.close()
-                raise StorageError("cannot connect to PostgreSQL: the connection pool timed out") from None
-            return pool
-
-        return cls(url, await asyncio.to_thread(connect))
+        return cls(url, await asyncio.to_thread(_open_pool, url, size))
 
     async def write(self, lock: int | None, work: Callable[[Sql], T]) -> T:
         """``work`` in one transaction, after the server's earlier units of this process and its
         advisory lock ``lock``; within :data:`UNIT_DEADLINE_S`, else :class:`Unavailable` (rolled back)."""
-        result: T = await self._run(_Unit(self.pool, lock, work, reading=False))
-        return result
+        return await self._run(_Unit(self.pool, lock, work, reading=False))
 
-    async def read(self, work: Callable[[Sql], T]) -> T:
-        """``work`` (reads only) in one transaction that takes no lock."""
-        result: T = await self._run(_Unit(self.pool, None, work, reading=True))
-        return result
+    async def read(self, work: Callable[[Sql], T]) -> T:  # reads only, in one transaction, no lock
+        return await self._run(_Unit(self.pool, None, work, reading=True))
 
     def usage(self) -> tuple[int, int]:
         """(pooled connections lent out, units waiting for one: for their server's turn, a worker
@@ -274,32 +236,31 @@ class PostgresDatabase:
         in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
         return in_use, max(self._in_flight - in_use, 0)
 
-    async def _run(self, unit: _Unit) -> Any:
+    async def _run(self, unit: _Unit[T]) -> T:
         loop = asyncio.get_running_loop()
         deadline = time.monotonic() + UNIT_DEADLINE_S
-        running: asyncio.Future[Any] | None = None
+        running: asyncio.Future[T] | None = None
         self._in_flight += 1
         try:
-            async with asyncio.timeout(UNIT_DEADLINE_S), self._turns.turn(unit.lock):
+            lock = unit.lock
+            turn = contextlib.nullcontext() if lock is None else self._turns.setdefault(lock, asyncio.Lock())
+            async with asyncio.timeout(UNIT_DEADLINE_S), turn:
                 running = loop.run_in_executor(self._threads, unit.run, deadline)
                 running.add_done_callback(_retrieved)  # its error, once nobody waits for it, is known
                 return await asyncio.shield(running)
         except TimeoutError:
             if running is None or unit.abandon():
                 raise Unavailable(f"no answer within {UNIT_DEADLINE_S:g} s") from None
-            return await self._committed(running)  # its COMMIT is on its way: wait a little for it
+            try:  # its COMMIT is on its way: wait a little for it
+                return await asyncio.wait_for(asyncio.shield(running), COMMIT_GRACE_S)
+            except TimeoutError:
+                limit = UNIT_DEADLINE_S + COMMIT_GRACE_S
+                raise Unconfirmed(f"no answer to COMMIT within {limit:g} s") from None
         except asyncio.CancelledError:
             unit.abandon()  # the bot is stopping: what nobody will be told of is not committed
             raise
         finally:
             self._in_flight -= 1
-
-    @staticmethod
-    async def _committed(running: asyncio.Future[T]) -> T:
-        try:
-            return await asyncio.wait_for(asyncio.shield(running), COMMIT_GRACE_S)
-        except TimeoutError:
-            raise Unconfirmed(f"no answer to COMMIT within {UNIT_DEADLINE_S + COMMIT_GRACE_S:g} s") from None
 
     @property
     def trouble(self) -> str | None:

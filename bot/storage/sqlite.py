@@ -1,11 +1,22 @@
-"""The SQLite backend (see :mod:`bot.storage.database`): three aiosqlite connections, each on its own
-thread, and group commit."""
+"""The SQLite backend: three aiosqlite connections, each on its own thread: one writer, one reader
+(WAL: reads see the last commit and never wait for the writer), one that checkpoints beside the writer.
+
+*Group commit*: the units waiting for the writer run together, in arrival order, in one ``BEGIN
+IMMEDIATE … COMMIT``, each in its own ``SAVEPOINT`` (a failing one rolls back alone), and each is
+answered once that commit is done. A unit finding none waiting starts the next group.
+
+*The file's care*: until a checkpoint, the changes live in the ``-wal`` file only, and a main file
+without them looks like a new, empty database, which the migrations would silently fill. So the WAL
+is checkpointed after the migrations and regularly; a marker is written beside a database that holds
+its schema; and a database found without a schema but with its marker (or beside a non-empty ``-wal``
+file SQLite cannot use: opening would delete it) is refused. Backups are made while the bot runs."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -35,6 +46,10 @@ CHECKPOINT_UNITS = 100  # units of work committed between two checkpoints (and o
 WAL_WATCH_S = 0.5  # how often the -wal file's path is checked to still name the file held open
 
 
+def is_postgres(url: str) -> bool:
+    return url.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in url
+
+
 def database_path(url: str) -> Path:  # sqlite:///relative.db, sqlite:////abs.db or a plain path
     if "://" not in url:
         if not url.strip():
@@ -56,8 +71,8 @@ def database_path(url: str) -> Path:  # sqlite:///relative.db, sqlite:////abs.db
 
 
 async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """``fn(sqlite3_connection)`` on ``conn``'s thread, after the calls queued before it (queued at
-    once, before the caller's first suspension)."""
+    """``fn(sqlite3_connection)`` on ``conn``'s thread, in one hop, after the calls queued before it.
+    aiosqlite's only way is private: ``uv.lock`` pins it, tests/storage/test_aiosqlite_thread.py checks it."""
     result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]  # untyped, private
     return result
 
@@ -90,8 +105,7 @@ Outcome = tuple[bool, Any]  # (True, result) or (False, exception)
 
 
 def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outcome]:
-    """On the writer's thread: one group of units in one transaction (see the module's docstring). A
-    unit alone (the writer was idle) needs no savepoint: its failure rolls the whole transaction back."""
+    """On the writer's thread: one group in one transaction. A unit alone needs no savepoint."""
     outcomes: list[Outcome] = []
     alone = len(works) == 1
     try:
@@ -119,8 +133,7 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
 
 
 def _checkpoint_now(conn: sqlite3.Connection) -> None:
-    """On the writer's thread, after a commit: all of the WAL into the main file (the group is
-    committed whatever happens here: a failure is only logged)."""
+    """On the writer's thread, after a commit (kept whatever happens here): the WAL into the main file."""
     try:
         busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
     except sqlite3.Error as exc:
@@ -193,8 +206,7 @@ class SqliteDatabase:
         return cls(path, connections)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Queued for the writer; answered once the group it joined is committed. A unit finding none
-        waiting asks the writer's thread to run the next group, after the one before. Every
+        """Queued for the writer; answered once the group it joined is committed. Every
         :data:`CHECKPOINT_UNITS` units, a checkpoint starts on the checkpointer's thread."""
         self._refuse_if_closed()
         future: asyncio.Future[T] | None = None
@@ -218,8 +230,8 @@ class SqliteDatabase:
             self._checkpointing = None
 
     def _run_group(self, conn: sqlite3.Connection) -> Any:
-        """On the writer's thread: run the waiting units as one group. The unit that started the
-        group is its first: its outcome is this call's; the others' are settled on their loop."""
+        """On the writer's thread: the waiting units as one group. The first (which started it) is
+        answered by this call's result, the others on their loop."""
         with self._guard:
             group, self._waiting = self._waiting, []
         if self.on_group is not None:
@@ -247,8 +259,8 @@ class SqliteDatabase:
         return await on_thread(self._reader, partial(_sqlite_read, work=work))
 
     async def checkpoint(self, mode: str = "PASSIVE") -> None:
-        """Copy the WAL into the main file, on the checkpointer's thread (``PASSIVE``: without waiting
-        for the reader or the writer; ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
+        """The WAL into the main file, on the checkpointer's thread (``PASSIVE``: waiting for no one;
+        ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
         pragma = f"PRAGMA wal_checkpoint({mode})"
         await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
@@ -259,10 +271,9 @@ class SqliteDatabase:
     trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
 
     def watch_wal(self) -> None:
-        """From now on, every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the WAL file
-        that the connections hold open. Once it does not (the file was deleted or replaced: a crash
-        would lose every change since the last checkpoint), log an error, checkpoint what the open WAL
-        holds into the main file, and from then on checkpoint after every commit."""
+        """Every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the file held open. Once
+        not (deleted or replaced: a crash would lose every change since the last checkpoint), log an
+        error, checkpoint, and from then on checkpoint after every commit."""
         self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
 
     async def _watch_wal(self, held: tuple[int, int] | None) -> None:
@@ -296,3 +307,113 @@ class SqliteDatabase:
         async with contextlib.AsyncExitStack() as closing:  # run last first: the writer, the reader...
             for conn in (self._checkpointer, self._reader, self._writer):
                 closing.push_async_callback(conn.close)
+
+
+_HEADER = b"SQLite format 3\x00"
+_MARKER_TEXT = (
+    "This file tells the Harmonies bot that the database {name} beside it holds its data.\n"
+    "If that database is ever found empty or missing, the bot refuses to start instead of silently\n"
+    "beginning a new one. Restore a backup (python -m bot backup makes them); delete this file only\n"
+    "to start an empty database on purpose.\n"
+)
+
+
+def marker_path(path: Path) -> Path:
+    return path.with_name(path.name + ".marker")
+
+
+def _wal_mode(path: Path) -> bool:
+    """Whether the main file's header says WAL mode (bytes 18 and 19 are 2)."""
+    with path.open("rb") as file:
+        header = file.read(100)
+    return header.startswith(_HEADER) and len(header) >= 20 and header[18] == header[19] == 2
+
+
+def _has_schema(path: Path) -> bool:
+    """Whether the database holds a table (read-only: a usable WAL is read, neither checkpointed nor
+    deleted)."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0])
+
+
+def refuse_lost_data(path: Path) -> None:
+    """Before the database is opened: :class:`StorageError` when it lost the data it held."""
+    wal = path.with_name(path.name + "-wal")
+    marker = marker_path(path)
+    size = path.stat().st_size if path.is_file() else 0
+    wal_size = wal.stat().st_size if wal.is_file() else 0
+    if size == 0 and wal_size == 0 and not marker.exists():
+        return
+    if wal_size and not (size and _wal_mode(path)):
+        raise StorageError(
+            f"the database {path} has no usable header but a non-empty {wal.name} beside it, which may "
+            f"hold its data: keep both files, and restore a backup (the bot will not open it)"
+        )
+    try:
+        holds_schema = size > 0 and _has_schema(path)
+    except sqlite3.Error:
+        return  # not a database at all: opening it says so, in its own words
+    if not holds_schema and marker.exists():
+        raise StorageError(
+            f"the database {path} is empty or missing, but it held data before ({marker.name} says so): "
+            f"restore a backup, or delete {marker} to start an empty database on purpose"
+        )
+
+
+def mark(path: Path) -> None:
+    """Once the database holds its schema: the marker beside it (written once)."""
+    marker = marker_path(path)
+    if marker.exists():
+        return
+    try:
+        marker.write_text(_MARKER_TEXT.format(name=path.name), encoding="utf-8")
+    except OSError as exc:  # a read-only folder: the bot can run, less guarded
+        log.warning("Cannot write %s (%s): a lost database would not be noticed", marker, exc)
+
+
+def damage(path: Path) -> str | None:
+    """``PRAGMA quick_check`` (seconds on a large file): ``None`` when sound, else its first finding."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.Error as exc:
+        return one_line(exc)
+    found = str(rows[0][0]) if rows else "no answer"
+    return None if found == "ok" else " ".join(found.split())
+
+
+PG_DUMP_HINT = (
+    "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
+    '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
+)
+
+
+async def backup(url: str, destination: str) -> None:
+    """A consistent copy of the SQLite database of ``url`` while the bot runs (SQLite's online backup),
+    written beside ``destination`` (a path or sqlite URL), then renamed."""
+    if is_postgres(url):
+        raise StorageError(PG_DUMP_HINT)
+    source = database_path(url)
+    target = database_path(destination)
+    if not source.is_file():
+        raise StorageError(f"cannot back up {source}: no such database file")
+    if target.resolve() == source.resolve():
+        raise StorageError("the backup destination is the database itself")
+    await asyncio.to_thread(_backup, source, target)
+
+
+def _backup(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial_file = target.with_name(target.name + ".partial")
+    partial_file.unlink(missing_ok=True)
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)) as src,
+            contextlib.closing(sqlite3.connect(partial_file)) as dst,
+        ):
+            src.backup(dst)  # all pages in one step: one consistent read snapshot
+            dst.execute("PRAGMA journal_mode = DELETE")
+        os.replace(partial_file, target)
+    except (sqlite3.Error, OSError) as exc:
+        partial_file.unlink(missing_ok=True)
+        raise StorageError(f"backup to {target} failed: {one_line(exc)}") from None

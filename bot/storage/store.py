@@ -1,46 +1,78 @@
-"""The storage API: the one way in to the database.
+"""The storage API: the one way in to the database, of either backend (chosen by the URL).
 
-Writes: ``await store.run(guild_id, work)``, where ``work(tx)`` is a plain function (check -> load ->
-rules -> save -> record) of a :class:`Transaction`, run whole in one transaction (see
-:mod:`bot.storage.database`); its result comes back once committed. Reads: ``await store.read(guild_id,
-look)``, where ``look(reader)`` is a plain function of a :class:`Reader`. Both are scoped by server.
-What belongs to no server (the installation's facts, every board, a player-view link) has a method of
-its own here.
+``await store.run(guild_id, work)`` runs ``work(tx)``, a plain synchronous function of a
+:class:`Transaction` (check -> load -> rules -> save -> record), whole, in one hop, on the thread that
+holds the connection, in one transaction: nothing can ``await`` inside it. SQLite (:mod:`.sqlite`): one
+writer, group commit. PostgreSQL (:mod:`.postgres`): a pool, the server's advisory lock first, every
+wait bounded. ``await store.read(guild_id, look)`` runs ``look(reader)`` on the last commit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-from bot.storage import file_guard
-from bot.storage.boards import Board
-from bot.storage.database import Database, is_postgres, open_database
+from bot.rules.character import Character
+from bot.rules.ruleset import Ruleset
 from bot.storage.errors import AlreadyHandled
 from bot.storage.migrations import migrate
-from bot.storage.player_views import CHANGES_CHANNEL, Party
-from bot.storage.sqlite import SqliteDatabase, database_path
-from bot.storage.transaction import Reader, Sql, Transaction
+from bot.storage.sqlite import SqliteDatabase, damage, database_path, is_postgres, mark, refuse_lost_data
+from bot.storage.transaction import Board, Reader, Sql, Transaction
 
-__all__ = ["Reader", "Store", "Transaction"]
+if TYPE_CHECKING:  # imported by open_database only: SQLite deployments do without psycopg (≈ 11 MB)
+    from bot.storage.postgres import PostgresDatabase
+
+__all__ = ["Board", "Reader", "Store", "Transaction"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-Clock = Callable[[], str]
-"""Where every time the bot writes comes from (wounds, characters, events, settings, exports): now, as
-ISO-8601 text. One is given to :meth:`Store.open`, so that tests can pin it."""
+Clock = Callable[[], str]  # now, as ISO-8601 text: every time the bot writes (tests pin it)
 
 
-def utc_now() -> str:
-    """Now, as ISO-8601 UTC text with milliseconds (sorts as text)."""
+def utc_now() -> str:  # with milliseconds, in UTC: sorts as text
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# ``await db.write(lock, work)``: ``work`` in one transaction (after the advisory lock ``lock`` on
+# PostgreSQL); ``await db.read(work)``: reads only, the last commit. Always ``await db.close()``.
+Database: TypeAlias = "SqliteDatabase | PostgresDatabase"
+
+
+async def open_database(url: str) -> Database:
+    if is_postgres(url):
+        from bot.storage.postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(url)
+    return await SqliteDatabase.open(url)
+
+
+CHANGES_CHANNEL = "harmonies_changes"
+"""PostgreSQL's ``NOTIFY`` channel of committed changes (the payload: the server's id), which the
+processes serving player views listen to."""
+
+
+def digest(token: str) -> str:
+    """What is stored of a player-view link's token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Party:
+    """What a player-view link's page shows: the server's player characters and its boards' NPCs."""
+
+    guild_id: int
+    language: str  # the server's language when the link was given (for a ruleset's "auto")
+    ruleset: Ruleset
+    characters: list[Character]
 
 
 # How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
@@ -64,18 +96,16 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
-        """Open the database of ``url`` and bring its schema up to date (``migrations``: the folder
-        of numbered files, by default the package's own for the URL's backend). A SQLite database
-        that lost its data is refused; once migrated, it is checkpointed into its main file and
-        marked (:mod:`bot.storage.file_guard`)."""
+        """Open the database of ``url`` and migrate it (``migrations``: by default the package's own).
+        A SQLite file that lost its data is refused; once migrated, it is checkpointed and marked."""
         if not is_postgres(url):
-            await asyncio.to_thread(file_guard.refuse_lost_data, database_path(url))
+            await asyncio.to_thread(refuse_lost_data, database_path(url))
         db = await open_database(url)
         try:
             await migrate(db, migrations)
             if isinstance(db, SqliteDatabase):
                 await db.checkpoint("TRUNCATE")
-                await asyncio.to_thread(file_guard.mark, db.path)
+                await asyncio.to_thread(mark, db.path)
                 db.watch_wal()
         except BaseException:
             await db.close()
@@ -85,18 +115,14 @@ class Store:
     async def close(self) -> None:
         await self.database.close()
 
-    # ---- writes ----------------------------------------------------------------------------------
-
     async def run(
         self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
     ) -> T:
-        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit; any exception rolls
-        everything back and is raised here. ``work`` runs once (on PostgreSQL, twice when its first
-        connection failed before it began). ``interaction``, the id of the interaction asking, is
-        recorded first, in the same transaction: a second delivery of it raises
-        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing (a
-        gateway RESUME replays what the bot may not have seen). Once committed, the listeners, the
-        metrics and (on PostgreSQL, by ``NOTIFY``) the processes serving player views are told."""
+        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit exactly when it returns;
+        any exception rolls everything back and is raised here. ``interaction`` (the id of the one
+        asking) is recorded first, in the same transaction: a second delivery of it (a gateway RESUME)
+        raises :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing.
+        Once committed, the listeners, the metrics and (by ``NOTIFY``) the player views are told."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
@@ -127,12 +153,9 @@ class Store:
                 log.exception("A change listener failed for server %s", guild_id)
         return result
 
-    # ---- reads (last committed state) -------------------------------------------------------------
-
     async def read(self, guild_id: int, look: Callable[[Reader], T], *, serialized: bool = False) -> T:
-        """``look(reader)``, reads only, in one read transaction. ``serialized``: under the server's
-        lock, like a change, so that the reads agree with each other on PostgreSQL too (READ
-        COMMITTED)."""
+        """``look(reader)``, reads only, in one transaction. ``serialized``: under the server's lock, so
+        that the reads agree with each other on PostgreSQL too (READ COMMITTED)."""
 
         def reads(sql: Sql) -> T:
             reader = Reader(sql, guild_id)
@@ -144,9 +167,8 @@ class Store:
         return await (self.database.write(guild_id, reads) if serialized else self.database.read(reads))
 
     async def party(self, token_sha256: str) -> Party | None:
-        """The page of a player-view link, in one read: ``None`` for an unknown or revoked link. The
-        lookup is by the digest (what a guesser cannot steer), then the digests are compared once more
-        in constant time."""
+        """A player-view link's page (``None``: unknown or revoked), found by its digest (which a guesser
+        cannot steer), then compared once more in constant time."""
 
         def look(sql: Sql) -> Party | None:
             row = sql.row(
@@ -189,12 +211,8 @@ class Store:
         return self.database.trouble
 
     @property
-    def changes_url(self) -> str | None:
-        """Where the changes of every process sharing the database are heard (PostgreSQL's ``LISTEN``
-        on :data:`CHANGES_CHANNEL`); ``None`` on SQLite, where this process makes them all."""
+    def changes_url(self) -> str | None:  # where every process's changes are heard (PostgreSQL's LISTEN)
         return self.database.url if self.database.dialect == "postgres" else None
-
-    # ---- the bot's own bookkeeping: no change of the game, no one is told ------------------------
 
     async def _keep(self, lock: int | None, statement: str, params: Sequence[object]) -> int:
         return await self.database.write(lock, lambda sql: sql.run(statement, params))
@@ -222,8 +240,6 @@ class Store:
         sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
         await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
-    # ---- file care (SQLite; nothing to do on PostgreSQL) -----------------------------------------
-
     async def checkpoint(self) -> None:  # the WAL into the main file, waiting for no reader
         if isinstance(self.database, SqliteDatabase):
             await self.database.checkpoint()
@@ -238,5 +254,5 @@ class Store:
 
     async def quick_check(self) -> str | None:  # None, or what PRAGMA quick_check finds damaged
         if isinstance(self.database, SqliteDatabase):
-            return await asyncio.to_thread(file_guard.damage, self.database.path)
+            return await asyncio.to_thread(damage, self.database.path)
         return None

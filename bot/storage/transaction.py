@@ -1,21 +1,14 @@
-"""What a unit of work (:meth:`bot.storage.Store.run`) holds: its connection (:class:`Sql`), a
-character's columns and rows, and the queries of one server (:class:`Reader`, :class:`Transaction`).
+"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and the
+queries of one server (:class:`Reader`, :class:`Transaction`). Every statement is scoped by the
+server: another server's character is "not found". Deleted characters stay in the table (undo brings
+them back); "present" means not deleted (dead ones included).
 
-The SQL is written once, with ``?`` placeholders, in the SQL both SQLite and PostgreSQL speak; every
-call is synchronous: a unit of work runs whole on the thread that holds the connection.
-
-Every statement is scoped by the server: an id of another server's character is "not found", like an
-unknown id. Deleted characters stay in the table (undo brings them back); "present" means not deleted
-(dead characters included).
-
-A :class:`Transaction` remembers, for the next :meth:`Transaction.record`, the state before the change of
-everything it touched: a character the first time it is loaded, saved or deleted (``None`` when
-created here), the ruleset when saved, the active character of a player when changed. The event
-stores that snapshot, and ``/undo`` puts it back::
+A :class:`Transaction` remembers the state before the change of all it touched (a character the
+first time it is loaded, saved or deleted; the ruleset; a player's active character): the next
+:meth:`Transaction.record` keeps that snapshot in the event, and ``/undo`` puts it back::
 
     {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
-     "ruleset": <Ruleset JSON> | null,                     # only when the event changed it;
-                                                           # null: there was no stored ruleset
+     "ruleset": <Ruleset JSON> | null,  # only when the event changed it; null: none was stored
      "active": {"<user id>": [<before id | null>, <after id | null>]}}
 """
 
@@ -39,7 +32,6 @@ from bot.history import Event, EventKind, Recordable, details_json
 from bot.rules.character import Character, Wound
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
-from bot.storage.boards import Board
 from bot.storage.errors import StorageError
 
 if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs ≈ 11 MB resident)
@@ -47,6 +39,14 @@ if TYPE_CHECKING:  # psycopg is imported only by a PostgreSQL database (it costs
 
 Dialect = Literal["sqlite", "postgres"]
 Row = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Board:  # a live party board: one message per channel, and the NPCs a GM added to it
+    guild_id: int
+    channel_id: int
+    message_id: int
+    npc_ids: tuple[int, ...] = ()
 
 
 class UniqueViolation(Exception):
@@ -60,9 +60,8 @@ def _postgres(sql: str) -> str:
 
 
 class Sql:
-    """``rows``/``row``/``run``/``run_many`` over a ``sqlite3`` or ``psycopg`` connection: the
-    placeholders as psycopg's ``%s`` on PostgreSQL, rows as tuples, :class:`UniqueViolation` for a
-    broken unique key on either backend."""
+    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), rows as
+    plain tuples (no row factory is set), :class:`UniqueViolation` for a broken unique key."""
 
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
@@ -73,16 +72,17 @@ class Sql:
             else (sys.modules["psycopg"].errors.UniqueViolation,)
         )
 
-    def _text(self, sql: str) -> str:
-        return sql if self.dialect == "sqlite" else _postgres(sql)
+    def _execute(self, sql: str, params: Any, *, many: bool = False) -> Any:
+        text = sql if self.dialect == "sqlite" else _postgres(sql)
+        try:
+            return self.raw.cursor().executemany(text, params) if many else self.raw.execute(text, params)
+        except self._unique as exc:  # any other SQLite integrity error stays as it is
+            unique = not isinstance(exc, sqlite3.IntegrityError) or "UNIQUE" in str(exc)
+            raise UniqueViolation(str(exc)) if unique else exc from None
 
     def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        try:
-            # Both drivers return plain tuples (no row factory is set on either).
-            rows: list[Row] = self.raw.execute(self._text(sql), params).fetchall()
-            return rows
-        except self._unique as exc:
-            raise _unique(exc) from None
+        rows: list[Row] = self._execute(sql, params).fetchall()
+        return rows
 
     def row(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, params)
@@ -90,35 +90,14 @@ class Sql:
 
     def run(self, sql: str, params: Sequence[object] = ()) -> int:
         """A statement without rows; how many rows it changed."""
-        try:
-            return self.raw.execute(self._text(sql), params).rowcount
-        except self._unique as exc:
-            raise _unique(exc) from None
+        return int(self._execute(sql, params).rowcount)
 
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
         rows = list(params)
-        if not rows:
-            return
         if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
             self.run(sql, rows[0])
-            return
-        try:
-            if isinstance(self.raw, sqlite3.Connection):
-                self.raw.executemany(sql, rows)
-            else:
-                with self.raw.cursor() as cursor:
-                    cursor.executemany(_postgres(sql), rows)
-        except self._unique as exc:
-            raise _unique(exc) from None
-
-
-def _unique(exc: Exception) -> Exception:
-    """``UniqueViolation`` for a broken unique key; any other SQLite integrity error as it is."""
-    if not isinstance(exc, sqlite3.IntegrityError):
-        return UniqueViolation(str(exc))  # psycopg's UniqueViolation
-    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_UNIQUE" or "UNIQUE" in str(exc):
-        return UniqueViolation(str(exc))
-    return exc
+        elif rows:
+            self._execute(sql, rows, many=True)
 
 
 # ---- a character's columns and rows ----------------------------------------------------------------
@@ -129,11 +108,10 @@ FIELDS = ("id", *(f.name for f in fields(Character) if f.name not in ("id", "wou
 KEPT = tuple(name for name in FIELDS if name != "guild_id")
 CHANGEABLE = tuple(name for name in FIELDS if name not in ("id", "guild_id", "created_at"))
 _CHANGEABLE_OF = attrgetter(*CHANGEABLE)  # their values, compared before an UPDATE
-_RANKS = ("low", "mid", "high")
 
 
 def _columns(name: str) -> list[str]:
-    return [f"{name}_{rank}" for rank in _RANKS] if name.endswith("_max") else [name]
+    return [f"{name}_{rank}" for rank in ("low", "mid", "high")] if name.endswith("_max") else [name]
 
 
 SELECT_EVERY_WOUND = (
@@ -146,14 +124,10 @@ COUNTS = "(w.current_severity IS NOT NULL OR w.fatal = 1)"  # held, or the blow 
 SELECT = SELECT_EVERY_WOUND + f"AND {COUNTS} "
 _WIDTH = sum(len(_columns(name)) for name in FIELDS)  # the character's columns of a row; the wound's follow
 SET = ", ".join(f"{column} = ?" for name in CHANGEABLE for column in _columns(name)) + ", name_key = ?"
-_INSERTED = [column for name in FIELDS if name != "id" for column in _columns(name)] + ["name_key"]
-INSERT = f"INSERT INTO characters ({', '.join(_INSERTED)}) VALUES "
-INSERT_VALUES = "(" + ", ".join("?" for _ in _INSERTED) + ")"
-WOUND_INSERT = (
-    "INSERT INTO wounds (character_id, track, inflicted_severity, current_severity, fatal, note, "
-    "inflicted_by, inflicted_at) VALUES "
+INSERTED = ", ".join([*(column for name in FIELDS[1:] for column in _columns(name)), "name_key"])
+WOUND_COLUMNS = (
+    "character_id, track, inflicted_severity, current_severity, fatal, note, inflicted_by, inflicted_at"
 )
-WOUND_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _CHUNK = 500  # rows per statement, far below either database's limit on bound parameters
 
 T = TypeVar("T")
@@ -165,15 +139,14 @@ def name_key(name: str) -> str:
 
 
 def loose_key(name: str) -> str:
-    """:func:`name_key` without accents: how a typed name is matched when no name has its exact key
-    ("aelis" finds "Aélis")."""
+    """:func:`name_key` without accents ("aelis" finds "Aélis" when no name has its exact key)."""
     decomposed = unicodedata.normalize("NFKD", name_key(name))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def closest(typed: str, names: Iterable[str]) -> str | None:
-    """The name a typed ``typed`` most likely meant, if any: the only one it starts (without accents or
-    case), else the nearest one by spelling (a server has at most a few hundred names)."""
+    """The name ``typed`` most likely meant: the only one it starts (without accents or case), else
+    the nearest by spelling."""
     by_key: dict[str, str] = {}
     for name in names:
         by_key.setdefault(loose_key(name), name)
@@ -213,48 +186,27 @@ def name_taken(name: str) -> UserError:
 
 
 def storable(character_id: int) -> bool:
-    """Whether ``character_id`` can be an id at all (64-bit signed): a larger number, e.g. from a
-    forged button or a typed option, is simply not found."""
+    """Whether ``character_id`` fits a 64-bit id: a larger one (a forged button) is simply not found."""
     return 0 < character_id < 2**63
 
 
-def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterable[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-def flat(rows: Iterable[Iterable[object]]) -> list[object]:
-    return [value for row in rows for value in row]
+def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
 
 
 def _values(character: Character, names: Iterable[str]) -> list[object]:
+    """The values of the columns of ``names``, then the name's key."""
     found: list[object] = []
     for name in names:
         value = getattr(character, name)
         found.extend(value) if name.endswith("_max") else found.append(value)
-    return found
+    return [*found, name_key(character.name)]
 
 
-def changeable(character: Character) -> tuple[object, ...]:
-    return (*_values(character, CHANGEABLE), name_key(character.name))
-
-
-def insertable(character: Character) -> list[object]:
-    return [*_values(character, (name for name in FIELDS if name != "id")), name_key(character.name)]
-
-
-def wound_values(character_id: int, w: Wound) -> tuple[object, ...]:
+def _wound_row(cid: int, w: Wound) -> tuple[object, ...]:
     current = None if w.current is None else int(w.current)
-    return (
-        character_id,
-        w.track.value,
-        int(w.inflicted),
-        current,
-        int(w.fatal),
-        w.note,
-        w.inflicted_by,
-        w.at,
-    )
+    return (cid, w.track.value, int(w.inflicted), current, int(w.fatal), w.note, w.inflicted_by, w.at)
 
 
 # Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
@@ -305,8 +257,8 @@ def from_rows(rows: Iterable[Row]) -> list[Character]:
 
 WoundState = tuple[int, Severity | None, bool]
 """What of a wound can change after it was inflicted: ``[id, current, fatal]``. Wound rows are never
-removed except by undo (healed wounds stay), so a wound's track, severity inflicted, note and author
-need not be kept: restoring means deleting the wounds added since, and resetting the others'."""
+removed except by undo (healed wounds stay): restoring deletes the wounds added since, and resets
+the others'."""
 _STATES: TypeAdapter[list[WoundState]] = TypeAdapter(list[WoundState])
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 
@@ -342,9 +294,9 @@ COLUMNS = (
 )
 # Events /undo may revert: not undone yet, not an undo, not a player-view link (revoking it takes it back)
 UNDOABLE = f"e.undone = 0 AND e.kind NOT IN ('{EventKind.UNDO}', '{EventKind.VIEW_LINK}')"
-_INSERT_EVENT = (
-    "INSERT INTO events (guild_id, kind, actor_id, occurred_at, character_id, character_name, details, "
-    "touches_ruleset, undone, undoes, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id"
+EVENT_COLUMNS = (
+    "guild_id, kind, actor_id, occurred_at, character_id, character_name, details, touches_ruleset, undone, "
+    "undoes, snapshot"
 )
 
 
@@ -353,8 +305,8 @@ def dumps(value: object) -> str:
 
 
 def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int, ...]]:
-    """FROM and WHERE of the events of a server (touching one character), the column to order them
-    newest first by (the one its index is ordered by), and the parameters."""
+    """FROM and WHERE of a server's events (touching one character), the column its index orders them
+    by, and the parameters."""
     if character_id is None:
         return "events e WHERE e.guild_id = ?", "e.id", (guild_id,)
     joined = "event_characters l JOIN events e ON e.id = l.event_id WHERE l.character_id = ? AND "
@@ -362,8 +314,8 @@ def scope(guild_id: int, character_id: int | None) -> tuple[str, str, tuple[int,
 
 
 def event_of(row: Row) -> Event:
-    """The event of a row of :data:`COLUMNS`. A settings change keeps the whole settings before it once,
-    in its undo snapshot (null: the defaults): they are read back from there."""
+    """The event of a row of :data:`COLUMNS`; a settings change's settings before it are read from its
+    undo snapshot (null: the defaults)."""
     eid, guild_id, kind, actor_id, at, character_id, character_name, details, undone, undoes = row[:10]
     decoded = json.loads(details) if details else {}
     decoded = decoded if isinstance(decoded, dict) else {}
@@ -397,8 +349,7 @@ class Undoable:
 
 @lru_cache(maxsize=PARSED_RULESETS)
 def parse_ruleset(stored: str) -> Ruleset:
-    """A stored ruleset (JSON) validated once: every unit of work reads its server's ruleset again, in
-    its own transaction, and the same text always gives the same (frozen) ruleset."""
+    """A stored ruleset validated once: every unit reads it again, and the same text gives the same."""
     return Ruleset.model_validate_json(stored)
 
 
@@ -432,13 +383,14 @@ class Reader:
         """Read every time: another process sharing the database may have changed it."""
         return self._stored_ruleset() or Ruleset()
 
-    # ---- characters ------------------------------------------------------------------------------
+    def _seen(self, found: Character) -> Character:  # a Transaction keeps what it loads, for undo
+        return found
 
     def _load(
         self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
     ) -> list[Character]:
         """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
-        their wounds that count (every one with ``every_wound``)."""
+        their wounds that count (or every one)."""
         query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
         select = SELECT_EVERY_WOUND if every_wound else SELECT
         return from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
@@ -447,38 +399,37 @@ class Reader:
         found = self._load("c.id = ? AND ", (character_id,)) if storable(character_id) else []
         if not found:
             raise not_found()
-        return found[0]
+        return self._seen(found[0])
 
     def character_by_name(self, name: str) -> Character:
         # No stored name holds NUL (PostgreSQL would refuse the query itself).
         found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
         if found:
-            return found[0]
+            return self._seen(found[0])
         # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
         names = [] if "\x00" in name else self._names()
-        loose = [cid for cid, stored, _ in names if loose_key(stored) == loose_key(name)]
+        loose = [cid for cid, stored in names if loose_key(stored) == loose_key(name)]
         if len(loose) == 1:
             return self.character(loose[0])
-        raise not_found(name, closest(name, (stored for _, stored, _ in names)))
+        raise not_found(name, closest(name, (stored for _, stored in names)))
 
-    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str, str]]:
-        """(id, name, name_key) of the present characters (``where``: more conditions, each with its
+    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str]]:
+        """(id, name) of the present characters (``where``: more conditions, each with its
         ``AND``), by key: a few hundred at most, for what SQL cannot match (accents)."""
         found = self.sql.rows(
-            "SELECT c.id, c.name, c.name_key FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+            "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
             f"{where}ORDER BY c.name_key, c.id",
             (self.guild_id, *params),
         )
-        return [(int(cid), str(stored), str(key)) for cid, stored, key in found]
+        return [(int(cid), str(stored)) for cid, stored in found]
 
     def active_character(self, user_id: int) -> Character | None:
         active = "SELECT a.character_id FROM active_characters a WHERE a.guild_id = ? AND a.user_id = ?"
         found = self._load(f"c.id = ({active}) AND ", (self.guild_id, user_id))
-        return found[0] if found else None
+        return self._seen(found[0]) if found else None
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
-        """The present characters, by name; with their healed wounds too when ``every_wound`` (the
-        export)."""
+        """The present characters, by name (``every_wound``: their healed wounds too, for the export)."""
         return self._load("", (), every_wound=every_wound)
 
     def _present(self, character_id: int) -> bool:
@@ -553,7 +504,7 @@ class Reader:
             ]
         if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
             loose, seen = loose_key(text), set(found)
-            rest = [(cid, loose_key(stored)) for cid, stored, _ in self._names(filters, params[1:])]
+            rest = [(cid, loose_key(stored)) for cid, stored in self._names(filters, params[1:])]
             rest = [(cid, k) for cid, k in rest if cid not in seen and loose in k]
             rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
             found += [cid for cid, _ in rest[: limit - len(found)]]
@@ -584,11 +535,8 @@ class Reader:
             found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
         return [(r[0], r[1]) for r in found]
 
-    # ---- history and boards ----------------------------------------------------------------------
-
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
-        """One page of events (touching one character, even deleted), newest first, and how many
-        there are in all."""
+        """One page of events (touching one character, even deleted), newest first; and their count."""
         where, newest, params = scope(self.guild_id, character_id)
         found = self.sql.rows(
             f"SELECT {COLUMNS} FROM {where} ORDER BY {newest} DESC LIMIT ? OFFSET ?",
@@ -641,30 +589,17 @@ class Transaction(Reader):
             (self.guild_id, ruleset.model_dump_json(), self.now),
         )
 
-    # ---- characters ------------------------------------------------------------------------------
-
-    def _touch(self, character: Character) -> Character:
-        assert character.id is not None
-        self._known[character.id] = character
-        if character.id not in self._before:
-            self._before[character.id] = kept(character)
+    def _seen(self, found: Character) -> Character:
+        """``found`` as this transaction knows it (it may have changed it), its before-state kept."""
+        assert found.id is not None
+        character = self._known.setdefault(found.id, found)
+        if found.id not in self._before:
+            self._before[found.id] = kept(character)
         return character
-
-    def _seen(self, found: Character | None) -> Character | None:
-        """``found`` as this transaction knows it (it may have changed it), touched."""
-        return None if found is None or found.id is None else self._touch(self._known.get(found.id, found))
 
     def character(self, character_id: int) -> Character:
         known = self._known.get(character_id)
-        return self._touch(known if known is not None else super().character(character_id))
-
-    def character_by_name(self, name: str) -> Character:
-        found = self._seen(super().character_by_name(name))
-        assert found is not None
-        return found
-
-    def active_character(self, user_id: int) -> Character | None:
-        return self._seen(super().active_character(user_id))
+        return super().character(character_id) if known is None else self._seen(known)
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
         """Only those saved afterwards count as touched."""
@@ -677,8 +612,7 @@ class Transaction(Reader):
         )
 
     def save_character(self, character: Character) -> Character:
-        """Save (only what changed); returns it with the ids the database gave (its own, its new
-        wounds')."""
+        """Save (only what changed); returns it with the ids the database gave (its own, its wounds')."""
         if character.id is None:
             return self.create_characters([character])[0]
         cid, known = character.id, self.character(character.id)
@@ -690,7 +624,7 @@ class Transaction(Reader):
             try:
                 changed = self.sql.run(
                     f"UPDATE characters SET {SET} WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                    (*changeable(character), cid, self.guild_id),
+                    (*_values(character, CHANGEABLE), cid, self.guild_id),
                 )
             except UniqueViolation:
                 raise name_taken(character.name) from None
@@ -713,19 +647,15 @@ class Transaction(Reader):
         return saved
 
     def create_characters(self, new: Sequence[Character]) -> list[Character]:
-        """Insert new characters (an import: many at once) with their wounds; they come back with
-        their ids."""
+        """Insert new characters (an import: many at once) with their wounds; returned with their ids."""
         fresh = [replace(c, guild_id=self.guild_id, created_at=c.created_at or self.now) for c in new]
-        ids: dict[str, int] = {}
         try:
-            for chunk in chunks(fresh):
-                found = self.sql.rows(
-                    INSERT + ", ".join([INSERT_VALUES] * len(chunk)) + " RETURNING id, name_key",
-                    flat(insertable(c) for c in chunk),
-                )
-                ids.update((key, int(cid)) for cid, key in found)
+            found = self._insert(
+                "characters", INSERTED, [_values(c, FIELDS[1:]) for c in fresh], "id, name_key"
+            )
         except UniqueViolation:  # several at once (an import) come with names checked, all free
             raise name_taken(fresh[0].name) from None
+        ids = {key: int(cid) for cid, key in found}
         created = self._with_new_wounds([replace(c, id=ids[name_key(c.name)]) for c in fresh])
         for saved in created:
             assert saved.id is not None
@@ -735,26 +665,32 @@ class Transaction(Reader):
 
     def _with_new_wounds(self, saved: list[Character]) -> list[Character]:
         """Insert the wounds of ``saved`` characters whose id is None; the characters with their ids."""
-        fresh = [(cid, w) for c in saved if (cid := c.id) is not None for w in c.wounds if w.id is None]
+        fresh = [
+            _wound_row(cid, w) for c in saved if (cid := c.id) is not None for w in c.wounds if w.id is None
+        ]
         if not fresh:
             return saved
-        ids: list[int] = []
-        for chunk in chunks(fresh):
-            found = self.sql.rows(
-                WOUND_INSERT + ", ".join([WOUND_VALUES] * len(chunk)) + " RETURNING id",
-                flat(wound_values(cid, w) for cid, w in chunk),
-            )
-            # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
-            ids.extend(sorted(int(r[0]) for r in found))
-        given = iter(ids)
+        given = iter(int(row[0]) for row in self._insert("wounds", WOUND_COLUMNS, fresh, "id"))
         return [
             replace(c, wounds=tuple(w if w.id is not None else replace(w, id=next(given)) for w in c.wounds))
             for c in saved
         ]
 
+    def _insert(
+        self, table: str, columns: str, rows: Sequence[Sequence[object]], returning: str
+    ) -> list[Row]:
+        """Insert ``rows``, :data:`_CHUNK` a statement; what ``returning`` finds of each, in their order."""
+        found: list[Row] = []
+        marks = "(" + ", ".join("?" * (columns.count(",") + 1)) + ")"
+        for chunk in chunks(rows):
+            values = [value for row in chunk for value in row]
+            statement = f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(chunk))} RETURNING "
+            # Ids grow with the order of the VALUES; RETURNING's own order is unspecified.
+            found += sorted(self.sql.rows(statement + returning, values))
+        return found
+
     def delete_characters(self, doomed: Sequence[Character]) -> None:
-        """Delete (recoverable by undo); the players whose active character one of them was are left
-        without one."""
+        """Delete (recoverable by undo); the players whose active character it was are left without."""
         gone: list[int] = []
         for character in doomed:
             if character.id is None:
@@ -775,8 +711,6 @@ class Transaction(Reader):
             [(self.now, cid, self.guild_id) for cid in ids],
         )
 
-    # ---- active character ------------------------------------------------------------------------
-
     def set_active(self, user_id: int, character_id: int) -> None:
         if character_id not in self._known and not self._present(character_id):
             raise not_found()
@@ -794,41 +728,17 @@ class Transaction(Reader):
             _PUT_ACTIVE, [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None]
         )
 
-    # ---- history ---------------------------------------------------------------------------------
-
-    def _insert_event(
-        self,
-        kind: str,
-        actor_id: int | None,
-        character: tuple[int | None, str | None],
-        details: tuple[str, dict[str, object]],
-        snapshot: dict[str, Any] | None,
-        links: set[int],
-        undoes: int | None = None,
-    ) -> Event:
-        """Write an event (``details``: its JSON and what it holds) and its links to the characters it
-        touched; it comes back with its id."""
-        found = self.sql.row(
-            _INSERT_EVENT,
-            (
-                self.guild_id,
-                kind,
-                actor_id,
-                self.now,
-                *character,
-                details[0],
-                int(snapshot is not None and "ruleset" in snapshot),
-                undoes,
-                None if snapshot is None else dumps(snapshot),
-            ),
-        )
-        assert found is not None
-        event_id = int(found[0])
+    def _insert_event(self, e: Event, text: str, snapshot: dict[str, Any] | None, links: set[int]) -> Event:
+        """Write ``e`` (``text``: its details' JSON) and its links to the characters; with its id."""
+        head = (e.guild_id, e.kind, e.actor_id, e.at, e.character_id, e.character_name)
+        state = None if snapshot is None else dumps(snapshot)
+        row = (*head, text, int(snapshot is not None and "ruleset" in snapshot), 0, e.undoes, state)
+        event_id = int(self._insert("events", EVENT_COLUMNS, [row], "id")[0][0])
         self.sql.run_many(
             "INSERT INTO event_characters (event_id, character_id) VALUES (?, ?)",
             [(event_id, cid) for cid in sorted(links)],
         )
-        return Event(event_id, self.guild_id, kind, actor_id, self.now, *character, details[1], undoes=undoes)
+        return replace(e, id=event_id)
 
     def record(
         self,
@@ -849,20 +759,17 @@ class Transaction(Reader):
                 str(user): [before_id, self._active_id(user)]
                 for user, before_id in self._active_before.items()
             }
-        links = (
-            set(self._before) if character is None or character.id is None else {*self._before, character.id}
-        )
-        named = (None, None) if character is None else (character.id, character.name)
+        cid, name = (None, None) if character is None else (character.id, character.name)
+        links = set(self._before) if cid is None else {*self._before, cid}
         if details is None or isinstance(details, dict):
-            written = (dumps(details or {}), dict(details or {}))
+            text, content = dumps(details or {}), dict(details or {})
         else:  # written once, by the record itself
             text = details_json(details)
-            written = (text, json.loads(text))
-        event = self._insert_event(kind, actor_id, named, written, snapshot, links)
+            content = json.loads(text)
+        event = Event(0, self.guild_id, kind, actor_id, self.now, cid, name, content)
+        event = self._insert_event(event, text, snapshot, links)
         self._forget(keep_known=True)
         return event
-
-    # ---- undo (what to revert, and the refusals, are the action's: bot/actions/undoing.py) ----------
 
     def latest_undoable(self, character_id: int | None) -> Undoable | None:
         where, newest, params = scope(self.guild_id, character_id)
@@ -952,8 +859,7 @@ class Transaction(Reader):
         return orphaned | set(choices)
 
     def _restore(self, states: Sequence[tuple[Character, list[WoundState]]]) -> None:
-        """Put characters back exactly as snapshotted: columns, present again, wounds' state; the wounds
-        added since are removed."""
+        """Characters back as snapshotted (columns, present, wounds' state); the wounds added since go."""
         for c, _ in states:  # checked first: PostgreSQL aborts the transaction on a violation
             if self.sql.rows(
                 "SELECT 1 FROM characters WHERE guild_id = ? AND name_key = ? AND deleted_at IS NULL "
@@ -963,7 +869,7 @@ class Transaction(Reader):
                 raise name_taken(c.name)
         self.sql.run_many(
             f"UPDATE characters SET {SET}, deleted_at = NULL WHERE id = ? AND guild_id = ?",
-            [(*changeable(c), c.id, self.guild_id) for c, _ in states],
+            [(*_values(c, CHANGEABLE), c.id, self.guild_id) for c, _ in states],
         )
         wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
         existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
@@ -1004,8 +910,10 @@ class Transaction(Reader):
             "restored": target.restored,
         }
         named = (reverted.character_id, reverted.character_name)
-        written = (dumps(details), details)
-        event = self._insert_event(EventKind.UNDO, actor_id, named, written, None, target.links, reverted.id)
+        event = Event(
+            0, self.guild_id, EventKind.UNDO, actor_id, self.now, *named, details, undoes=reverted.id
+        )
+        event = self._insert_event(event, dumps(details), None, target.links)
         self._forget()
         return event
 
@@ -1013,8 +921,6 @@ class Transaction(Reader):
         if not keep_known:
             self._known.clear()
         self._before, self._ruleset_saved, self._active_before = {}, False, {}
-
-    # ---- player views and boards -----------------------------------------------------------------
 
     def give_view_link(self, token_sha256: str, language: str, *, revoke: bool) -> None:
         """``revoke``: the server's other links stop working."""
@@ -1026,8 +932,8 @@ class Transaction(Reader):
         )
 
     def show_on_board(self, channel_id: int, character_id: int, *, shown: bool) -> None:
-        """Add the NPC to the channel's board (``shown``), or take it off. (Its NPCs show on the player
-        views: a change of the game, unlike which message a board is: :meth:`Store.save_board`.)"""
+        """Add the NPC to the channel's board (``shown``), or take it off: a change of the game (the
+        player views show it), unlike which message a board is (:meth:`Store.save_board`)."""
         if shown:
             self.sql.run(
                 "INSERT INTO board_npcs (channel_id, character_id) "

@@ -11,13 +11,9 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from bot.storage.player_views import CHANGES_CHANNEL
+from bot.storage.store import CHANGES_CHANNEL, Store
 from bot.web.page import party_html
-
-if TYPE_CHECKING:
-    from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import re
 from html import escape
 
 from bot.rules.severity import SEVERITIES, Track
-from bot.storage.player_views import Party
+from bot.storage.store import Party
 from bot.ui.board import PartyLine, TrackLine, party_line
 from bot.ui.i18n import Lang, t
 

@@ -23,8 +23,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
 from bot.errors import N_
-from bot.storage.player_views import Party, digest
-from bot.storage.store import Store
+from bot.storage.store import Party, Store, digest
 from bot.ui.i18n import t
 from bot.web.feed import Feeds, PostgresChanges
 from bot.web.limits import BACKLOG, AddressLimits, Budget, client_address

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from bot.interface.boards import EDIT_INTERVAL
-from bot.storage.boards import Board
-from bot.storage.store import Reader
+from bot.storage.store import Board, Reader
 from bot.ui.results import COLOURS, State
 from tests import fakediscord as harness
 from tests.databases import boards_of

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError, Store
-from bot.storage.file_guard import backup
+from bot.storage.sqlite import backup
 from tests.databases import characters_of
 from tests.storage.conftest import GUILD, create
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.storage import Store
-from bot.storage.boards import Board
+from bot.storage.store import Board
 from tests.databases import boards_of, every_board
 from tests.storage.conftest import GUILD, OTHER_GUILD, create
 

@@ -35,8 +35,8 @@ from bot.history import (
 from bot.rules import Severity, Track
 from bot.rules.damage import Harm
 from bot.storage import StorageError, Store, open_database
-from bot.storage.boards import Board
 from bot.storage.migrations import MIGRATIONS_DIR, migrate, split_statements
+from bot.storage.store import Board
 from tests.databases import (
     boards_of,
     character_of,

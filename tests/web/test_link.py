@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.rules.severity import Track
-from bot.storage import player_views
+from bot.storage.store import digest
 from tests.table import ALICE, GUILD, Table, public, refused
 
 BASE = "https://harmonies.example.org/table"
@@ -28,7 +28,7 @@ def token_of(text: str) -> str:
 
 
 async def server_of(table: Table, token: str) -> int | None:
-    found = await table.store.party(player_views.digest(token))
+    found = await table.store.party(digest(token))
     return None if found is None else found.guild_id
 
 
@@ -39,7 +39,7 @@ async def test_a_gm_is_given_a_link_privately_and_only_its_digest_is_kept(web_ta
     assert "Links given before still work" in text
     assert await server_of(web_table, token) == GUILD
     rows = await web_table.store.database.read(lambda sql: sql.rows("SELECT * FROM player_views"))
-    assert len(rows) == 1 and token not in repr(rows) and player_views.digest(token) in repr(rows)
+    assert len(rows) == 1 and token not in repr(rows) and digest(token) in repr(rows)
     # A second link: both work (the GM lost the first, say).
     second = token_of(refused(await web_table.run("board", {"link": True})))
     assert second != token and await server_of(web_table, token) == GUILD
