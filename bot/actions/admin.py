@@ -85,10 +85,9 @@ def values(**changes: Any) -> Change:
     return lambda _current: dict(changes)
 
 
-def _fill(old: tuple[int, int, int], new: Triple) -> tuple[int, int, int]:
+def _fill(old: tuple[int, ...], new: tuple[int | None, ...]) -> tuple[Any, ...]:
     """``old`` with the values given in ``new`` (``None``: keep)."""
-    low, mid, high = (o if n is None else n for o, n in zip(old, new, strict=True))
-    return low, mid, high
+    return tuple(o if n is None else n for o, n in zip(old, new, strict=True))
 
 
 def per_severity(track: Track, field: str, given: Triple, **also: Any) -> Change:
@@ -145,8 +144,7 @@ def damage_table(given: tuple[int | None, int | None, int | None, int | None]) -
     """The damage table's thresholds (light, serious, critical, fatal), the values given; they increase."""
 
     def change(current: Ruleset) -> dict[str, Any]:
-        old = current.damage.thresholds
-        thresholds = [o if n is None else n for o, n in zip(old, given, strict=True)]
+        thresholds = list(_fill(current.damage.thresholds, given))
         if any(low >= high for low, high in pairwise(thresholds)):
             light, serious, critical, fatal = thresholds
             raise UserError(

@@ -55,8 +55,9 @@ async def create(store: Store, actor: Actor, asked: Create) -> tuple[Character, 
             created_at=tx.now,
         )
         saved = tx.save_character(fresh)
+        assert saved.id is not None
         if owner is not None and tx.active_character(owner) is None:
-            tx.set_active(owner, _id(saved))
+            tx.set_active(owner, saved.id)
         record(tx, actor, history.Created(owner), character=saved)
         return saved, ruleset
 
@@ -82,7 +83,8 @@ async def select(store: Store, actor: Actor, ref: str) -> Character:
             )
         current = tx.active_character(actor.user_id)
         if current is None or current.id != character.id:
-            tx.set_active(actor.user_id, _id(character))
+            assert character.id is not None
+            tx.set_active(actor.user_id, character.id)
             record(tx, actor, history.Selected(), character=character)
         return character
 
@@ -169,8 +171,3 @@ async def check_delete(store: Store, actor: Actor, ref: str) -> Character:
         return character
 
     return await store.read(actor.guild_id, look)
-
-
-def _id(character: Character) -> int:
-    assert character.id is not None, "a saved character has an id"
-    return character.id

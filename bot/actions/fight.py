@@ -100,13 +100,9 @@ class Landed:
 
 async def strike(store: Store, actor: Actor, rng: RandomSource, asked: Blow) -> Landed:
     """One wound (or damage roll) on each target, each escalating on its own, as one change: one /undo
-    reverts the whole blow."""
-    if (asked.severity is None) == (asked.damage is None):
-        raise ValueError("a blow is a severity or a damage level")
+    reverts the whole blow. The panel gives one severity or one damage level, and targets chosen."""
     if asked.damage is not None:
         check_damage(asked.damage)
-    if not asked.targets:
-        raise UserError("Choose the targets first, in the list above the buttons.")
 
     def work(tx: Transaction) -> Landed:
         ruleset = tx.ruleset()

@@ -59,17 +59,19 @@ class PlainRoll:
     dice: str | None = None
 
 
-def _healer_target(tx: Reader, actor: Actor, asked: Heal) -> Character:
-    if asked.character_id is not None:
-        return tx.character(asked.character_id)
-    return own_or_named(tx, caller_id=actor.user_id, ref=asked.ref)
+def _roller(reader: Reader, actor: Actor, ref: str | None, character_id: int | None = None) -> Character:
+    """The character of ``character_id`` (a button's), else ``ref``'s, else the caller's active one."""
+    if character_id is not None:
+        return reader.character(character_id)
+    return own_or_named(reader, caller_id=actor.user_id, ref=ref)
 
 
 async def heal_prospect(store: Store, actor: Actor, asked: Heal) -> Outcome[HealingOdds]:
     """What a healing session would risk (the first roll's odds), read before asking the roller; refused
     as the session itself would be."""
     ruleset, character = await store.read(
-        actor.guild_id, lambda reader: (reader.ruleset(), _healer_target(reader, actor, asked))
+        actor.guild_id,
+        lambda reader: (reader.ruleset(), _roller(reader, actor, asked.ref, asked.character_id)),
     )
     actor.require_owner_or_gm_for_npc(character, ruleset)
     session_severity(character, ruleset, asked.track)
@@ -87,7 +89,7 @@ async def heal_roll(
 
     def work(tx: Transaction) -> Outcome[HealingSession]:
         ruleset = tx.ruleset()
-        character = _healer_target(tx, actor, asked)
+        character = _roller(tx, actor, asked.ref, asked.character_id)
         actor.require_owner_or_gm_for_npc(character, ruleset)
         if confirmed is not None and healing_odds(character, ruleset, track) != confirmed:
             raise UserError(
@@ -145,10 +147,7 @@ async def roll(store: Store, actor: Actor, rng: RandomSource, asked: PlainRoll) 
         )
     ruleset, character = await store.read(
         actor.guild_id,
-        lambda reader: (
-            reader.ruleset(),
-            own_or_named(reader, caller_id=actor.user_id, ref=asked.ref),
-        ),
+        lambda reader: (reader.ruleset(), _roller(reader, actor, asked.ref)),
     )
     actor.require_owner_or_gm(character, ruleset)
     ensure_in_play(character)  # rules.md §5: incoherence is treated like death, and the dead roll nothing

@@ -175,26 +175,23 @@ class Pager(View):
         super().__init__(timeout=PAGER_TIMEOUT, author_id=author_id)
         self.render = render
         self.page, self.pages = page, pages
-        secondary = discord.ButtonStyle.secondary
-        self.first: discord.ui.Button[Pager] | None = None
-        if lang is None:
-            self.previous: discord.ui.Button[Pager] = discord.ui.Button(emoji="◀️", style=secondary)
-            self.next: discord.ui.Button[Pager] = discord.ui.Button(emoji="▶️", style=secondary)
-        else:
-            self.first = discord.ui.Button(label=t(lang, "First"), style=secondary)
-            self.previous = discord.ui.Button(label=t(lang, "Previous"), style=secondary)
-            self.next = discord.ui.Button(label=t(lang, "Next"), style=secondary)
-        for button, step in ((self.first, None), (self.previous, -1), (self.next, 1)):
-            if button is not None:
-                button.callback = functools.partial(self._turn, step)  # type: ignore[method-assign]
-                self.add_item(button)
+        # Each button's step (None: to the first page), label and emoji.
+        looks: list[tuple[int | None, str | None, str | None]] = (
+            [(-1, None, "◀️"), (1, None, "▶️")]
+            if lang is None
+            else [(None, t(lang, "First"), None), (-1, t(lang, "Previous"), None), (1, t(lang, "Next"), None)]
+        )
+        self.steps: dict[discord.ui.Button[Pager], int | None] = {}
+        for step, label, emoji in looks:
+            button = discord.ui.Button[Pager](label=label, emoji=emoji, style=discord.ButtonStyle.secondary)
+            button.callback = functools.partial(self._turn, step)  # type: ignore[method-assign]
+            self.steps[button] = step
+            self.add_item(button)
         self._sync()
 
     def _sync(self) -> None:
-        self.previous.disabled = self.page <= 1
-        self.next.disabled = self.page >= self.pages
-        if self.first is not None:
-            self.first.disabled = self.previous.disabled
+        for button, step in self.steps.items():
+            button.disabled = self.page >= self.pages if step == 1 else self.page <= 1
 
     async def _turn(self, step: int | None, interaction: discord.Interaction[Any]) -> None:
         """``step`` pages on (None: to the first)."""
