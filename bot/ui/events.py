@@ -234,14 +234,10 @@ def describe(record: Record, character_name: str | None, lang: Lang, hidden: Col
                 name=name,
                 changes=_changes(lang, record.changes()) or "—",
             )
-        case Deleted() | Selected():
-            return t(
-                lang,
-                N_("character **{name}** deleted")
-                if isinstance(record, Deleted)
-                else N_("**{name}** became the active character"),
-                name=name,
-            )
+        case Deleted():
+            return t(lang, "character **{name}** deleted", name=name)
+        case Selected():
+            return t(lang, "**{name}** became the active character", name=name)
         case Wounded():
             return _wound(record, lang, name)
         case DamageRolled():
@@ -387,12 +383,9 @@ def undo_embed(
     back_in_play: Mapping[int, str],
     ruleset: Ruleset,
 ) -> discord.Embed:
-    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted); ``restored``: the characters as the undo left them, each with the
-    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
-    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
-    "incoherent"); ``ruleset``: for the penalty.
-    A few lines: the cards are behind the Card buttons."""
+    """What ``/undo`` reverted (``event``: the reverted change, or the ``undo`` event itself), then each
+    character ``restored`` with the state that came back (a secret NPC's, in ``hidden``: its word);
+    ``back_in_play``: those brought back, and from what ("dead" or "incoherent")."""
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
     if isinstance(record, Undid):

@@ -647,14 +647,13 @@ def ready_to_heal(
 def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int]:
     """The players ``rest_embed`` lists under who can roll healing now: those of the characters whose
     session is worth offering (each once, at most ``MAX_MENTIONS``), and nobody else."""
-    players: list[int] = []
-    for track in Track:
-        for character, odds in ready_to_heal(characters, ruleset, track):
-            if not odds.worth_offering:
-                continue  # not called to a session that can kill or cannot succeed (the summary says so)
-            if character.owner_id is not None and character.owner_id not in players:
-                players.append(character.owner_id)
-    return players[:MAX_MENTIONS]
+    players = [
+        character.owner_id
+        for track in Track
+        for character, odds in ready_to_heal(characters, ruleset, track)
+        if odds.worth_offering and character.owner_id is not None
+    ]
+    return list(dict.fromkeys(players))[:MAX_MENTIONS]
 
 
 def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
