@@ -71,19 +71,15 @@ EDIT_FIELDS = {  # a character's fields, by their names in an edit
 }
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, dict | list | tuple):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    else:
-        text = "—" if value is None else str(value)
-    return clip(escape(text), VALUE_IN_EVENT)
-
-
 def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     parts = []
     for key, value in changes.items():
         label = t(lang, EDIT_FIELDS[key]) if key in EDIT_FIELDS else clip(escape(key), 40)
-        parts.append(label + t(lang, ": ") + _value_text(value))
+        if isinstance(value, dict | list | tuple):
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        else:
+            text = "—" if value is None else str(value)
+        parts.append(label + t(lang, ": ") + clip(escape(text), VALUE_IN_EVENT))
     return ", ".join(parts)
 
 
@@ -389,11 +385,9 @@ def undo_embed(
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
     if isinstance(record, Undid):
-        reverted = record.event_id
-        inner = record.reverted
-        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
+        reverted, inner = record.event_id, record.reverted
         if secret and kind_of(inner) in SECRET_KINDS:
-            what = t(lang, SECRET_CHANGE, name=name)
+            what = t(lang, SECRET_CHANGE, name=clip(escape(event.character_name or "?"), NAME_IN_EVENT))
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:

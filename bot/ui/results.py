@@ -432,12 +432,6 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
     return t(lang, "• {inflicted}", inflicted=inflicted)
 
 
-def _grouped(lines: Sequence[str]) -> list[str]:
-    """Repeated lines in a row told once: ``• 3 × light wound``."""
-    runs = [(line, len(list(run))) for line, run in groupby(lines)]
-    return [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
-
-
 def wound_embed(
     infliction: Infliction,
     character_after: Character,
@@ -450,7 +444,9 @@ def wound_embed(
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     maxima = character_after.maxima(track)
-    lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
+    lines = [_wound_line(track, result, maxima, lang) for result in infliction.results]
+    runs = [(line, len(list(run))) for line, run in groupby(lines)]  # told once: "• 3 × light wound"
+    lines = [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
