@@ -1,12 +1,8 @@
-"""The gettext reader: languages, a message in the reader's language, and the translator of the slash
-commands (:class:`HarmoniesTranslator`).
+"""The gettext reader: a message in the reader's language, and the slash commands' translator.
 
-Every text is written in English where it is used: ``t(lang, "No character named {name}.", name=...)``,
-``tn`` with a plural form, ``tp`` with a context where one English text needs two translations. The
-English is the gettext message id; its translations are the ``.po`` catalogues of ``bot/locale``
-(``bot/locale/fr/LC_MESSAGES/harmonies.po``), read with Babel when this module is imported: the
-languages are English and every language found there (``scripts/messages.py`` extracts the messages and
-updates the catalogues: docs/translating.md).
+Every text is written in English where it is used (``t(lang, "No character named {name}.", name=...)``,
+``tn`` with a plural, ``tp`` with a context): the English is the message id, translated by the ``.po``
+catalogues of ``bot/locale`` (``scripts/messages.py`` updates them: docs/translating.md).
 """
 
 from __future__ import annotations
