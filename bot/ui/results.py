@@ -118,28 +118,6 @@ def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
     return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
 
 
-def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
-    """What a short result says of the character after the change: the tracks that hold wounds, the
-    total penalty, the loudest warning and the odds of each healing session offered. Dead and
-    incoherent characters say so elsewhere, loudly: nothing here (no numbers for them)."""
-    if character.out_of_play:
-        return []
-    lines = [
-        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
-        for track in Track
-        if any(counts := character.counts(track))
-    ]
-    if not lines:
-        return [t(lang, "Unhurt.")]
-    lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
-    if found := warning_lines(character, lang):
-        loudest = found[0]
-        lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
-    # a healing session is offered (the Heal button): its odds, as on the card, after its mark
-    lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
-    return lines
-
-
 def secret_word(character: Character, lang: Lang) -> str:
     """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
     shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
@@ -184,9 +162,28 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
 
 
 def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """``embed`` (a short result) with the character's state after the change as its last field."""
-    if lines := status_lines(character, ruleset, lang):
-        embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
+    """``embed`` (a short result) with the character's state after the change as its last field: the
+    tracks that hold wounds, the total penalty, the loudest warning and the odds of each healing
+    session offered. Nothing for the dead and the incoherent: their result says so, loudly."""
+    if character.out_of_play:
+        return embed
+    lines = [
+        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
+        for track in Track
+        if any(counts := character.counts(track))
+    ]
+    if not lines:
+        lines.append(t(lang, "Unhurt."))
+    else:
+        lines.append(
+            t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset)))
+        )
+        if found := warning_lines(character, lang):
+            loudest = found[0]
+            lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
+        # a healing session is offered (the Heal button): its odds, as on the card, after its mark
+        lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
+    embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
 
