@@ -165,9 +165,8 @@ def tn(lang: Lang, singular: str, plural: str, count: int, /, **params: object) 
 
 
 def command_context(context: app_commands.TranslationContextTypes) -> str | None:
-    """The gettext context of a command's text: ``/heal mental`` for a command's (or group's) name, and
-    ``menu`` for a context menu's; ``option`` for an option's name; ``choice`` for a choice; none for a
-    description (a sentence is its own context)."""
+    """The gettext context of a command's text: ``/heal mental`` (a command's or group's name), ``menu``,
+    ``option``, ``choice``; none for a description (a sentence is its own context)."""
     match context.location:
         case Where.command_name | Where.group_name:
             data = context.data

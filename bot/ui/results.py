@@ -119,9 +119,8 @@ def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
 
 
 def secret_word(character: Character, lang: Lang) -> str:
-    """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
-    shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
-    decides, on the track it is on."""
+    """All players learn of a secret NPC (``SECRET_WORDS``, unhurt, dead or incoherent): its worst
+    wound of both tracks decides, on the track it is on."""
     if character.out_of_play:
         return state_text(character, lang)
     held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
@@ -236,8 +235,7 @@ def cascade_reason(
     lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
 ) -> str:
     """`` (light full 4/4, serious full 2/2)``: the ranks from ``start`` up to ``became`` (``None``:
-    beyond the track), each full when the wound arrived; nothing when the wound stayed at ``start``
-    (or when ``maxima`` were not recorded)."""
+    beyond the track), full when the wound arrived; nothing if it stayed or ``maxima`` were not recorded."""
     if start is None or maxima is None:
         return ""
     skipped = [s for s in SEVERITIES if s >= start and (became is None or s < became)]
@@ -317,9 +315,8 @@ def success_text(odds: HealingOdds, lang: Lang) -> str:
 
 
 def offer_sign(odds: HealingOdds) -> str:
-    """The mark before a session, wherever it is offered: 🩹 for one worth offering; ☠️ (🌀 on the
-    mental track) when its first roll can kill (make incoherent); ⛔ when it cannot reasonably
-    succeed."""
+    """The mark before a session, wherever it is offered: 🩹 worth offering; ☠️ (🌀 mental) when its
+    first roll can kill (make incoherent); ⛔ when it cannot reasonably succeed."""
     if odds.deadly:
         return "☠️" if odds.track is Track.PHYSICAL else "🌀"
     return "⛔" if odds.hopeless else "🩹"
@@ -531,9 +528,8 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
 
 
 def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """One healing session, outcome first: death or incoherence when it came to that, else how many
-    rolls succeeded (and how many wounds were not rolled); then every roll in full. How a session
-    goes (one roll per wound, the rest used up) is told on the card, not in every result."""
+    """One healing session, outcome first (death or incoherence, else how many rolls succeeded and
+    how many wounds were not rolled), then every roll in full; how a session goes is on the card."""
     track, label = session.track, attributes_label(session.track)
     steps = [
         t(lang, "**Roll {index}**: {terms}", index=index, terms=roll_terms(step.roll, lang, label))
@@ -650,9 +646,8 @@ def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int
 
 
 def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character once, with its rest or, per track, under who can now roll
-    healing (pinged) or whose session is not worth offering (not pinged), with the odds of the first
-    roll."""
+    """In-game rest granted: each character once, with its rest or, per track, with its first roll's
+    odds under who can now roll healing (pinged) or whose session is not worth offering (not pinged)."""
     lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     embed = discord.Embed(
