@@ -165,11 +165,10 @@ def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
         if size + 1 + len(tail(len(lines) - count)) > limit:
             break
         kept = count
-    last = tail(len(lines) - kept)
     if kept == 0:
         room = limit - len(tail(len(lines) - 1)) - 1
         return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
-    return "\n".join([*lines[:kept], last])
+    return "\n".join([*lines[:kept], tail(len(lines) - kept)])
 
 
 def days_text(lang: Lang, rested: int, needed: int) -> str:
