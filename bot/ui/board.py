@@ -18,7 +18,6 @@ from bot.rules.wounds import total_penalty, warnings
 from bot.ui.i18n import Lang, t
 from bot.ui.results import (
     NOTICE_COLOUR,
-    State,
     counts_text,
     odds_line,
     offer_sign,
@@ -103,21 +102,16 @@ def one_wound_from_out(character: Character) -> bool:
     return any(w.becomes is None for track in Track for w in warnings(character, track))
 
 
-def worst_player_state(characters: Sequence[Character]) -> State | None:
-    """The state the board's colour shows: the worst of the player characters still in play (NPCs
-    never: a dead goblin must not turn the board grey while a player character is critical); when
-    none is in play, the worst of all player characters; ``None`` without any."""
-    players = [c for c in characters if c.owner_id is not None]
-    living = [c for c in players if not c.out_of_play] or players
-    return max((state_of(c) for c in living), default=None)
-
-
 def board_embed(
     characters: Sequence[Character], ruleset: Ruleset, lang: Lang, *, updated: datetime | None = None
 ) -> discord.Embed:
     """The board of ``characters`` (the server's player characters and the NPCs added to it)."""
     lines = [board_line(c, ruleset, lang) for c in characters]
-    worst = worst_player_state(characters)
+    # the colour: the worst player character in play (never an NPC: a dead goblin must not turn the
+    # board grey while a player character is critical), else the worst of all player characters
+    players = [c for c in characters if c.owner_id is not None]
+    living = [c for c in players if not c.out_of_play] or players
+    worst = max((state_of(c) for c in living), default=None)
     embed = discord.Embed(
         title=t(lang, "Party board"),
         description=join_lines(lang, lines, DESCRIPTION)

@@ -10,7 +10,7 @@ import discord
 from bot.errors import N_
 from bot.rules.character import Character
 from bot.rules.healing import can_roll_healing, rest_status
-from bot.rules.odds import HealingOdds, healing_odds
+from bot.rules.odds import healing_odds
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import SEVERITIES, Track
 from bot.rules.wounds import total_penalty
@@ -86,13 +86,6 @@ HEAL_DEADLY = {
 }
 
 
-def _not_offered(odds: HealingOdds) -> str:
-    """Why a session the rules allow is not offered as good news (:attr:`HealingOdds.worth_offering`)."""
-    if odds.success == 0:
-        return HEAL_HOPELESS[odds.track]
-    return HEAL_HARDLY[odds.track] if odds.hopeless else HEAL_DEADLY[odds.track]
-
-
 def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: bool | None = None) -> list[str]:
     """Days rested of the days needed for the least severe wound, and whether /heal roll is available.
 
@@ -125,8 +118,9 @@ def rest_lines(character: Character, ruleset: Ruleset, lang: Lang, can_heal: boo
         if track is Track.PHYSICAL and can_heal is not None:
             ready = can_heal
         odds = healing_odds(character, ruleset, track) if ready else None
-        if odds is not None and not odds.worth_offering:  # never offered as good news
-            lines.append(t(lang, _not_offered(odds)))
+        if odds is not None and not odds.worth_offering:  # never offered as good news: why not
+            why = HEAL_HOPELESS if odds.success == 0 else HEAL_HARDLY if odds.hopeless else HEAL_DEADLY
+            lines.append(t(lang, why[track]))
         elif ready:
             lines.append(t(lang, HEAL_NOW[track]))
         elif status.remaining > 0:

@@ -111,16 +111,13 @@ def damage_embed(
 
 def percent(chance: Fraction, lang: Lang) -> str:
     """``23.5%`` (``23,5 %`` in French); never a misleading ``0.0 %`` or ``100.0 %``."""
-
-    def shown(value: str) -> str:
-        return value.replace(".", ",") if lang == "fr" else value
-
     if 0 < chance < Fraction(1, 1000):
-        return t(lang, "< {value}%", value=shown("0.1"))
-    if Fraction(999, 1000) < chance < 1:
-        return t(lang, "> {value}%", value=shown("99.9"))
-    value = f"{float(chance * 100):.1f}".removesuffix(".0")
-    return t(lang, "{value}%", value=shown(value))
+        key, value = N_("< {value}%"), "0.1"
+    elif Fraction(999, 1000) < chance < 1:
+        key, value = N_("> {value}%"), "99.9"
+    else:
+        key, value = N_("{value}%"), f"{float(chance * 100):.1f}".removesuffix(".0")
+    return t(lang, key, value=value.replace(".", ",") if lang == "fr" else value)
 
 
 def preview_embed(

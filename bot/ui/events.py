@@ -71,19 +71,15 @@ EDIT_FIELDS = {  # a character's fields, by their names in an edit
 }
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, dict | list | tuple):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    else:
-        text = "—" if value is None else str(value)
-    return clip(escape(text), VALUE_IN_EVENT)
-
-
 def _changes(lang: Lang, changes: Mapping[str, object]) -> str:
     parts = []
     for key, value in changes.items():
         label = t(lang, EDIT_FIELDS[key]) if key in EDIT_FIELDS else clip(escape(key), 40)
-        parts.append(label + t(lang, ": ") + _value_text(value))
+        if isinstance(value, dict | list | tuple):
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        else:
+            text = "—" if value is None else str(value)
+        parts.append(label + t(lang, ": ") + clip(escape(text), VALUE_IN_EVENT))
     return ", ".join(parts)
 
 
@@ -234,14 +230,10 @@ def describe(record: Record, character_name: str | None, lang: Lang, hidden: Col
                 name=name,
                 changes=_changes(lang, record.changes()) or "—",
             )
-        case Deleted() | Selected():
-            return t(
-                lang,
-                N_("character **{name}** deleted")
-                if isinstance(record, Deleted)
-                else N_("**{name}** became the active character"),
-                name=name,
-            )
+        case Deleted():
+            return t(lang, "character **{name}** deleted", name=name)
+        case Selected():
+            return t(lang, "**{name}** became the active character", name=name)
         case Wounded():
             return _wound(record, lang, name)
         case DamageRolled():
@@ -387,20 +379,15 @@ def undo_embed(
     back_in_play: Mapping[int, str],
     ruleset: Ruleset,
 ) -> discord.Embed:
-    """What ``/undo`` reverted: ``event`` is the reverted change, or the ``undo`` event itself (whose
-    record says what it reverted); ``restored``: the characters as the undo left them, each with the
-    state that came back (of a secret NPC, in ``hidden``: only its word), said so that it cannot be
-    read as a new wound; ``back_in_play``: those the undo brought back, and from what ("dead" or
-    "incoherent"); ``ruleset``: for the penalty.
-    A few lines: the cards are behind the Card buttons."""
+    """What ``/undo`` reverted (``event``: the reverted change, or the ``undo`` event itself), then each
+    character ``restored`` with the state that came back (a secret NPC's, in ``hidden``: its word);
+    ``back_in_play``: those brought back, and from what ("dead" or "incoherent")."""
     record = record_of(event)
     secret = event.character_id is not None and event.character_id in hidden
     if isinstance(record, Undid):
-        reverted = record.event_id
-        inner = record.reverted
-        name = clip(escape(event.character_name or "?"), NAME_IN_EVENT)
+        reverted, inner = record.event_id, record.reverted
         if secret and kind_of(inner) in SECRET_KINDS:
-            what = t(lang, SECRET_CHANGE, name=name)
+            what = t(lang, SECRET_CHANGE, name=clip(escape(event.character_name or "?"), NAME_IN_EVENT))
         elif inner is None or secret:
             what = describe_event(event, lang, hidden)
         else:

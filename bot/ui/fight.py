@@ -93,11 +93,16 @@ def _exact(after: Character, done: Hurt, ruleset: Ruleset, lang: Lang) -> str:
         + ("" if r.became is None or not r.escalated else f" → **{severity_label(lang, track, r.became)}**")
         for r in done.results
     )
-    parts = [t(lang, "{name}: {state}", name=_name(after), state=what or t(lang, "no wound"))]
-    parts.extend(m for tr in Track if (m := held_marks(tr, after.counts(tr))))
-    if penalty := total_penalty(after, ruleset):
+    head = t(lang, "{name}: {state}", name=_name(after), state=what or t(lang, "no wound"))
+    return " · ".join([head, *_marks(after, ruleset)])
+
+
+def _marks(character: Character, ruleset: Ruleset) -> list[str]:
+    """The marks of each track that holds wounds, then the penalty unless it is 0."""
+    parts = [m for tr in Track if (m := held_marks(tr, character.counts(tr)))]
+    if penalty := total_penalty(character, ruleset):
         parts.append(signed(penalty))
-    return " · ".join(parts)
+    return parts
 
 
 def blow_embed(
@@ -125,13 +130,8 @@ def combatant_label(character: Character, ruleset: Ruleset, lang: Lang) -> str:
 
 def combatant_line(character: Character, ruleset: Ruleset, lang: Lang) -> str:
     """A line of the panel: name, marks, penalty and state, exact (secret NPCs too: the GM's eyes)."""
-    parts = [_name(character)]
-    if not character.out_of_play:
-        parts.extend(m for tr in Track if (m := held_marks(tr, character.counts(tr))))
-        if penalty := total_penalty(character, ruleset):
-            parts.append(signed(penalty))
-    parts.append(state_text(character, lang))
-    return " · ".join(parts)
+    marks = [] if character.out_of_play else _marks(character, ruleset)
+    return " · ".join([_name(character), *marks, state_text(character, lang)])
 
 
 def panel_embed(

@@ -1,12 +1,8 @@
-"""The gettext reader: languages, a message in the reader's language, and the translator of the slash
-commands (:class:`HarmoniesTranslator`).
+"""The gettext reader: a message in the reader's language, and the slash commands' translator.
 
-Every text is written in English where it is used: ``t(lang, "No character named {name}.", name=...)``,
-``tn`` with a plural form, ``tp`` with a context where one English text needs two translations. The
-English is the gettext message id; its translations are the ``.po`` catalogues of ``bot/locale``
-(``bot/locale/fr/LC_MESSAGES/harmonies.po``), read with Babel when this module is imported: the
-languages are English and every language found there (``scripts/messages.py`` extracts the messages and
-updates the catalogues: docs/translating.md).
+Every text is written in English where it is used (``t(lang, "No character named {name}.", name=...)``,
+``tn`` with a plural, ``tp`` with a context): the English is the message id, translated by the ``.po``
+catalogues of ``bot/locale`` (``scripts/messages.py`` updates them: docs/translating.md).
 """
 
 from __future__ import annotations
@@ -169,9 +165,8 @@ def tn(lang: Lang, singular: str, plural: str, count: int, /, **params: object) 
 
 
 def command_context(context: app_commands.TranslationContextTypes) -> str | None:
-    """The gettext context of a command's text: ``/heal mental`` for a command's (or group's) name, and
-    ``menu`` for a context menu's; ``option`` for an option's name; ``choice`` for a choice; none for a
-    description (a sentence is its own context)."""
+    """The gettext context of a command's text: ``/heal mental`` (a command's or group's name), ``menu``,
+    ``option``, ``choice``; none for a description (a sentence is its own context)."""
     match context.location:
         case Where.command_name | Where.group_name:
             data = context.data

@@ -167,10 +167,8 @@ def of_name(lang: Lang, name: str) -> str:
 
 
 def error_params(lang: Lang, params: dict[str, object]) -> dict[str, object]:
-    """The parameters of a refusal, ready to insert: each shown by its type (severities and tracks named
-    in ``lang``, with a ``<name>_plural`` form for each severity; :class:`~bot.errors.Mention`,
-    :class:`~bot.errors.RestDays`…), text escaped and clipped. Nothing is added or renamed: the raiser
-    gives exactly the message's placeholders."""
+    """The parameters of a refusal, each shown by its type in ``lang`` (a severity also as
+    ``<name>_plural``), text escaped and clipped."""
     track = next((v for v in params.values() if isinstance(v, Track)), Track.PHYSICAL)
     out: dict[str, object] = {}
     for key, value in params.items():

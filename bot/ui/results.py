@@ -118,32 +118,9 @@ def sessions(character: Character, ruleset: Ruleset) -> tuple[HealingOdds, ...]:
     return tuple(odds for track in Track if (odds := healing_odds(character, ruleset, track)) is not None)
 
 
-def status_lines(character: Character, ruleset: Ruleset, lang: Lang) -> list[str]:
-    """What a short result says of the character after the change: the tracks that hold wounds, the
-    total penalty, the loudest warning and the odds of each healing session offered. Dead and
-    incoherent characters say so elsewhere, loudly: nothing here (no numbers for them)."""
-    if character.out_of_play:
-        return []
-    lines = [
-        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
-        for track in Track
-        if any(counts := character.counts(track))
-    ]
-    if not lines:
-        return [t(lang, "Unhurt.")]
-    lines.append(t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset))))
-    if found := warning_lines(character, lang):
-        loudest = found[0]
-        lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
-    # a healing session is offered (the Heal button): its odds, as on the card, after its mark
-    lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
-    return lines
-
-
 def secret_word(character: Character, lang: Lang) -> str:
-    """All players learn of a secret NPC: unhurt; wounded, badly wounded, at death's door (physical);
-    shaken, on the edge of madness (mental); dead or incoherent. The worst wound of both tracks
-    decides, on the track it is on."""
+    """All players learn of a secret NPC (``SECRET_WORDS``, unhurt, dead or incoherent): its worst
+    wound of both tracks decides, on the track it is on."""
     if character.out_of_play:
         return state_text(character, lang)
     held = [(severity, track) for track in Track if (severity := character.worst(track)) is not None]
@@ -184,9 +161,28 @@ def warning_lines(character: Character, lang: Lang) -> list[str]:
 
 
 def with_status(embed: discord.Embed, character: Character, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """``embed`` (a short result) with the character's state after the change as its last field."""
-    if lines := status_lines(character, ruleset, lang):
-        embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
+    """``embed`` (a short result) with the character's state after the change as its last field: the
+    tracks that hold wounds, the total penalty, the loudest warning and the odds of each healing
+    session offered. Nothing for the dead and the incoherent: their result says so, loudly."""
+    if character.out_of_play:
+        return embed
+    lines = [
+        f"{track_label(lang, track)} {held_marks(track, counts)} — {counts_text(character, track, lang)}"
+        for track in Track
+        if any(counts := character.counts(track))
+    ]
+    if not lines:
+        lines.append(t(lang, "Unhurt."))
+    else:
+        lines.append(
+            t(lang, "Penalty {penalty} on all rolls", penalty=signed(total_penalty(character, ruleset)))
+        )
+        if found := warning_lines(character, lang):
+            loudest = found[0]
+            lines.append(loudest if loudest.startswith("⚠️") else f"⚠️ {loudest}")
+        # a healing session is offered (the Heal button): its odds, as on the card, after its mark
+        lines += [f"{offer_sign(o)} {odds_line(o, lang)}" for o in sessions(character, ruleset)]
+    embed.add_field(name=t(lang, "State now"), value="\n".join(lines), inline=False)
     return embed
 
 
@@ -239,8 +235,7 @@ def cascade_reason(
     lang: Lang, track: Track, start: Severity | None, became: Severity | None, maxima: Maxima | None
 ) -> str:
     """`` (light full 4/4, serious full 2/2)``: the ranks from ``start`` up to ``became`` (``None``:
-    beyond the track), each full when the wound arrived; nothing when the wound stayed at ``start``
-    (or when ``maxima`` were not recorded)."""
+    beyond the track), full when the wound arrived; nothing if it stayed or ``maxima`` were not recorded."""
     if start is None or maxima is None:
         return ""
     skipped = [s for s in SEVERITIES if s >= start and (became is None or s < became)]
@@ -320,9 +315,8 @@ def success_text(odds: HealingOdds, lang: Lang) -> str:
 
 
 def offer_sign(odds: HealingOdds) -> str:
-    """The mark before a session, wherever it is offered: 🩹 for one worth offering; ☠️ (🌀 on the
-    mental track) when its first roll can kill (make incoherent); ⛔ when it cannot reasonably
-    succeed."""
+    """The mark before a session, wherever it is offered: 🩹 worth offering; ☠️ (🌀 mental) when its
+    first roll can kill (make incoherent); ⛔ when it cannot reasonably succeed."""
     if odds.deadly:
         return "☠️" if odds.track is Track.PHYSICAL else "🌀"
     return "⛔" if odds.hopeless else "🩹"
@@ -432,12 +426,6 @@ def _wound_line(track: Track, result: Inflicted, maxima: Maxima, lang: Lang) -> 
     return t(lang, "• {inflicted}", inflicted=inflicted)
 
 
-def _grouped(lines: Sequence[str]) -> list[str]:
-    """Repeated lines in a row told once: ``• 3 × light wound``."""
-    runs = [(line, len(list(run))) for line, run in groupby(lines)]
-    return [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
-
-
 def wound_embed(
     infliction: Infliction,
     character_after: Character,
@@ -450,7 +438,9 @@ def wound_embed(
     incoherence called out, the wounds of the batch not applied after a fatal one."""
     track = infliction.track
     maxima = character_after.maxima(track)
-    lines = _grouped([_wound_line(track, result, maxima, lang) for result in infliction.results])
+    lines = [_wound_line(track, result, maxima, lang) for result in infliction.results]
+    runs = [(line, len(list(run))) for line, run in groupby(lines)]  # told once: "• 3 × light wound"
+    lines = [line if n == 1 else line.replace("• ", f"• {n} × ", 1) for line, n in runs]
     embed = wound_result(character_after, [join_lines(lang, lines, 2000)], infliction, lang, note=note)
     return fit_total(with_status(embed, character_after, ruleset, lang), RESULT_BUDGET)
 
@@ -538,9 +528,8 @@ def _step_outcome(step: HealStep, track: Track, maxima: Maxima, lang: Lang) -> s
 
 
 def healing_embed(session: HealingSession, ruleset: Ruleset, lang: Lang) -> discord.Embed:
-    """One healing session, outcome first: death or incoherence when it came to that, else how many
-    rolls succeeded (and how many wounds were not rolled); then every roll in full. How a session
-    goes (one roll per wound, the rest used up) is told on the card, not in every result."""
+    """One healing session, outcome first (death or incoherence, else how many rolls succeeded and
+    how many wounds were not rolled), then every roll in full; how a session goes is on the card."""
     track, label = session.track, attributes_label(session.track)
     steps = [
         t(lang, "**Roll {index}**: {terms}", index=index, terms=roll_terms(step.roll, lang, label))
@@ -647,20 +636,18 @@ def ready_to_heal(
 def rest_mentions(characters: Sequence[Character], ruleset: Ruleset) -> list[int]:
     """The players ``rest_embed`` lists under who can roll healing now: those of the characters whose
     session is worth offering (each once, at most ``MAX_MENTIONS``), and nobody else."""
-    players: list[int] = []
-    for track in Track:
-        for character, odds in ready_to_heal(characters, ruleset, track):
-            if not odds.worth_offering:
-                continue  # not called to a session that can kill or cannot succeed (the summary says so)
-            if character.owner_id is not None and character.owner_id not in players:
-                players.append(character.owner_id)
-    return players[:MAX_MENTIONS]
+    players = [
+        character.owner_id
+        for track in Track
+        for character, odds in ready_to_heal(characters, ruleset, track)
+        if odds.worth_offering and character.owner_id is not None
+    ]
+    return list(dict.fromkeys(players))[:MAX_MENTIONS]
 
 
 def rest_embed(characters: Sequence[Character], ruleset: Ruleset, days: int, lang: Lang) -> discord.Embed:
-    """In-game rest granted: each character once, with its rest or, per track, under who can now roll
-    healing (pinged) or whose session is not worth offering (not pinged), with the odds of the first
-    roll."""
+    """In-game rest granted: each character once, with its rest or, per track, with its first roll's
+    odds under who can now roll healing (pinged) or whose session is not worth offering (not pinged)."""
     lines = [line for character in characters if (line := _rest_line(character, ruleset, lang)) is not None]
     description = join_lines(lang, lines, 2500) if characters else t(lang, "No character rested.")
     embed = discord.Embed(

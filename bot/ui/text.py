@@ -40,14 +40,9 @@ _ORDERED_LIST = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
 
 
 def escape(text: str, *, multiline: bool = False) -> str:
-    """User text (a name, a note) made inert: it can never format, ping, link or break a layout.
-
-    Markdown is escaped (links included), and every ``<@…>``, ``<@&…>``, ``<#…>``, ``@everyone`` and
-    ``@here`` gets a zero-width space so Discord shows it as plain text. Whitespace (and, unless
-    ``multiline``, line breaks) collapses to single spaces. Escape first, then :func:`clip`.
-    Short texts are cached: the same names and notes are shown again and again (every card, list and
-    autocomplete choice).
-    """
+    """User text (a name, a note) made inert: markdown escaped, mentions broken by a zero-width space,
+    whitespace (and, unless ``multiline``, line breaks) collapsed. Escape first, then :func:`clip`.
+    Short texts are cached: the same names are shown on every card, list and choice."""
     return _escape_cached(text, multiline) if len(text) <= 256 else _escape(text, multiline)
 
 
@@ -67,11 +62,8 @@ _escape_cached = functools.lru_cache(maxsize=4096)(_escape)
 
 
 def clip(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, ending with "…" when cut.
-
-    Never leaves a dangling escape backslash at the cut (which would escape the "…" and could
-    un-escape what follows in the message).
-    """
+    """``text`` cut to at most ``limit`` characters, ending with "…" when cut; never with a dangling
+    escape backslash (it would escape the "…" and could un-escape what follows)."""
     if len(text) <= limit:
         return text
     if limit <= 0:
@@ -173,11 +165,10 @@ def join_lines(lang: Lang, lines: Sequence[str], limit: int) -> str:
         if size + 1 + len(tail(len(lines) - count)) > limit:
             break
         kept = count
-    last = tail(len(lines) - kept)
     if kept == 0:
         room = limit - len(tail(len(lines) - 1)) - 1
         return clip(clip(lines[0], max(room, 0)) + "\n" + tail(len(lines) - 1), limit)
-    return "\n".join([*lines[:kept], last])
+    return "\n".join([*lines[:kept], tail(len(lines) - kept)])
 
 
 def days_text(lang: Lang, rested: int, needed: int) -> str:
