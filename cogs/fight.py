@@ -259,10 +259,9 @@ class FightItem(Lasting, discord.ui.DynamicItem[discord.ui.Item[Any]], template=
         elif do == "w":
             assert arg is not None
             await blow(interaction, panel, track=_TRACK[arg[0]], severity=Severity(int(arg[1])))
-        elif do == "d":
-            await interaction.response.send_modal(DamageForm(panel, caller_lang(interaction)))
-        elif do == "n":
-            await interaction.response.send_modal(NpcForm(panel, caller_lang(interaction)))
+        elif do in ("d", "n"):
+            form = DamageForm if do == "d" else NpcForm
+            await interaction.response.send_modal(form(panel, caller_lang(interaction)))
         elif do == "x":
             await drop_dead(interaction, panel)
 
