@@ -177,20 +177,16 @@ def parse(data: bytes, guild_id: int) -> GuildExport:
         if first != index:
             where = ("characters", index, "name")
             problems.append(ImportProblem(where, "same name as character {first}", (("first", first),)))
-    seen_users: set[int] = set()
+    first_choice: dict[int, int] = {}
     for index, choice in enumerate(document.active):
-        if choice.user_id in seen_users:
+        if first_choice.setdefault(choice.user_id, index) != index:
             problems.append(ImportProblem(("active", index, "user_id"), "this player appears twice"))
-        seen_users.add(choice.user_id)
         found = first_of.get(name_key(choice.character))
+        where = ("active", index, "character")
         if found is None:
-            problems.append(
-                ImportProblem(("active", index, "character"), "no character of that name in the file")
-            )
+            problems.append(ImportProblem(where, "no character of that name in the file"))
         elif document.characters[found].owner_id != choice.user_id:
-            problems.append(
-                ImportProblem(("active", index, "character"), "that character is not this player's")
-            )
+            problems.append(ImportProblem(where, "that character is not this player's"))
     for index, state in enumerate(characters_of(document, guild_id, "")):
         problems += _unreachable(("characters", index), state, document.characters[index])
     if problems:

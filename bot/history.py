@@ -310,9 +310,10 @@ Recordable = (
 Record = Recordable | Undid | Unreadable
 _ONE_KIND = (Created, Edited, Deleted, Selected, HealRolled, Rested, Configured, Imported, LinkGiven, Struck)
 _RECORD_OF: dict[str, type[Recordable]] = {record.kind: record for record in _ONE_KIND}
-_RECORD_OF |= {EventKind.HEAL_WOUND: Lowered, EventKind.HEAL_MENTAL: Lowered}
-_TRACK_OF_KIND: dict[str, Track] = {EventKind.WOUND: Track.PHYSICAL, EventKind.HEAL_WOUND: Track.PHYSICAL}
-_TRACK_OF_KIND |= {EventKind.MENTAL: Track.MENTAL, EventKind.HEAL_MENTAL: Track.MENTAL}
+_RECORD_OF |= dict.fromkeys(Lowered._kinds, Lowered)
+_TRACK_OF_KIND: dict[str, Track] = {
+    on._kinds[i]: track for on in (Wounded, Lowered) for i, track in enumerate(Track)
+}
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {
     record: TypeAdapter(record) for record in (*_ONE_KIND, Wounded, DamageRolled, Lowered)
 }

@@ -214,8 +214,8 @@ class CardButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
     """On every short result: shows the full card, privately, to whoever clicks, in their language.
     Survives restarts."""
 
-    def __init__(self, character_id: int, lang: Lang = "en") -> None:
-        super().__init__(card_button(character_id, lang))
+    def __init__(self, character_id: int) -> None:
+        super().__init__(card_button(character_id, "en"))  # only its custom_id is read
         self.character_id = character_id
 
     @classmethod

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Container
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -87,10 +88,6 @@ class Panel:
         tail = f":{arg}" if arg else ""
         return f"fight:{do}:{self.channel_id}:{self.page}:{_b36(self.mask)}:{self.fp}{tail}"
 
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Panel:
-        return cls(int(match["ch"]), int(match["page"]), int(match["mask"], 36), match["fp"])
-
 
 @dataclass(frozen=True)
 class Cast:
@@ -114,7 +111,7 @@ class Cast:
             return []
         return [c for i, c in enumerate(self.combatants) if panel.mask >> i & 1]
 
-    def mask(self, ids: set[int]) -> int:
+    def mask(self, ids: Container[int | None]) -> int:
         return sum(1 << i for i, c in enumerate(self.combatants) if c.id in ids)
 
 
@@ -236,7 +233,7 @@ class FightItem(Lasting, discord.ui.DynamicItem[discord.ui.Item[Any]], template=
         match = re.fullmatch(_ID, self.custom_id)
         assert match is not None
         self.match = match
-        self.panel = Panel.of(match)
+        self.panel = Panel(int(match["ch"]), int(match["page"]), int(match["mask"], 36), match["fp"])
 
     @classmethod
     async def from_custom_id(
@@ -256,17 +253,15 @@ class FightItem(Lasting, discord.ui.DynamicItem[discord.ui.Item[Any]], template=
             kept = {c.id for c in cast.chosen(panel) if c.id not in page_ids}
             assert isinstance(self.item, discord.ui.Select)
             picked = {int(v) for v in self.item.values}
-            ids = {i for i in kept | picked if i is not None}
-            await show_panel(interaction, replace(panel, mask=cast.mask(ids), fp=cast.fp))
+            await show_panel(interaction, replace(panel, mask=cast.mask(kept | picked), fp=cast.fp))
         elif do == "p":
             await show_panel(interaction, replace(panel, page=int(arg or 1)))
         elif do == "w":
             assert arg is not None
             await blow(interaction, panel, track=_TRACK[arg[0]], severity=Severity(int(arg[1])))
-        elif do == "d":
-            await interaction.response.send_modal(DamageForm(panel, caller_lang(interaction)))
-        elif do == "n":
-            await interaction.response.send_modal(NpcForm(panel, caller_lang(interaction)))
+        elif do in ("d", "n"):
+            form = DamageForm if do == "d" else NpcForm
+            await interaction.response.send_modal(form(panel, caller_lang(interaction)))
         elif do == "x":
             await drop_dead(interaction, panel)
 
@@ -299,7 +294,7 @@ async def blow(
     )
     exact = blow_lines(struck.hit, struck.skipped, struck.ruleset, caller_lang(interaction), public=False)
     # The dead leave the choice.
-    standing = {c.id for c, _ in struck.hit if not c.out_of_play and c.id is not None}
+    standing = {c.id for c, _ in struck.hit if not c.out_of_play}
     await show_panel(interaction, replace(panel, mask=cast.mask(standing)), last=exact)
     owners = [c.owner_id for c, _ in struck.hit if c.owner_id is not None]
     await send_public(interaction, embeds=[result], mentions=list(dict.fromkeys(owners)))
@@ -344,12 +339,22 @@ async def add_band(
     return band
 
 
-class DamageForm(discord.ui.Modal):
+class _Form(discord.ui.Modal):
+    """A form of the panel: its errors answered like a command's."""
+
+    def __init__(self, panel: Panel, title: str) -> None:
+        super().__init__(title=title, timeout=600)
+        self.panel = panel
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
+        await answer_error(interaction, error)
+
+
+class DamageForm(_Form):
     """Damage…: the level and the track; each target rolls its own resistance."""
 
     def __init__(self, panel: Panel, lang: Lang) -> None:
-        super().__init__(title=t(lang, "Damage"), timeout=600)
-        self.panel = panel
+        super().__init__(panel, t(lang, "Damage"))
         self.level: discord.ui.TextInput[DamageForm] = discord.ui.TextInput(
             label=t(lang, "Damage level (0 to {max})", max=MAX_DAMAGE), max_length=4
         )
@@ -370,16 +375,12 @@ class DamageForm(discord.ui.Modal):
         track = Track.MENTAL if word in mental else Track.PHYSICAL
         await blow(interaction, self.panel, track=track, damage=int(level))
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
-        await answer_error(interaction, error)
 
-
-class NpcForm(discord.ui.Modal):
+class NpcForm(_Form):
     """Add NPCs…: a name, how many, their attributes; they join this channel's board."""
 
     def __init__(self, panel: Panel, lang: Lang) -> None:
-        super().__init__(title=t(lang, "Add NPCs"), timeout=600)
-        self.panel = panel
+        super().__init__(panel, t(lang, "Add NPCs"))
         self.name: discord.ui.TextInput[NpcForm] = discord.ui.TextInput(
             label=t(lang, "Name (numbered: Goblin 1, Goblin 2…)"), max_length=NAME_MAX
         )
@@ -421,9 +422,6 @@ class NpcForm(discord.ui.Modal):
         lang = caller_lang(interaction)
         said = [t(lang, "On the board now: {names}", names=", ".join(c.name for c in band))]
         await show_panel(interaction, replace(self.panel, mask=0), last=said)
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
-        await answer_error(interaction, error)
 
 
 async def setup(bot: HarmoniesBot) -> None:

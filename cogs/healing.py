@@ -35,7 +35,7 @@ from bot.interface.views import NOTHING_ROLLED, Lasting, Question
 from bot.rules import Track, parse_severity
 from bot.rules.healing import MAX_REST_GRANT
 from bot.rules.odds import HealingOdds
-from bot.ui.i18n import Lang, t
+from bot.ui.i18n import t
 from bot.ui.results import (
     GM_HEALING_TITLE,
     SESSION_TITLE,
@@ -242,8 +242,8 @@ async def ask_before_healing(
 class HealButton(Lasting, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HEAL_ID):
     """Survives restarts: everything it needs is in its custom_id. The guild comes from the click."""
 
-    def __init__(self, character_id: int, track: Track = Track.PHYSICAL, lang: Lang = "en") -> None:
-        super().__init__(heal_button(character_id, track, lang))
+    def __init__(self, character_id: int, track: Track) -> None:
+        super().__init__(heal_button(character_id, track, "en"))  # only its custom_id is read
         self.character_id = character_id
         self.track = track
 

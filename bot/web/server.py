@@ -232,7 +232,7 @@ class PlayerView:
             }
         )
         await response.prepare(request)
-        lost = request.protocol.lost if isinstance(request.protocol, _Connection) else asyncio.Event()
+        lost = cast(_Connection, request.protocol).lost  # every connection is one (see start)
         try:
             await write(response, b"retry: 2000\n\n")
             async with self.feeds.watching(key, guild_id) as feed:
