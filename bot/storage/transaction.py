@@ -14,11 +14,9 @@ first time it is loaded, saved or deleted; the ruleset; a player's active charac
 
 from __future__ import annotations
 
-import difflib
 import json
 import sqlite3
 import sys
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -27,9 +25,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
-from bot.errors import UserError
 from bot.history import Event, EventKind, Recordable, details_json
-from bot.rules.character import Character, Wound
+from bot.rules.character import Character, Wound, closest, loose_key, name_key, name_taken, not_found
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.storage.errors import StorageError
@@ -53,12 +50,6 @@ class UniqueViolation(Exception):
     """A unique key (a character's name in its server) is already taken."""
 
 
-@lru_cache(maxsize=512)
-def _postgres(sql: str) -> str:
-    # Our statements hold no '?' or '%' of their own (LIKE patterns are parameters).
-    return sql.replace("?", "%s")
-
-
 class Sql:
     """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), rows as
     plain tuples (no row factory is set), :class:`UniqueViolation` for a broken unique key."""
@@ -73,7 +64,8 @@ class Sql:
         )
 
     def _execute(self, sql: str, params: Any, *, many: bool = False) -> Any:
-        text = sql if self.dialect == "sqlite" else _postgres(sql)
+        # Our statements hold no '?' or '%' of their own (LIKE patterns are parameters).
+        text = sql if self.dialect == "sqlite" else sql.replace("?", "%s")
         try:
             return self.raw.cursor().executemany(text, params) if many else self.raw.execute(text, params)
         except self._unique as exc:  # any other SQLite integrity error stays as it is
@@ -93,11 +85,7 @@ class Sql:
         return int(self._execute(sql, params).rowcount)
 
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
-        rows = list(params)
-        if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
-            self.run(sql, rows[0])
-        elif rows:
-            self._execute(sql, rows, many=True)
+        self._execute(sql, list(params), many=True)
 
 
 # ---- a character's columns and rows ----------------------------------------------------------------
@@ -133,58 +121,6 @@ _CHUNK = 500  # rows per statement, far below either database's limit on bound p
 T = TypeVar("T")
 
 
-def name_key(name: str) -> str:
-    """The key names are unique by, per server: blanks collapsed, NFKC, case-folded."""
-    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
-
-
-def loose_key(name: str) -> str:
-    """:func:`name_key` without accents ("aelis" finds "Aélis" when no name has its exact key)."""
-    decomposed = unicodedata.normalize("NFKD", name_key(name))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def closest(typed: str, names: Iterable[str]) -> str | None:
-    """The name ``typed`` most likely meant: the only one it starts (without accents or case), else
-    the nearest by spelling."""
-    by_key: dict[str, str] = {}
-    for name in names:
-        by_key.setdefault(loose_key(name), name)
-    key = loose_key(typed)
-    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
-    if len(started) == 1:
-        return started[0]
-    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
-    return by_key[near[0]] if near else None
-
-
-def not_found(name: str | None = None, close: str | None = None) -> UserError:
-    """No such character in the server: named when the caller typed a name (with the ``close`` one
-    it may have meant), else gone (an id)."""
-    if name is not None and close is not None:
-        return UserError(
-            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
-            "suggestions, or see /character list.",
-            ref=name,
-            close=close,
-        )
-    if name is None:
-        return UserError(
-            "That character does not exist in this server (any more). Pick one from "
-            "the suggestions, or see /character list."
-        )
-    return UserError(
-        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
-        ref=name,
-    )
-
-
-def name_taken(name: str) -> UserError:
-    return UserError(
-        "There is already a character called {name} in this server. Choose another name.", name=name
-    )
-
-
 def storable(character_id: int) -> bool:
     """Whether ``character_id`` fits a 64-bit id: a larger one (a forged button) is simply not found."""
     return 0 < character_id < 2**63
@@ -209,22 +145,10 @@ def _wound_row(cid: int, w: Wound) -> tuple[object, ...]:
     return (cid, w.track.value, int(w.inflicted), current, int(w.fatal), w.note, w.inflicted_by, w.at)
 
 
-# Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
-# the time); an unknown value still raises ValueError, as the enum would.
-_TRACKS: dict[object, Track] = {t.value: t for t in Track}
-_SEVERITIES: dict[object, Severity] = {s.value: s for s in Severity}
-
-
-def _enum(table: dict[object, Any], value: object, kind: type) -> Any:
-    found = table.get(value)
-    return found if found is not None else kind(value)
-
-
 def _wound(row: Row) -> Wound:
     wid, track, inflicted, current, fatal, note, by, at = row[_WIDTH:]
-    current = None if current is None else _enum(_SEVERITIES, current, Severity)
-    inflicted = _enum(_SEVERITIES, inflicted, Severity)
-    return Wound(_enum(_TRACKS, track, Track), inflicted, current, note, by, at, bool(fatal), wid)
+    current = None if current is None else Severity(current)
+    return Wound(Track(track), Severity(inflicted), current, note, by, at, bool(fatal), wid)
 
 
 _AT = [
