@@ -1,8 +1,6 @@
 """PostgreSQL (psycopg 3 and psycopg-pool): a pool, worker threads, and every wait bounded, so that a
 server that restarts, stalls, fills up or is locked gives an answer in time (``docs/reliability.md``).
-Each unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED); past
-:data:`UNIT_DEADLINE_S` it is rolled back wherever its thread is, unless its ``COMMIT`` was sent:
-then its caller gets :class:`~bot.storage.errors.Unconfirmed`, after :data:`COMMIT_GRACE_S`."""
+Each unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED)."""
 
 from __future__ import annotations
 
@@ -51,8 +49,7 @@ class _SteadyAttempt(AttemptWithBackoff):
 
 
 class _Pool(psycopg_pool.ConnectionPool):
-    last_error: str | None = None
-    """Why the last new connection failed (None once one succeeds): said when none can be had."""
+    last_error: str | None = None  # why the last new connection failed (None once one succeeds)
 
     def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
         # psycopg-pool's one hook for its reconnection delay (pinned in uv.lock).
@@ -72,14 +69,6 @@ def describe(error: BaseException) -> str:
     """One line naming the cause, with its SQLSTATE when the server gave one."""
     state = getattr(error, "sqlstate", None)
     return f"{type(error).__name__} (SQLSTATE {state}): {one_line(error)}" if state else one_line(error)
-
-
-def _unavailable(error: psycopg.Error) -> Exception:
-    """What to raise for ``error`` before the COMMIT: a lost connection or a wait past its bound as
-    :class:`Unavailable`; a full disk or read-only database (the funnel says so), or a bug, as it is."""
-    if isinstance(error, psycopg.OperationalError) and file_fault(error) is None:
-        return Unavailable(describe(error), getattr(error, "sqlstate", None))
-    return error
 
 
 def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
@@ -150,15 +139,12 @@ class _Unit(Generic[T]):
                     raise Unconfirmed(describe(exc), getattr(exc, "sqlstate", None)) from exc
                 raise  # the server refused it (a full disk, say): nothing was committed
             return result
-        except psycopg.Error as exc:
-            if (
-                isinstance(exc, psycopg.OperationalError)
-                and not last
-                and conn.broken
-                and (not began or self.reading)
-            ):
+        except psycopg.OperationalError as exc:
+            if not last and conn.broken and (not began or self.reading):
                 raise _Retry(describe(exc)) from exc
-            raise _unavailable(exc) from exc
+            if file_fault(exc) is None:  # a lost connection, a wait past its bound: not a full disk
+                raise Unavailable(describe(exc), exc.sqlstate) from exc
+            raise
         finally:
             if not conn.broken and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                 with contextlib.suppress(psycopg.Error):
@@ -229,9 +215,7 @@ class PostgresDatabase:
     async def read(self, work: Callable[[Sql], T]) -> T:  # reads only, in one transaction, no lock
         return await self._run(_Unit(self.pool, None, work, reading=True))
 
-    def usage(self) -> tuple[int, int]:
-        """(pooled connections lent out, units waiting for one: for their server's turn, a worker
-        thread or the pool)."""
+    def usage(self) -> tuple[int, int]:  # (connections lent out, units waiting: turn, thread or pool)
         stats = self.pool.get_stats()
         in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
         return in_use, max(self._in_flight - in_use, 0)
@@ -263,8 +247,7 @@ class PostgresDatabase:
             self._in_flight -= 1
 
     @property
-    def trouble(self) -> str | None:
-        """Why the last new connection failed, while none has succeeded since (for /readyz)."""
+    def trouble(self) -> str | None:  # why the last new connection failed, while none has since
         return getattr(self.pool, "last_error", None)
 
     async def close(self) -> None:

@@ -1,11 +1,9 @@
-"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and the
-queries of one server (:class:`Reader`, :class:`Transaction`). Every statement is scoped by the
-server: another server's character is "not found". Deleted characters stay in the table (undo brings
-them back); "present" means not deleted (dead ones included).
+"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and one
+server's queries (:class:`Reader`, :class:`Transaction`): another server's character is "not found".
+Deleted characters stay (undo brings them back): "present" means not deleted (dead ones included).
 
-A :class:`Transaction` remembers the state before the change of all it touched (a character the
-first time it is loaded, saved or deleted; the ruleset; a player's active character): the next
-:meth:`Transaction.record` keeps that snapshot in the event, and ``/undo`` puts it back::
+A :class:`Transaction` keeps the state before the change of all it touched; the next
+:meth:`Transaction.record` stores it in the event, and ``/undo`` puts it back::
 
     {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
      "ruleset": <Ruleset JSON> | null,  # only when the event changed it; null: none was stored
@@ -87,8 +85,6 @@ class Sql:
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
         self._execute(sql, list(params), many=True)
 
-
-# ---- a character's columns and rows ----------------------------------------------------------------
 
 # The character's own columns, by the name of its field (a maxima field is three columns), its id
 # first; what an undo snapshot keeps of it (with its wounds' state: ``[id, current, fatal]``).
@@ -177,12 +173,9 @@ def from_rows(rows: Iterable[Row]) -> list[Character]:
     return [_character(head, tuple(wounds[cid])) for cid, head in heads.items()]
 
 
-# ---- undo snapshots --------------------------------------------------------------------------------
-
+# What of a wound can change after it was inflicted. Wound rows are never removed except by undo
+# (healed wounds stay): restoring deletes the wounds added since, and resets the others'.
 WoundState = tuple[int, Severity | None, bool]
-"""What of a wound can change after it was inflicted: ``[id, current, fatal]``. Wound rows are never
-removed except by undo (healed wounds stay): restoring deletes the wounds added since, and resets
-the others'."""
 _STATES: TypeAdapter[list[WoundState]] = TypeAdapter(list[WoundState])
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 
@@ -199,9 +192,6 @@ def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[Woun
     return character, _STATES.validate_python(state["wounds"])
 
 
-# ---- the queries -----------------------------------------------------------------------------------
-
-PARSED_RULESETS = 4096  # distinct stored rulesets kept parsed (the same text gives the same ruleset)
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
 _PUT_ACTIVE = (
     "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
@@ -209,8 +199,6 @@ _PUT_ACTIVE = (
 )
 _SAVE_WOUND = "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?"
 _DROP_WOUND = "DELETE FROM wounds WHERE id = ? AND character_id = ?"
-
-# ---- the history's rows ---------------------------------------------------------------------------
 
 COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
@@ -271,9 +259,8 @@ class Undoable:
         return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
 
 
-@lru_cache(maxsize=PARSED_RULESETS)
+@lru_cache(maxsize=4096)  # every unit reads the ruleset again: the same text is validated once
 def parse_ruleset(stored: str) -> Ruleset:
-    """A stored ruleset validated once: every unit reads it again, and the same text gives the same."""
     return Ruleset.model_validate_json(stored)
 
 
