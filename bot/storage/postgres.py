@@ -26,25 +26,17 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 8  # connections at most; each server uses one at a time (Turns)
-POOL_MIN_SIZE = 2
 THREADS = 2 * POOL_SIZE  # a unit abandoned on a frozen server keeps its thread until the server wakes
 CONNECT_TIMEOUT_S = 3
 CHECKOUT_TIMEOUT_S = 3.0
-LOCK_TIMEOUT_MS = 3000
-STATEMENT_TIMEOUT_MS = 5000
 UNIT_DEADLINE_S = 7.0  # the whole unit: its turn, a connection, its statements
 COMMIT_GRACE_S = 1.5  # past the deadline, how long a COMMIT already sent is waited for
-RECONNECT_DELAY_S = 0.5
-MAX_LIFETIME_S = 30 * 60.0
-MAX_IDLE_S = 5 * 60.0
-
-SESSION_OPTIONS = f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"
 
 
 class _SteadyAttempt(AttemptWithBackoff):
-    """A reconnection tried every :data:`RECONNECT_DELAY_S`, not after a doubling delay."""
+    """A reconnection tried every 0.5 s, not after a doubling delay."""
 
-    INITIAL_DELAY = RECONNECT_DELAY_S
+    INITIAL_DELAY = 0.5
     DELAY_BACKOFF = 1.0
 
 
@@ -166,12 +158,16 @@ def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     pool = _Pool(
         url,
-        min_size=min(POOL_MIN_SIZE, size),
+        min_size=min(2, size),
         max_size=size,
         open=False,
-        kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
-        max_lifetime=MAX_LIFETIME_S,
-        max_idle=MAX_IDLE_S,
+        kwargs={
+            "autocommit": False,
+            "connect_timeout": CONNECT_TIMEOUT_S,
+            "options": "-c lock_timeout=3000 -c statement_timeout=5000",  # ms
+        },
+        max_lifetime=30 * 60.0,
+        max_idle=5 * 60.0,
         timeout=CHECKOUT_TIMEOUT_S,
         reconnect_timeout=24 * 3600.0,  # never give up: the delay between tries stays short
         name="harmonies",

@@ -55,10 +55,8 @@ class Sql:
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
         self.dialect: Dialect = dialect
-        self._unique: tuple[type[Exception], ...] = (
-            (sqlite3.IntegrityError,)
-            if dialect == "sqlite"
-            else (sys.modules["psycopg"].errors.UniqueViolation,)
+        self._unique: type[Exception] = (
+            sqlite3.IntegrityError if dialect == "sqlite" else sys.modules["psycopg"].errors.UniqueViolation
         )
 
     def _execute(self, sql: str, params: Any, *, many: bool = False) -> Any:
@@ -297,12 +295,10 @@ class Reader:
     def _seen(self, found: Character) -> Character:  # a Transaction keeps what it loads, for undo
         return found
 
-    def _load(
-        self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
-    ) -> list[Character]:
-        """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
-        their wounds that count (or every one)."""
-        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
+    def _load(self, where: str, params: Sequence[object], every_wound: bool = False) -> list[Character]:
+        """The present characters ``where`` (a condition and its ``AND``) finds, by name, with their
+        wounds that count (or every one)."""
+        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.id, w.id"
         select = SELECT_EVERY_WOUND if every_wound else SELECT
         return from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
 
@@ -409,7 +405,7 @@ class Reader:
         ranked.sort(key=lambda pair: pair[0])  # stable: by key within each rank
         found = [cid for _, cid in ranked[:limit]]
         marks = ", ".join("?" for _ in found)
-        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
+        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found)} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
@@ -502,14 +498,10 @@ class Transaction(Reader):
         return super().character(character_id) if known is None else self._seen(known)
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
-        """Only those saved afterwards count as touched."""
-        # Remembered (not snapshotted): saving one later needs no second load.
         found = super().characters(every_wound=every_wound)
-        return (
-            found
-            if every_wound
-            else [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
-        )
+        if not every_wound:  # remembered, not snapshotted (only those saved count as touched)
+            found = [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
+        return found
 
     def save_character(self, character: Character) -> Character:
         """Save (only what changed); returns it with the ids the database gave (its own, its wounds')."""
