@@ -309,12 +309,13 @@ class Reader:
         return self._seen(found[0])
 
     def character_by_name(self, name: str) -> Character:
-        # No stored name holds NUL (PostgreSQL would refuse the query itself).
-        found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
+        if "\x00" in name:  # no stored name holds NUL (PostgreSQL would refuse the query itself)
+            raise not_found(name)
+        found = self._load("c.name_key = ? AND ", (name_key(name),))
         if found:
             return self._seen(found[0])
         # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
-        names = [] if "\x00" in name else self._names()
+        names = self._names()
         loose = [cid for cid, stored in names if loose_key(stored) == loose_key(name)]
         if len(loose) == 1:
             return self.character(loose[0])
@@ -409,27 +410,23 @@ class Reader:
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-        """(id, name) of deleted characters ``ref`` names (an id, or a name or the start of one), most
-        recently deleted first: their history stays readable and undo can bring them back."""
+        """(id, name) of deleted characters ``ref`` names (an id, or a name or the start of one, else
+        without its accents), most recently deleted first: their history stays readable and undo can
+        bring them back."""
         if "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
             return []
         key = name_key(ref)
         by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1
-        found = self.sql.rows(
-            "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
-            "AND (id = ? OR (name_key >= ? AND name_key < ?)) "
-            "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
-            (self.guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
+        gone = self.sql.rows(
+            "SELECT id, name, name_key FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+            "ORDER BY deleted_at DESC, id DESC",
+            (self.guild_id,),
         )
-        if not found and by_id < 0:  # then the names that start so without accents ("aelis": "Aélis")
-            loose = loose_key(ref)
-            gone = self.sql.rows(
-                "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
-                "ORDER BY deleted_at DESC, id DESC",
-                (self.guild_id,),
-            )
-            found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
-        return [(r[0], r[1]) for r in found]
+        found = [r for r in gone if r[0] == by_id or r[2].startswith(key)]
+        found.sort(key=lambda r: (r[0] != by_id, r[2] != key))  # stable: the newest first within each
+        if not found and by_id < 0:
+            found = [r for r in gone if loose_key(str(r[1])).startswith(loose_key(ref))]
+        return [(r[0], r[1]) for r in found[:limit]]
 
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
         """One page of events (touching one character, even deleted), newest first; and their count."""
