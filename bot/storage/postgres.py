@@ -180,11 +180,6 @@ def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
     return pool
 
 
-def _retrieved(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()
-
-
 class PostgresDatabase:
     dialect: Dialect = "postgres"
 
@@ -226,7 +221,8 @@ class PostgresDatabase:
             turn = contextlib.nullcontext() if lock is None else self._turns.setdefault(lock, asyncio.Lock())
             async with asyncio.timeout(UNIT_DEADLINE_S), turn:
                 running = loop.run_in_executor(self._threads, unit.run, deadline)
-                running.add_done_callback(_retrieved)  # its error, once nobody waits for it, is known
+                # Its error is retrieved even when nobody waits for it any more (no "never retrieved").
+                running.add_done_callback(lambda done: done.cancelled() or done.exception())
                 return await asyncio.shield(running)
         except TimeoutError:
             if running is None or unit.abandon():

@@ -294,7 +294,6 @@ class SqliteDatabase:
                 closing.push_async_callback(conn.close)
 
 
-_HEADER = b"SQLite format 3\x00"
 _MARKER_TEXT = (
     "This file tells the Harmonies bot that the database {name} beside it holds its data.\n"
     "If that database is ever found empty or missing, the bot refuses to start instead of silently\n"
@@ -307,7 +306,7 @@ def _wal_mode(path: Path) -> bool:
     """Whether the main file's header says WAL mode (bytes 18 and 19 are 2)."""
     with path.open("rb") as file:
         header = file.read(100)
-    return header.startswith(_HEADER) and len(header) >= 20 and header[18] == header[19] == 2
+    return header.startswith(b"SQLite format 3\x00") and len(header) >= 20 and header[18] == header[19] == 2
 
 
 def _has_schema(path: Path) -> bool:  # read-only: a usable WAL is read, neither checkpointed nor deleted

@@ -50,9 +50,8 @@ async def open_database(url: str) -> Database:
     return await SqliteDatabase.open(url)
 
 
+# PostgreSQL's NOTIFY channel of committed changes (the payload: the server's id), for the player views.
 CHANGES_CHANNEL = "harmonies_changes"
-"""PostgreSQL's ``NOTIFY`` channel of committed changes (the payload: the server's id), which the
-processes serving player views listen to."""
 
 
 def digest(token: str) -> str:
@@ -70,13 +69,9 @@ class Party:
     characters: list[Character]
 
 
-# How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
-# snowflake, whose high bits are its time.
-KEEP_MS = 24 * 3600 * 1000
-_SNOWFLAKE_TIME_SHIFT = 22
-_CLAIM = (
-    "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT (interaction_id) DO NOTHING"
-)
+# A handled interaction's id is kept a day, far longer than any replay (a Discord snowflake: its time
+# in milliseconds from bit 22 on).
+KEEP = 24 * 3600 * 1000 << 22
 
 
 class Store:
@@ -120,7 +115,8 @@ class Store:
         def unit(sql: Sql) -> T:
             # First: a replay is never answered with the first's refusal. (On PostgreSQL, a concurrent
             # claim of the same id waits for the other transaction, then finds it.)
-            if interaction is not None and sql.run(_CLAIM, (interaction,)) == 0:
+            claim = "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT DO NOTHING"
+            if interaction is not None and sql.run(claim, (interaction,)) == 0:
                 raise AlreadyHandled(interaction)
             tx = Transaction(sql, guild_id, now)
             try:
@@ -235,11 +231,11 @@ class Store:
             await self.database.checkpoint()
 
     async def forget_old_interactions(self) -> int:
-        """Drop the ids of interactions handled :data:`KEEP_MS` before the newest (every minute, not at
+        """Drop the ids of interactions handled :data:`KEEP` before the newest (every minute, not at
         every claim: the old ones go by the thousand); how many went."""
         forget = "DELETE FROM handled_interactions WHERE interaction_id < "
         forget += "(SELECT MAX(interaction_id) FROM handled_interactions) - ?"
-        return await self._keep(None, forget, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
+        return await self._keep(None, forget, (KEEP,))
 
     async def quick_check(self) -> str | None:  # None, or what PRAGMA quick_check finds damaged
         if isinstance(self.database, SqliteDatabase):

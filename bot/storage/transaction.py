@@ -458,8 +458,7 @@ class Reader:
 class Transaction(Reader):
     def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
         super().__init__(sql, guild_id)
-        self.now = now
-        """The time of this unit of work (the store's clock): every time it writes."""
+        self.now = now  # the time of this unit of work (the store's clock): every time it writes
         # Current state, as this transaction has seen or written it.
         self._known: dict[int, Character] = {}
         # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
@@ -721,22 +720,12 @@ class Transaction(Reader):
             for user, (before, after) in (snapshot.get("active") or {}).items()
             if self._active_id(int(user)) == after
         }
-        created = [int(cid) for cid, state in touched.items() if state is None]
-        # The players whose active character this removes (it is created by the event).
-        orphaned = {
-            int(r[0])
-            for cid in created
-            for r in self.sql.rows(
-                "SELECT user_id FROM active_characters WHERE character_id = ? AND guild_id = ?",
-                (cid, self.guild_id),
-            )
-        }
-        # Remove what the event created before restoring, so a restored name is free again.
-        self._soft_delete(created)
-        self.sql.run_many(
-            "DELETE FROM active_characters WHERE character_id = ? AND guild_id = ?",
-            [(cid, self.guild_id) for cid in created],
-        )
+        # Remove what the event created before restoring, so a restored name is free again; the players
+        # whose active character it was are left without.
+        created = {int(cid) for cid, state in touched.items() if state is None}
+        orphaned = {user for user, cid in self.actives().items() if cid in created}
+        self._soft_delete(sorted(created))
+        self._put_active(dict.fromkeys(orphaned))
         self._restore([restored(state, self.guild_id) for state in touched.values() if state])
         if "ruleset" in snapshot:
             stored = snapshot["ruleset"]
