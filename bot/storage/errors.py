@@ -37,8 +37,7 @@ _POSTGRES_FAULTS: dict[str | None, FileFault] = {"53100": "full", "25006": "read
 
 
 def one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(text.split())
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def file_fault(error: BaseException) -> FileFault | None:

@@ -148,7 +148,7 @@ class _Retry(Exception):
     """The connection failed before the unit began: run it once more on another."""
 
 
-def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
+def _open_pool(url: str) -> psycopg_pool.ConnectionPool[Any]:
     try:  # one plain connection first: its error says what is wrong (the pool's would not)
         psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
     except psycopg.Error as exc:
@@ -158,8 +158,8 @@ def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     pool = _Pool(
         url,
-        min_size=min(2, size),
-        max_size=size,
+        min_size=2,
+        max_size=POOL_SIZE,
         open=False,
         kwargs={
             "autocommit": False,
@@ -195,8 +195,8 @@ class PostgresDatabase:
         self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
 
     @classmethod
-    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
-        return cls(url, await asyncio.to_thread(_open_pool, url, size))
+    async def open(cls, url: str) -> PostgresDatabase:
+        return cls(url, await asyncio.to_thread(_open_pool, url))
 
     async def write(self, lock: int | None, work: Callable[[Sql], T]) -> T:
         """``work`` in one transaction, after the server's earlier units of this process and its

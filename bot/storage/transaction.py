@@ -322,8 +322,7 @@ class Reader:
         raise not_found(name, closest(name, (stored for _, stored in names)))
 
     def _names(self) -> list[tuple[int, str]]:
-        """(id, name) of the present characters, by key: a few hundred at most, for what SQL cannot
-        match (accents)."""
+        """(id, name) of the present characters, by key (a few hundred at most): what SQL cannot match."""
         found = self.sql.rows(
             "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NULL ORDER BY name_key",
             (self.guild_id,),
@@ -362,8 +361,7 @@ class Reader:
         found = self.sql.row(active, (self.guild_id, user_id))
         return int(found[0]) if found else None
 
-    def newest_character(self, owner_id: int) -> int | None:
-        """The owner's most recently created present character."""
+    def newest_character(self, owner_id: int) -> int | None:  # the last created, present
         found = self.sql.row(
             "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND deleted_at IS NULL "
             "ORDER BY created_at DESC, id DESC LIMIT 1",
@@ -459,8 +457,7 @@ class Transaction(Reader):
     def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
         super().__init__(sql, guild_id)
         self.now = now  # the time of this unit of work (the store's clock): every time it writes
-        # Current state, as this transaction has seen or written it.
-        self._known: dict[int, Character] = {}
+        self._known: dict[int, Character] = {}  # as this transaction has seen or written them
         # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
         self._before: dict[int, dict[str, Any] | None] = {}
         self._ruleset_saved = False
