@@ -65,8 +65,7 @@ def describe(error: BaseException) -> str:
 
 def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
     """A live connection within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``, else :class:`Unavailable`.
-    A dead one (a restart killed it) goes back to the pool, which replaces it, and the next is tried at
-    once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    A dead one goes back to the pool and the next is tried at once (psycopg-pool's check waits 1, 2, 4… s)."""
     give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
     while (remaining := give_up - time.monotonic()) > 0:
         try:
@@ -187,9 +186,8 @@ class PostgresDatabase:
         self.url = url
         self.pool = pool
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="postgres")
-        # One queue per server in this process: a unit waits for the server's earlier units here, not
-        # holding a pooled connection (the advisory lock orders those of other processes). A server's
-        # lock lives while a unit holds or awaits it.
+        # A unit waits for its server's earlier units of this process here, holding no connection (the
+        # advisory lock orders those of other processes); a server's lock lives while a unit needs it.
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._in_flight = 0  # units asked for and not yet over
         self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)

@@ -159,16 +159,12 @@ def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
 
 def from_rows(rows: Iterable[Row]) -> list[Character]:
     """Characters from the rows of :data:`SELECT`, in row order."""
-    heads: dict[int, Row] = {}
-    wounds: dict[int, list[Wound]] = {}
+    found: dict[int, tuple[Row, list[Wound]]] = {}
     for row in rows:
-        cid = row[0]
-        if cid not in heads:
-            heads[cid] = row
-            wounds[cid] = []
+        _, wounds = found.setdefault(row[0], (row, []))
         if row[_WIDTH] is not None:
-            wounds[cid].append(_wound(row))
-    return [_character(head, tuple(wounds[cid])) for cid, head in heads.items()]
+            wounds.append(_wound(row))
+    return [_character(head, tuple(wounds)) for head, wounds in found.values()]
 
 
 # What of a wound can change after it was inflicted. Wound rows are never removed except by undo
@@ -747,21 +743,15 @@ class Transaction(Reader):
             [(*_values(c, CHANGEABLE), c.id, self.guild_id) for c, _ in states],
         )
         wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
-        existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
-        counting: set[int] = set()
-        for chunk in chunks(list(existing)):
+        now: dict[int, tuple[int, bool]] = {}  # their wounds: whose, and whether it counts
+        for chunk in chunks(list(wanted)):
             marks = ", ".join("?" * len(chunk))
-            for wid, cid, counts in self.sql.rows(
-                f"SELECT w.id, w.character_id, {COUNTS} FROM wounds w WHERE w.character_id IN ({marks})",
-                chunk,
-            ):
-                existing[cid].add(wid)
-                if counts:
-                    counting.add(wid)
+            query = f"SELECT w.id, w.character_id, {COUNTS} FROM wounds w WHERE w.character_id IN ({marks})"
+            now.update((wid, (cid, bool(counts))) for wid, cid, counts in self.sql.rows(query, chunk))
         # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
         # in it (a load leaves healed wounds out) and stays as it is.
-        extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid]]
-        missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
+        extra = [(wid, cid) for wid, (cid, counts) in now.items() if counts and wid not in wanted[cid]]
+        missing = [wid for ids in wanted.values() for wid in ids - now.keys()]
         if missing:
             raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")
         self.sql.run_many(_DROP_WOUND, extra)
