@@ -7,8 +7,7 @@ from typing import Literal
 
 
 class StorageError(Exception):
-    """The database cannot be used (bad URL, schema too new, failed migration…): one line for the
-    operator, printed at start-up instead of a traceback."""
+    """The database cannot be used (bad URL, newer schema, failed migration…): one line, no traceback."""
 
 
 class AlreadyHandled(Exception):

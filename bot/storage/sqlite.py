@@ -125,17 +125,6 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
     return outcomes
 
 
-def _checkpoint_now(conn: sqlite3.Connection) -> None:
-    """On the writer's thread, after a commit (kept whatever happens here): the WAL into the main file."""
-    try:
-        busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
-    except sqlite3.Error as exc:
-        log.error("Database checkpoint after a commit failed: %s", one_line(exc))
-        return
-    if busy is not None and busy[0]:
-        log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
-
-
 def _identity(path: Path) -> tuple[int, int] | None:  # which file path names (device, inode)
     try:
         found = path.stat()
@@ -230,7 +219,14 @@ class SqliteDatabase:
         finally:
             self._writing = 0
         if self.wal_lost:  # the WAL file has no path any more: what it holds would die with the process
-            _checkpoint_now(conn)
+            try:  # the group is committed, whatever happens here
+                busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+                if busy is not None and busy[0]:
+                    log.error(
+                        "Database checkpoint after a commit could not copy all of the WAL (a reader held it)"
+                    )
+            except sqlite3.Error as exc:
+                log.error("Database checkpoint after a commit failed: %s", one_line(exc))
         for (_, future), outcome in zip(group, outcomes, strict=True):
             if future is not None:
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)

@@ -2,8 +2,7 @@
 server's queries (:class:`Reader`, :class:`Transaction`): another server's character is "not found".
 Deleted characters stay (undo brings them back): "present" means not deleted (dead ones included).
 
-A :class:`Transaction` keeps the state before the change of all it touched; the next
-:meth:`Transaction.record` stores it in the event, and ``/undo`` puts it back::
+A :class:`Transaction` keeps the state before the change of all it touched, for the event and /undo::
 
     {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
      "ruleset": <Ruleset JSON> | null,  # only when the event changed it; null: none was stored
@@ -335,12 +334,8 @@ class Reader:
         return self._load("", (), every_wound=every_wound)
 
     def _present(self, character_id: int) -> bool:
-        return storable(character_id) and bool(
-            self.sql.rows(
-                "SELECT 1 FROM characters WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                (character_id, self.guild_id),
-            )
-        )
+        query = "SELECT 1 FROM characters WHERE id = ? AND guild_id = ? AND deleted_at IS NULL"
+        return storable(character_id) and self.sql.row(query, (character_id, self.guild_id)) is not None
 
     def actives(self) -> dict[int, int]:
         """user id -> active character id (present ones)."""
@@ -367,17 +362,14 @@ class Reader:
 
     def npc_ids(self) -> list[int]:
         """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
-        found = self.sql.rows(
-            "SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL", (self.guild_id,)
-        )
-        return [r[0] for r in found]
+        npcs = "SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL"
+        return [r[0] for r in self.sql.rows(npcs, (self.guild_id,))]
 
     def matching(
         self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
     ) -> list[Character]:
-        """Present characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
-        prefix matches first, then those that match without accents ("aeli": "Aélis"): what
-        autocomplete offers."""
+        """What autocomplete offers: present characters (of ``owner_id``; NPCs with ``npcs``) whose name
+        contains ``text``, prefix matches first, then the same without accents ("aeli": "Aélis")."""
         if "\x00" in text:  # no stored name holds NUL
             return []
         filters, params = "", list[object]([self.guild_id])
@@ -404,9 +396,8 @@ class Reader:
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-        """(id, name) of deleted characters ``ref`` names (an id, or a name or the start of one, else
-        without its accents), most recently deleted first: their history stays readable and undo can
-        bring them back."""
+        """(id, name) of deleted characters ``ref`` names (an id, a name or its start, else without its
+        accents), the last deleted first: their history stays readable, and undo brings them back."""
         if "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
             return []
         key = name_key(ref)
