@@ -15,8 +15,7 @@ class AlreadyHandled(Exception):
 
 
 class Unavailable(Exception):
-    """The database was not reached, or did not answer in time, before the COMMIT was sent: nothing
-    changed. ``cause`` names it for the log."""
+    """Nothing changed: the database was not reached, or not in time, before the COMMIT (``cause``: why)."""
 
     def __init__(self, cause: str, sqlstate: str | None = None) -> None:
         super().__init__(cause)
@@ -25,8 +24,7 @@ class Unavailable(Exception):
 
 
 class Unconfirmed(Unavailable):
-    """The connection failed, or the deadline passed, while the COMMIT was on its way: the change may
-    have landed, or not (the user is told to look at /history)."""
+    """The COMMIT was sent but not answered (a lost connection, the deadline): it may have landed, or not."""
 
 
 FileFault = Literal["full", "read_only"]

@@ -85,8 +85,7 @@ def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg
 
 @dataclass
 class _Unit(Generic[T]):
-    """One unit of work on a worker thread, which the event loop may abandon at its deadline: it is
-    then rolled back instead of committed, unless its COMMIT was already sent."""
+    """A unit on a worker thread: abandoned at its deadline, it is rolled back unless its COMMIT was sent."""
 
     pool: psycopg_pool.ConnectionPool[Any]
     lock: int | None

@@ -207,8 +207,7 @@ class SqliteDatabase:
             self._checkpointing = None
 
     def _run_group(self, conn: sqlite3.Connection) -> Any:
-        """On the writer's thread: the waiting units as one group. The first (which started it) is
-        answered by this call's result, the others on their loop."""
+        """On the writer's thread: the waiting units as one group, the first answered by this result."""
         with self._guard:
             group, self._waiting = self._waiting, []
         if self.on_group is not None:

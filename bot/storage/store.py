@@ -221,8 +221,7 @@ class Store:
         )
 
     async def drop_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
-        """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is
-        another message now (posted again meanwhile)."""
+        """Forget the board and its NPCs, unless its channel's board is another message now (posted again)."""
         sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
         await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
@@ -231,8 +230,7 @@ class Store:
             await self.database.checkpoint()
 
     async def forget_old_interactions(self) -> int:
-        """Drop the ids of interactions handled :data:`KEEP` before the newest (every minute, not at
-        every claim: the old ones go by the thousand); how many went."""
+        """Drop the ids handled :data:`KEEP` before the newest (each minute, by the thousand); how many."""
         forget = "DELETE FROM handled_interactions WHERE interaction_id < "
         forget += "(SELECT MAX(interaction_id) FROM handled_interactions) - ?"
         return await self._keep(None, forget, (KEEP,))

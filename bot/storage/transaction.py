@@ -48,8 +48,7 @@ class UniqueViolation(Exception):
 
 
 class Sql:
-    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), rows as
-    plain tuples (no row factory is set), :class:`UniqueViolation` for a broken unique key."""
+    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), plain tuples."""
 
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
@@ -186,10 +185,6 @@ def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[Woun
 
 
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
-_PUT_ACTIVE = (
-    "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
-    "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
-)
 _SAVE_WOUND = "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?"
 _DROP_WOUND = "DELETE FROM wounds WHERE id = ? AND character_id = ?"
 
@@ -563,12 +558,11 @@ class Transaction(Reader):
 
     def delete_characters(self, doomed: Sequence[Character]) -> None:
         """Delete (recoverable by undo); the players whose active character it was are left without."""
-        gone: list[int] = []
-        for character in doomed:
-            if character.id is None:
-                raise not_found()
-            self.character(character.id)  # snapshotted; not found when deleted meanwhile
-            gone.append(character.id)
+        gone = [c.id for c in doomed if c.id is not None]
+        if len(gone) < len(doomed):
+            raise not_found()
+        for character_id in gone:
+            self.character(character_id)  # snapshotted; not found when deleted meanwhile
         players = {user: cid for user, cid in self.actives().items() if cid in set(gone)}
         self._soft_delete(gone)
         self._put_active(dict.fromkeys(players))
@@ -597,7 +591,9 @@ class Transaction(Reader):
             [(self.guild_id, user) for user, character in choices.items() if character is None],
         )
         self.sql.run_many(
-            _PUT_ACTIVE, [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None]
+            "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id",
+            [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None],
         )
 
     def _insert_event(self, e: Event, text: str, snapshot: dict[str, Any] | None, links: set[int]) -> Event:
