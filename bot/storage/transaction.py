@@ -311,11 +311,13 @@ class Reader:
             return self.character(loose[0])
         raise not_found(name, closest(name, (stored for _, stored in names)))
 
-    def _names(self) -> list[tuple[int, str]]:
-        """(id, name) of the present characters, by key (a few hundred at most): what SQL cannot match."""
+    def _names(self, where: str = "", params: Sequence[object] = ()) -> list[tuple[int, str]]:
+        """(id, name) of the present characters (``where``: more conditions, each with its
+        ``AND``), by key: a few hundred at most, for what SQL cannot match (accents)."""
         found = self.sql.rows(
-            "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NULL ORDER BY name_key",
-            (self.guild_id,),
+            "SELECT c.id, c.name FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL "
+            f"{where}ORDER BY c.name_key, c.id",
+            (self.guild_id, *params),
         )
         return [(int(cid), str(stored)) for cid, stored in found]
 
@@ -363,29 +365,40 @@ class Reader:
     def matching(
         self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
     ) -> list[Character]:
-        """What autocomplete offers: present characters (of ``owner_id``; NPCs with ``npcs``) whose name
-        contains ``text``, prefix matches first, then the same without accents ("aeli": "Aélis")."""
+        """Present characters (of ``owner_id``; NPCs only with ``npcs``) whose name contains ``text``,
+        prefix matches first: what autocomplete offers."""
         if "\x00" in text:  # no stored name holds NUL
             return []
+        key = name_key(text)
+        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         filters, params = "", list[object]([self.guild_id])
         if npcs:
             filters = "AND c.owner_id IS NULL "
         elif owner_id is not None:
             filters = "AND c.owner_id = ? "
             params.append(owner_id)
-        key, loose = name_key(text), loose_key(text)
-        ranked: list[tuple[int, int]] = []
-        for cid, stored, exact in self.sql.rows(
-            "SELECT c.id, c.name, c.name_key FROM characters c WHERE c.guild_id = ? "
-            f"AND c.deleted_at IS NULL {filters}ORDER BY c.name_key",
-            params,
-        ):
-            if key in exact:
-                ranked.append((0 if exact.startswith(key) else 1, cid))
-            elif loose in (bare := loose_key(stored)):
-                ranked.append((2 if bare.startswith(loose) else 3, cid))
-        ranked.sort(key=lambda pair: pair[0])  # stable: by key within each rank
-        found = [cid for _, cid in ranked[:limit]]
+        base = "SELECT c.id FROM characters c WHERE c.guild_id = ? AND c.deleted_at IS NULL " + filters
+        # Prefix: a range on the (guild_id, name_key) index. U+10FFFF sorts after every other character
+        # (bytewise: name_key is COLLATE "C" on PostgreSQL).
+        bounds = (key, key + "\U0010ffff")
+        prefix = ("AND c.name_key >= ? AND c.name_key < ? ", bounds) if key else ("", ())
+        query = base + prefix[0] + "ORDER BY c.name_key LIMIT ?"
+        found = [r[0] for r in self.sql.rows(query, (*params, *prefix[1], limit))]
+        if key and len(found) < limit:
+            found += [
+                r[0]
+                for r in self.sql.rows(
+                    base + "AND c.name_key LIKE ? ESCAPE '\\' AND NOT (c.name_key >= ? AND c.name_key < ?) "
+                    "ORDER BY c.name_key LIMIT ?",
+                    (*params, pattern, *bounds, limit - len(found)),
+                )
+            ]
+        if key and len(found) < limit:  # then the names that match without accents ("aeli": "Aélis")
+            loose, seen = loose_key(text), set(found)
+            rest = [(cid, loose_key(stored)) for cid, stored in self._names(filters, params[1:])]
+            rest = [(cid, k) for cid, k in rest if cid not in seen and loose in k]
+            rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
+            found += [cid for cid, _ in rest[: limit - len(found)]]
         marks = ", ".join("?" for _ in found)
         loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found)} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
