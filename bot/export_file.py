@@ -13,10 +13,10 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.errors import N_, ImportProblem, UserError, cannot_import, import_too_large
-from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, Character, Wound, clean_name
+from bot.rules import Character, Wound
+from bot.rules.character import ATTRIBUTE_MAX, ATTRIBUTE_MIN, NAME_MAX, NOTE_MAX, clean_name, name_key
 from bot.rules.ruleset import HUMANOID, PRESET_NAME, Maxima, Ruleset
 from bot.rules.severity import SEVERITIES, Severity, Track
-from bot.storage.transaction import name_key
 
 FORMAT: Final = "harmonies-wounds"
 VERSION: Final = 1

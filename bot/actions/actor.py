@@ -9,8 +9,8 @@ from typing import Generic, TypeVar
 from bot.errors import Mention, Possessive, UserError
 from bot.history import Recordable
 from bot.rules import Character, Ruleset
+from bot.rules.character import not_found
 from bot.storage.store import Reader, Transaction
-from bot.storage.transaction import not_found
 
 T = TypeVar("T")
 MAX_REF = 100

@@ -15,10 +15,9 @@ from bot.actions.actor import Actor, by_ref, record
 from bot.errors import UserError
 from bot.history import Configured, Event, Imported, LinkGiven
 from bot.rules import Preset, Ruleset, Track
-from bot.rules.character import preset_of
+from bot.rules.character import name_key, preset_of
 from bot.rules.ruleset import preset_key
 from bot.storage.store import Reader, Store, Transaction, digest
-from bot.storage.transaction import name_key
 
 HISTORY_PAGE = 10
 TOKEN_BYTES = 24  # of a player-view link's token: 192 bits (at least 128 asked), 32 characters

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -115,6 +117,58 @@ def clean_name(name: str) -> str:
     if not 1 <= len(clean) <= NAME_MAX or not any(ch.isprintable() and not ch.isspace() for ch in clean):
         raise UserError("A name must have 1 to {max} characters. Choose another name.", max=NAME_MAX)
     return clean
+
+
+def name_key(name: str) -> str:
+    """The key names are unique by, per server: blanks collapsed, NFKC, case-folded."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
+def loose_key(name: str) -> str:
+    """:func:`name_key` without accents ("aelis" finds "Aélis" when no name has its exact key)."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The name ``typed`` most likely meant: the only one it starts (without accents or case), else
+    the nearest by spelling."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(loose_key(name), name)
+    key = loose_key(typed)
+    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
+    if len(started) == 1:
+        return started[0]
+    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+    return by_key[near[0]] if near else None
+
+
+def not_found(name: str | None = None, close: str | None = None) -> UserError:
+    """No such character in the server: named when the caller typed a name (with the ``close`` one
+    it may have meant), else gone (an id)."""
+    if name is not None and close is not None:
+        return UserError(
+            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
+            "suggestions, or see /character list.",
+            ref=name,
+            close=close,
+        )
+    if name is None:
+        return UserError(
+            "That character does not exist in this server (any more). Pick one from "
+            "the suggestions, or see /character list."
+        )
+    return UserError(
+        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
+        ref=name,
+    )
+
+
+def name_taken(name: str) -> UserError:
+    return UserError(
+        "There is already a character called {name} in this server. Choose another name.", name=name
+    )
 
 
 def new_character(

@@ -1,5 +1,4 @@
-"""All SQL of the bot: the database (SQLite or PostgreSQL), its migrations, and the :class:`Store`
-the actions call."""
+"""All SQL of the bot: the database (SQLite or PostgreSQL), its migrations, the :class:`Store`."""
 
 from __future__ import annotations
 

@@ -7,8 +7,7 @@ from typing import Literal
 
 
 class StorageError(Exception):
-    """The database cannot be used (bad URL, schema too new, failed migration…): one line for the
-    operator, printed at start-up instead of a traceback."""
+    """The database cannot be used (bad URL, newer schema, failed migration…): one line, no traceback."""
 
 
 class AlreadyHandled(Exception):
@@ -16,8 +15,7 @@ class AlreadyHandled(Exception):
 
 
 class Unavailable(Exception):
-    """The database was not reached, or did not answer in time, before the COMMIT was sent: nothing
-    changed. ``cause`` names it for the log."""
+    """Nothing changed: the database was not reached, or not in time, before the COMMIT (``cause``: why)."""
 
     def __init__(self, cause: str, sqlstate: str | None = None) -> None:
         super().__init__(cause)
@@ -26,8 +24,7 @@ class Unavailable(Exception):
 
 
 class Unconfirmed(Unavailable):
-    """The connection failed, or the deadline passed, while the COMMIT was on its way: the change may
-    have landed, or not (the user is told to look at /history)."""
+    """The COMMIT was sent but not answered (a lost connection, the deadline): it may have landed, or not."""
 
 
 FileFault = Literal["full", "read_only"]
@@ -37,8 +34,7 @@ _POSTGRES_FAULTS: dict[str | None, FileFault] = {"53100": "full", "25006": "read
 
 
 def one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(text.split())
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def file_fault(error: BaseException) -> FileFault | None:

@@ -1,12 +1,7 @@
-"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql`` (the package ``bot.migrations``),
-applied in order at start-up, each atomically: its statements, its Python rewrite
-(:data:`~bot.storage.rewrites.REWRITES`) and its version in one transaction (``executescript()`` would
-commit first), under an advisory lock (:data:`MIGRATION_LOCK`) on PostgreSQL, where the version is
-in the table ``schema_version`` (``PRAGMA user_version`` on SQLite). A newer database is refused.
-
-A SQLite migration runs inside a transaction, where ``PRAGMA foreign_keys`` cannot be changed: one
-that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``).
-"""
+"""Schema migrations: ``migrations/<dialect>/NNNN_name.sql``, applied in order at start-up, each with
+its Python rewrite (:data:`~bot.storage.rewrites.REWRITES`) and its version in one transaction
+(``executescript()`` would commit first). There ``PRAGMA foreign_keys`` cannot be changed: a SQLite
+migration that rebuilds a referenced table must keep the rows' ids (``INSERT … SELECT``)."""
 
 from __future__ import annotations
 
@@ -28,8 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Package data: the checkout's top-level folder (mapped by the editable install) or the wheel's
-# bot/migrations; a zipped package would be reported as not found.
+# The checkout's top-level folder (mapped by the editable install) or the wheel's bot/migrations.
 MIGRATIONS_DIR = Path(str(resources.files("bot.migrations")))
 #: Both dialects are numbered alike (a test checks it): the SQLite folder answers "which versions".
 SQLITE_MIGRATIONS = MIGRATIONS_DIR / "sqlite"

@@ -1,8 +1,6 @@
 """PostgreSQL (psycopg 3 and psycopg-pool): a pool, worker threads, and every wait bounded, so that a
 server that restarts, stalls, fills up or is locked gives an answer in time (``docs/reliability.md``).
-Each unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED); past
-:data:`UNIT_DEADLINE_S` it is rolled back wherever its thread is, unless its ``COMMIT`` was sent:
-then its caller gets :class:`~bot.storage.errors.Unconfirmed`, after :data:`COMMIT_GRACE_S`."""
+Each unit first takes ``pg_advisory_xact_lock`` on its server's id (READ COMMITTED)."""
 
 from __future__ import annotations
 
@@ -28,31 +26,22 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 8  # connections at most; each server uses one at a time (Turns)
-POOL_MIN_SIZE = 2
 THREADS = 2 * POOL_SIZE  # a unit abandoned on a frozen server keeps its thread until the server wakes
 CONNECT_TIMEOUT_S = 3
 CHECKOUT_TIMEOUT_S = 3.0
-LOCK_TIMEOUT_MS = 3000
-STATEMENT_TIMEOUT_MS = 5000
 UNIT_DEADLINE_S = 7.0  # the whole unit: its turn, a connection, its statements
 COMMIT_GRACE_S = 1.5  # past the deadline, how long a COMMIT already sent is waited for
-RECONNECT_DELAY_S = 0.5
-MAX_LIFETIME_S = 30 * 60.0
-MAX_IDLE_S = 5 * 60.0
-
-SESSION_OPTIONS = f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"
 
 
 class _SteadyAttempt(AttemptWithBackoff):
-    """A reconnection tried every :data:`RECONNECT_DELAY_S`, not after a doubling delay."""
+    """A reconnection tried every 0.5 s, not after a doubling delay."""
 
-    INITIAL_DELAY = RECONNECT_DELAY_S
+    INITIAL_DELAY = 0.5
     DELAY_BACKOFF = 1.0
 
 
 class _Pool(psycopg_pool.ConnectionPool):
-    last_error: str | None = None
-    """Why the last new connection failed (None once one succeeds): said when none can be had."""
+    last_error: str | None = None  # why the last new connection failed (None once one succeeds)
 
     def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
         # psycopg-pool's one hook for its reconnection delay (pinned in uv.lock).
@@ -74,18 +63,9 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__} (SQLSTATE {state}): {one_line(error)}" if state else one_line(error)
 
 
-def _unavailable(error: psycopg.Error) -> Exception:
-    """What to raise for ``error`` before the COMMIT: a lost connection or a wait past its bound as
-    :class:`Unavailable`; a full disk or read-only database (the funnel says so), or a bug, as it is."""
-    if isinstance(error, psycopg.OperationalError) and file_fault(error) is None:
-        return Unavailable(describe(error), getattr(error, "sqlstate", None))
-    return error
-
-
 def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg.Connection[Any]:
     """A live connection within :data:`CHECKOUT_TIMEOUT_S` and ``deadline``, else :class:`Unavailable`.
-    A dead one (a restart killed it) goes back to the pool, which replaces it, and the next is tried at
-    once (psycopg-pool's own check waits 1, 2, 4… s between two dead ones)."""
+    A dead one goes back to the pool and the next is tried at once (psycopg-pool's check waits 1, 2, 4… s)."""
     give_up = min(deadline, time.monotonic() + CHECKOUT_TIMEOUT_S)
     while (remaining := give_up - time.monotonic()) > 0:
         try:
@@ -105,8 +85,7 @@ def checkout(pool: psycopg_pool.ConnectionPool[Any], deadline: float) -> psycopg
 
 @dataclass
 class _Unit(Generic[T]):
-    """One unit of work on a worker thread, which the event loop may abandon at its deadline: it is
-    then rolled back instead of committed, unless its COMMIT was already sent."""
+    """A unit on a worker thread: abandoned at its deadline, it is rolled back unless its COMMIT was sent."""
 
     pool: psycopg_pool.ConnectionPool[Any]
     lock: int | None
@@ -150,15 +129,12 @@ class _Unit(Generic[T]):
                     raise Unconfirmed(describe(exc), getattr(exc, "sqlstate", None)) from exc
                 raise  # the server refused it (a full disk, say): nothing was committed
             return result
-        except psycopg.Error as exc:
-            if (
-                isinstance(exc, psycopg.OperationalError)
-                and not last
-                and conn.broken
-                and (not began or self.reading)
-            ):
+        except psycopg.OperationalError as exc:
+            if not last and conn.broken and (not began or self.reading):
                 raise _Retry(describe(exc)) from exc
-            raise _unavailable(exc) from exc
+            if file_fault(exc) is None:  # a lost connection, a wait past its bound: not a full disk
+                raise Unavailable(describe(exc), exc.sqlstate) from exc
+            raise
         finally:
             if not conn.broken and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                 with contextlib.suppress(psycopg.Error):
@@ -170,7 +146,7 @@ class _Retry(Exception):
     """The connection failed before the unit began: run it once more on another."""
 
 
-def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
+def _open_pool(url: str) -> psycopg_pool.ConnectionPool[Any]:
     try:  # one plain connection first: its error says what is wrong (the pool's would not)
         psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
     except psycopg.Error as exc:
@@ -180,12 +156,16 @@ def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     pool = _Pool(
         url,
-        min_size=min(POOL_MIN_SIZE, size),
-        max_size=size,
+        min_size=2,
+        max_size=POOL_SIZE,
         open=False,
-        kwargs={"autocommit": False, "connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
-        max_lifetime=MAX_LIFETIME_S,
-        max_idle=MAX_IDLE_S,
+        kwargs={
+            "autocommit": False,
+            "connect_timeout": CONNECT_TIMEOUT_S,
+            "options": "-c lock_timeout=3000 -c statement_timeout=5000",  # ms
+        },
+        max_lifetime=30 * 60.0,
+        max_idle=5 * 60.0,
         timeout=CHECKOUT_TIMEOUT_S,
         reconnect_timeout=24 * 3600.0,  # never give up: the delay between tries stays short
         name="harmonies",
@@ -198,11 +178,6 @@ def _open_pool(url: str, size: int) -> psycopg_pool.ConnectionPool[Any]:
     return pool
 
 
-def _retrieved(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()
-
-
 class PostgresDatabase:
     dialect: Dialect = "postgres"
 
@@ -210,16 +185,15 @@ class PostgresDatabase:
         self.url = url
         self.pool = pool
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="postgres")
-        # One queue per server in this process: a unit waits for the server's earlier units here, not
-        # holding a pooled connection (the advisory lock orders those of other processes). A server's
-        # lock lives while a unit holds or awaits it.
+        # A unit waits for its server's earlier units of this process here, holding no connection (the
+        # advisory lock orders those of other processes); a server's lock lives while a unit needs it.
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._in_flight = 0  # units asked for and not yet over
         self.on_group: Callable[[int], None] | None = None  # no groups here (see SqliteDatabase)
 
     @classmethod
-    async def open(cls, url: str, size: int = POOL_SIZE) -> PostgresDatabase:
-        return cls(url, await asyncio.to_thread(_open_pool, url, size))
+    async def open(cls, url: str) -> PostgresDatabase:
+        return cls(url, await asyncio.to_thread(_open_pool, url))
 
     async def write(self, lock: int | None, work: Callable[[Sql], T]) -> T:
         """``work`` in one transaction, after the server's earlier units of this process and its
@@ -229,9 +203,7 @@ class PostgresDatabase:
     async def read(self, work: Callable[[Sql], T]) -> T:  # reads only, in one transaction, no lock
         return await self._run(_Unit(self.pool, None, work, reading=True))
 
-    def usage(self) -> tuple[int, int]:
-        """(pooled connections lent out, units waiting for one: for their server's turn, a worker
-        thread or the pool)."""
+    def usage(self) -> tuple[int, int]:  # (connections lent out, units waiting: turn, thread or pool)
         stats = self.pool.get_stats()
         in_use = stats.get("pool_size", 0) - stats.get("pool_available", 0)
         return in_use, max(self._in_flight - in_use, 0)
@@ -246,7 +218,8 @@ class PostgresDatabase:
             turn = contextlib.nullcontext() if lock is None else self._turns.setdefault(lock, asyncio.Lock())
             async with asyncio.timeout(UNIT_DEADLINE_S), turn:
                 running = loop.run_in_executor(self._threads, unit.run, deadline)
-                running.add_done_callback(_retrieved)  # its error, once nobody waits for it, is known
+                # Its error is retrieved even when nobody waits for it any more (no "never retrieved").
+                running.add_done_callback(lambda done: done.cancelled() or done.exception())
                 return await asyncio.shield(running)
         except TimeoutError:
             if running is None or unit.abandon():
@@ -263,8 +236,7 @@ class PostgresDatabase:
             self._in_flight -= 1
 
     @property
-    def trouble(self) -> str | None:
-        """Why the last new connection failed, while none has succeeded since (for /readyz)."""
+    def trouble(self) -> str | None:  # why the last new connection failed, while none has since
         return getattr(self.pool, "last_error", None)
 
     async def close(self) -> None:

@@ -1,14 +1,5 @@
-"""The migrations that need Python besides their SQL file: each rewrites rows of an older format once,
-in its migration's transaction (:data:`REWRITES`, run by :func:`bot.storage.migrations.migrate`), so
-that the code reads one format only.
-
-0006 rewrites the history as the bot writes it now: a record's JSON without the nulls older rows
-wrote for a default; a settings change as ``{"setting", "changes", "after"}`` (the settings before
-stay in its undo snapshot only), an import as ``{"counts"}``; an undo with its ``event_details``
-(rewritten alike) and ``undoes``; and an undo snapshot without the life flags of versions before 0004,
-their meaning kept in the wounds' ``fatal`` marks (the fatal wound 0004 added for a flag is kept in
-the snapshot; a fatal mark the flags denied is not put back).
-"""
+"""The migrations that need Python besides their SQL file (:data:`REWRITES`): each rewrites rows of an
+older format once, in its migration's transaction, so that the code reads one format only."""
 
 from __future__ import annotations
 
@@ -47,7 +38,8 @@ def _record(kind: object, details: Any, ruleset_kept: bool | None) -> Any:
 
 
 def _snapshot(sql: Sql, snapshot: dict[str, Any]) -> dict[str, Any]:
-    """An undo snapshot without the life flags of versions before 0004."""
+    """An undo snapshot without the life flags of versions before 0004: the fatal wound 0004 added for a
+    flag is kept, a fatal mark the flags denied is not put back."""
     for cid, state in (snapshot.get("characters") or {}).items():
         if not isinstance(state, dict) or "dead" not in state:
             continue
@@ -72,8 +64,10 @@ def _snapshot(sql: Sql, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 def history_rows(sql: Sql) -> None:
-    """0006: the events of an older format (every settings change, import and undo; a record holding
-    a null; a snapshot holding a life flag) as the bot writes them now, the others left untouched."""
+    """0006: the history as the bot writes it now: a record without the nulls older rows wrote for a
+    default; a settings change as ``{"setting", "changes", "after"}`` (the settings before stay in its
+    snapshot), an import as ``{"counts"}``; an undo with its ``event_details`` and ``undoes``; a
+    snapshot without the life flags of versions before 0004 (their meaning is in the ``fatal`` marks)."""
     records, snapshots = [], []
     for eid, kind, details, snapshot, undoes in sql.rows(
         "SELECT id, kind, details, CASE WHEN kind = 'config' OR snapshot LIKE ? THEN snapshot END, undoes "

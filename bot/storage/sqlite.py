@@ -1,15 +1,8 @@
-"""The SQLite backend: three aiosqlite connections, each on its own thread: one writer, one reader
-(WAL: reads see the last commit and never wait for the writer), one that checkpoints beside the writer.
-
-*Group commit*: the units waiting for the writer run together, in arrival order, in one ``BEGIN
-IMMEDIATE … COMMIT``, each in its own ``SAVEPOINT`` (a failing one rolls back alone), and each is
-answered once that commit is done. A unit finding none waiting starts the next group.
-
-*The file's care*: until a checkpoint, the changes live in the ``-wal`` file only, and a main file
-without them looks like a new, empty database, which the migrations would silently fill. So the WAL
-is checkpointed after the migrations and regularly; a marker is written beside a database that holds
-its schema; and a database found without a schema but with its marker (or beside a non-empty ``-wal``
-file SQLite cannot use: opening would delete it) is refused. Backups are made while the bot runs."""
+"""The SQLite backend: three aiosqlite connections, each on its own thread: one writer (group commit:
+the units waiting for it run in one transaction, each in its own savepoint, a failing one rolled back
+alone), one reader (WAL: it sees the last commit and never waits), one that checkpoints beside the
+writer. Until a checkpoint the changes live in the ``-wal`` file only, and a main file without them
+looks new and empty: a database that held data and lost it is refused, not silently filled again."""
 
 from __future__ import annotations
 
@@ -132,17 +125,6 @@ def _sqlite_group(conn: sqlite3.Connection, works: list[Work[Any]]) -> list[Outc
     return outcomes
 
 
-def _checkpoint_now(conn: sqlite3.Connection) -> None:
-    """On the writer's thread, after a commit (kept whatever happens here): the WAL into the main file."""
-    try:
-        busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
-    except sqlite3.Error as exc:
-        log.error("Database checkpoint after a commit failed: %s", one_line(exc))
-        return
-    if busy is not None and busy[0]:
-        log.error("Database checkpoint after a commit could not copy all of the WAL (a reader held it)")
-
-
 def _identity(path: Path) -> tuple[int, int] | None:  # which file path names (device, inode)
     try:
         found = path.stat()
@@ -152,13 +134,9 @@ def _identity(path: Path) -> tuple[int, int] | None:  # which file path names (d
 
 
 def _settle(future: asyncio.Future[Any], outcome: Outcome) -> None:
-    if future.cancelled():
-        return
     ok, value = outcome
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
+    if not future.cancelled():
+        future.set_result(value) if ok else future.set_exception(value)
 
 
 def _sqlite_read(conn: sqlite3.Connection, work: Work[T]) -> T:  # one read transaction: one snapshot
@@ -206,8 +184,7 @@ class SqliteDatabase:
         return cls(path, connections)
 
     async def write(self, lock: int | None, work: Work[T]) -> T:
-        """Queued for the writer; answered once the group it joined is committed. Every
-        :data:`CHECKPOINT_UNITS` units, a checkpoint starts on the checkpointer's thread."""
+        """Queued for the writer; answered once the group it joined is committed."""
         self._refuse_if_closed()
         future: asyncio.Future[T] | None = None
         with self._guard:
@@ -230,8 +207,7 @@ class SqliteDatabase:
             self._checkpointing = None
 
     def _run_group(self, conn: sqlite3.Connection) -> Any:
-        """On the writer's thread: the waiting units as one group. The first (which started it) is
-        answered by this call's result, the others on their loop."""
+        """On the writer's thread: the waiting units as one group, the first answered by this result."""
         with self._guard:
             group, self._waiting = self._waiting, []
         if self.on_group is not None:
@@ -242,7 +218,14 @@ class SqliteDatabase:
         finally:
             self._writing = 0
         if self.wal_lost:  # the WAL file has no path any more: what it holds would die with the process
-            _checkpoint_now(conn)
+            try:  # the group is committed, whatever happens here
+                busy = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+                if busy is not None and busy[0]:
+                    log.error(
+                        "Database checkpoint after a commit could not copy all of the WAL (a reader held it)"
+                    )
+            except sqlite3.Error as exc:
+                log.error("Database checkpoint after a commit failed: %s", one_line(exc))
         for (_, future), outcome in zip(group, outcomes, strict=True):
             if future is not None:
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
@@ -258,9 +241,7 @@ class SqliteDatabase:
         self._refuse_if_closed()
         return await on_thread(self._reader, partial(_sqlite_read, work=work))
 
-    async def checkpoint(self, mode: str = "PASSIVE") -> None:
-        """The WAL into the main file, on the checkpointer's thread (``PASSIVE``: waiting for no one;
-        ``FULL``: all of it; ``TRUNCATE``: all of it, then empty the WAL)."""
+    async def checkpoint(self, mode: str = "PASSIVE") -> None:  # PASSIVE: waiting for no one
         pragma = f"PRAGMA wal_checkpoint({mode})"
         await on_thread(self._checkpointer, lambda conn: conn.execute(pragma).fetchall())
 
@@ -271,9 +252,8 @@ class SqliteDatabase:
     trouble: str | None = None  # a file has no connection to lose (see PostgresDatabase.trouble)
 
     def watch_wal(self) -> None:
-        """Every :data:`WAL_WATCH_S`, see that the ``-wal`` path still names the file held open. Once
-        not (deleted or replaced: a crash would lose every change since the last checkpoint), log an
-        error, checkpoint, and from then on checkpoint after every commit."""
+        """Once the ``-wal`` path no longer names the file held open (a crash would lose every change
+        since the last checkpoint), checkpoint, and from then on after every commit."""
         self._watching = asyncio.create_task(self._watch_wal(_identity(self.wal_path)))
 
     async def _watch_wal(self, held: tuple[int, int] | None) -> None:
@@ -309,7 +289,6 @@ class SqliteDatabase:
                 closing.push_async_callback(conn.close)
 
 
-_HEADER = b"SQLite format 3\x00"
 _MARKER_TEXT = (
     "This file tells the Harmonies bot that the database {name} beside it holds its data.\n"
     "If that database is ever found empty or missing, the bot refuses to start instead of silently\n"
@@ -318,20 +297,14 @@ _MARKER_TEXT = (
 )
 
 
-def marker_path(path: Path) -> Path:
-    return path.with_name(path.name + ".marker")
-
-
 def _wal_mode(path: Path) -> bool:
     """Whether the main file's header says WAL mode (bytes 18 and 19 are 2)."""
     with path.open("rb") as file:
         header = file.read(100)
-    return header.startswith(_HEADER) and len(header) >= 20 and header[18] == header[19] == 2
+    return header.startswith(b"SQLite format 3\x00") and len(header) >= 20 and header[18] == header[19] == 2
 
 
-def _has_schema(path: Path) -> bool:
-    """Whether the database holds a table (read-only: a usable WAL is read, neither checkpointed nor
-    deleted)."""
+def _has_schema(path: Path) -> bool:  # read-only: a usable WAL is read, neither checkpointed nor deleted
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
         return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0])
 
@@ -339,7 +312,7 @@ def _has_schema(path: Path) -> bool:
 def refuse_lost_data(path: Path) -> None:
     """Before the database is opened: :class:`StorageError` when it lost the data it held."""
     wal = path.with_name(path.name + "-wal")
-    marker = marker_path(path)
+    marker = path.with_name(path.name + ".marker")
     size = path.stat().st_size if path.is_file() else 0
     wal_size = wal.stat().st_size if wal.is_file() else 0
     if size == 0 and wal_size == 0 and not marker.exists():
@@ -362,7 +335,7 @@ def refuse_lost_data(path: Path) -> None:
 
 def mark(path: Path) -> None:
     """Once the database holds its schema: the marker beside it (written once)."""
-    marker = marker_path(path)
+    marker = path.with_name(path.name + ".marker")
     if marker.exists():
         return
     try:
@@ -382,17 +355,14 @@ def damage(path: Path) -> str | None:
     return None if found == "ok" else " ".join(found.split())
 
 
-PG_DUMP_HINT = (
-    "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
-    '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
-)
-
-
 async def backup(url: str, destination: str) -> None:
     """A consistent copy of the SQLite database of ``url`` while the bot runs (SQLite's online backup),
     written beside ``destination`` (a path or sqlite URL), then renamed."""
     if is_postgres(url):
-        raise StorageError(PG_DUMP_HINT)
+        raise StorageError(
+            "on PostgreSQL, back up with pg_dump, e.g. pg_dump --format=custom --file=harmonies.dump "
+            '"$DATABASE_URL" (restore with pg_restore --clean --dbname="$DATABASE_URL" harmonies.dump)'
+        )
     source = database_path(url)
     target = database_path(destination)
     if not source.is_file():

@@ -1,11 +1,6 @@
-"""The storage API: the one way in to the database, of either backend (chosen by the URL).
-
-``await store.run(guild_id, work)`` runs ``work(tx)``, a plain synchronous function of a
-:class:`Transaction` (check -> load -> rules -> save -> record), whole, in one hop, on the thread that
-holds the connection, in one transaction: nothing can ``await`` inside it. SQLite (:mod:`.sqlite`): one
-writer, group commit. PostgreSQL (:mod:`.postgres`): a pool, the server's advisory lock first, every
-wait bounded. ``await store.read(guild_id, look)`` runs ``look(reader)`` on the last commit.
-"""
+"""The one way in to the database, of either backend (chosen by the URL): ``await store.run(guild_id,
+work)`` runs ``work(tx)``, a plain synchronous function of a :class:`Transaction`, whole, on the thread
+that holds the connection, in one transaction: nothing can ``await`` inside it."""
 
 from __future__ import annotations
 
@@ -55,9 +50,8 @@ async def open_database(url: str) -> Database:
     return await SqliteDatabase.open(url)
 
 
+# PostgreSQL's NOTIFY channel of committed changes (the payload: the server's id), for the player views.
 CHANGES_CHANNEL = "harmonies_changes"
-"""PostgreSQL's ``NOTIFY`` channel of committed changes (the payload: the server's id), which the
-processes serving player views listen to."""
 
 
 def digest(token: str) -> str:
@@ -75,13 +69,9 @@ class Party:
     characters: list[Character]
 
 
-# How long the id of a handled interaction is kept (far longer than any replay): an id is a Discord
-# snowflake, whose high bits are its time.
-KEEP_MS = 24 * 3600 * 1000
-_SNOWFLAKE_TIME_SHIFT = 22
-_CLAIM = (
-    "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT (interaction_id) DO NOTHING"
-)
+# A handled interaction's id is kept a day, far longer than any replay (a Discord snowflake: its time
+# in milliseconds from bit 22 on).
+KEEP = 24 * 3600 * 1000 << 22
 
 
 class Store:
@@ -96,8 +86,7 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, *, clock: Clock = utc_now, migrations: Path | None = None) -> Store:
-        """Open the database of ``url`` and migrate it (``migrations``: by default the package's own).
-        A SQLite file that lost its data is refused; once migrated, it is checkpointed and marked."""
+        """Open the database of ``url`` and migrate it; a SQLite file that lost its data is refused."""
         if not is_postgres(url):
             await asyncio.to_thread(refuse_lost_data, database_path(url))
         db = await open_database(url)
@@ -118,17 +107,16 @@ class Store:
     async def run(
         self, guild_id: int, work: Callable[[Transaction], T], *, interaction: int | None = None
     ) -> T:
-        """Run ``work(tx)`` in one transaction of server ``guild_id`` and commit exactly when it returns;
-        any exception rolls everything back and is raised here. ``interaction`` (the id of the one
-        asking) is recorded first, in the same transaction: a second delivery of it (a gateway RESUME)
-        raises :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs, and changes nothing.
-        Once committed, the listeners, the metrics and (by ``NOTIFY``) the player views are told."""
+        """Commit exactly when ``work(tx)`` returns; an exception rolls everything back. ``interaction``
+        is recorded in the same transaction: a second delivery of it (a gateway RESUME) raises
+        :class:`~bot.storage.errors.AlreadyHandled` before ``work`` runs."""
         now = self.clock()
 
         def unit(sql: Sql) -> T:
             # First: a replay is never answered with the first's refusal. (On PostgreSQL, a concurrent
             # claim of the same id waits for the other transaction, then finds it.)
-            if interaction is not None and sql.run(_CLAIM, (interaction,)) == 0:
+            claim = "INSERT INTO handled_interactions (interaction_id) VALUES (?) ON CONFLICT DO NOTHING"
+            if interaction is not None and sql.run(claim, (interaction,)) == 0:
                 raise AlreadyHandled(interaction)
             tx = Transaction(sql, guild_id, now)
             try:
@@ -154,8 +142,7 @@ class Store:
         return result
 
     async def read(self, guild_id: int, look: Callable[[Reader], T], *, serialized: bool = False) -> T:
-        """``look(reader)``, reads only, in one transaction. ``serialized``: under the server's lock, so
-        that the reads agree with each other on PostgreSQL too (READ COMMITTED)."""
+        """``serialized``: under the server's lock, so that the reads agree on PostgreSQL too."""
 
         def reads(sql: Sql) -> T:
             reader = Reader(sql, guild_id)
@@ -168,7 +155,7 @@ class Store:
 
     async def party(self, token_sha256: str) -> Party | None:
         """A player-view link's page (``None``: unknown or revoked), found by its digest (which a guesser
-        cannot steer), then compared once more in constant time."""
+        cannot steer), then compared in constant time."""
 
         def look(sql: Sql) -> Party | None:
             row = sql.row(
@@ -202,8 +189,7 @@ class Store:
         return self.database.usage()
 
     def count_groups(self, observe: Callable[[int], None] | None) -> None:
-        """Tell ``observe`` the size of each group of units committed together (SQLite; the bot's
-        metrics), on the writer's thread; ``None``: no longer."""
+        """Tell ``observe`` the size of each group committed together (SQLite), on the writer's thread."""
         self.database.on_group = observe
 
     @property
@@ -235,8 +221,7 @@ class Store:
         )
 
     async def drop_board(self, guild_id: int, channel_id: int, message_id: int) -> None:
-        """Forget the board (its NPCs go with it: ON DELETE CASCADE), unless its channel's board is
-        another message now (posted again meanwhile)."""
+        """Forget the board and its NPCs, unless its channel's board is another message now (posted again)."""
         sql = "DELETE FROM boards WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
         await self._keep(guild_id, sql, (guild_id, channel_id, message_id))
 
@@ -245,12 +230,10 @@ class Store:
             await self.database.checkpoint()
 
     async def forget_old_interactions(self) -> int:
-        """Drop the ids of interactions handled more than :data:`KEEP_MS` before the newest (run every
-        minute, not by every claim: each change then writes one row, and the old ones go by the
-        thousand); how many went."""
+        """Drop the ids handled :data:`KEEP` before the newest (each minute, by the thousand); how many."""
         forget = "DELETE FROM handled_interactions WHERE interaction_id < "
         forget += "(SELECT MAX(interaction_id) FROM handled_interactions) - ?"
-        return await self._keep(None, forget, (KEEP_MS << _SNOWFLAKE_TIME_SHIFT,))
+        return await self._keep(None, forget, (KEEP,))
 
     async def quick_check(self) -> str | None:  # None, or what PRAGMA quick_check finds damaged
         if isinstance(self.database, SqliteDatabase):

@@ -1,11 +1,8 @@
-"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and the
-queries of one server (:class:`Reader`, :class:`Transaction`). Every statement is scoped by the
-server: another server's character is "not found". Deleted characters stay in the table (undo brings
-them back); "present" means not deleted (dead ones included).
+"""What a unit of work holds: its connection (:class:`Sql`), a character's columns and rows, and one
+server's queries (:class:`Reader`, :class:`Transaction`): another server's character is "not found".
+Deleted characters stay (undo brings them back): "present" means not deleted (dead ones included).
 
-A :class:`Transaction` remembers the state before the change of all it touched (a character the
-first time it is loaded, saved or deleted; the ruleset; a player's active character): the next
-:meth:`Transaction.record` keeps that snapshot in the event, and ``/undo`` puts it back::
+A :class:`Transaction` keeps the state before the change of all it touched, for the event and /undo::
 
     {"characters": {"<id>": <kept(character) JSON> | null},  # null: created by the event
      "ruleset": <Ruleset JSON> | null,  # only when the event changed it; null: none was stored
@@ -14,11 +11,9 @@ first time it is loaded, saved or deleted; the ruleset; a player's active charac
 
 from __future__ import annotations
 
-import difflib
 import json
 import sqlite3
 import sys
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -27,9 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
-from bot.errors import UserError
 from bot.history import Event, EventKind, Recordable, details_json
-from bot.rules.character import Character, Wound
+from bot.rules.character import Character, Wound, closest, loose_key, name_key, name_taken, not_found
 from bot.rules.ruleset import Ruleset
 from bot.rules.severity import Severity, Track
 from bot.storage.errors import StorageError
@@ -53,27 +47,19 @@ class UniqueViolation(Exception):
     """A unique key (a character's name in its server) is already taken."""
 
 
-@lru_cache(maxsize=512)
-def _postgres(sql: str) -> str:
-    # Our statements hold no '?' or '%' of their own (LIKE patterns are parameters).
-    return sql.replace("?", "%s")
-
-
 class Sql:
-    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), rows as
-    plain tuples (no row factory is set), :class:`UniqueViolation` for a broken unique key."""
+    """A ``sqlite3`` or ``psycopg`` connection: one SQL text for both (``?`` placeholders), plain tuples."""
 
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any], dialect: Dialect) -> None:
         self.raw = raw
         self.dialect: Dialect = dialect
-        self._unique: tuple[type[Exception], ...] = (
-            (sqlite3.IntegrityError,)
-            if dialect == "sqlite"
-            else (sys.modules["psycopg"].errors.UniqueViolation,)
+        self._unique: type[Exception] = (
+            sqlite3.IntegrityError if dialect == "sqlite" else sys.modules["psycopg"].errors.UniqueViolation
         )
 
     def _execute(self, sql: str, params: Any, *, many: bool = False) -> Any:
-        text = sql if self.dialect == "sqlite" else _postgres(sql)
+        # Our statements hold no '?' or '%' of their own (LIKE patterns are parameters).
+        text = sql if self.dialect == "sqlite" else sql.replace("?", "%s")
         try:
             return self.raw.cursor().executemany(text, params) if many else self.raw.execute(text, params)
         except self._unique as exc:  # any other SQLite integrity error stays as it is
@@ -93,14 +79,8 @@ class Sql:
         return int(self._execute(sql, params).rowcount)
 
     def run_many(self, sql: str, params: Iterable[Sequence[object]]) -> None:
-        rows = list(params)
-        if len(rows) == 1:  # most calls: one plain statement is cheaper than executemany
-            self.run(sql, rows[0])
-        elif rows:
-            self._execute(sql, rows, many=True)
+        self._execute(sql, list(params), many=True)
 
-
-# ---- a character's columns and rows ----------------------------------------------------------------
 
 # The character's own columns, by the name of its field (a maxima field is three columns), its id
 # first; what an undo snapshot keeps of it (with its wounds' state: ``[id, current, fatal]``).
@@ -133,58 +113,6 @@ _CHUNK = 500  # rows per statement, far below either database's limit on bound p
 T = TypeVar("T")
 
 
-def name_key(name: str) -> str:
-    """The key names are unique by, per server: blanks collapsed, NFKC, case-folded."""
-    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
-
-
-def loose_key(name: str) -> str:
-    """:func:`name_key` without accents ("aelis" finds "Aélis" when no name has its exact key)."""
-    decomposed = unicodedata.normalize("NFKD", name_key(name))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def closest(typed: str, names: Iterable[str]) -> str | None:
-    """The name ``typed`` most likely meant: the only one it starts (without accents or case), else
-    the nearest by spelling."""
-    by_key: dict[str, str] = {}
-    for name in names:
-        by_key.setdefault(loose_key(name), name)
-    key = loose_key(typed)
-    started = [name for k, name in by_key.items() if k.startswith(key)] if key else []
-    if len(started) == 1:
-        return started[0]
-    near = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
-    return by_key[near[0]] if near else None
-
-
-def not_found(name: str | None = None, close: str | None = None) -> UserError:
-    """No such character in the server: named when the caller typed a name (with the ``close`` one
-    it may have meant), else gone (an id)."""
-    if name is not None and close is not None:
-        return UserError(
-            "No character called {ref} in this server. Did you mean {close}? Pick one from the "
-            "suggestions, or see /character list.",
-            ref=name,
-            close=close,
-        )
-    if name is None:
-        return UserError(
-            "That character does not exist in this server (any more). Pick one from "
-            "the suggestions, or see /character list."
-        )
-    return UserError(
-        "No character called {ref} in this server. Pick one from the suggestions, or see /character list.",
-        ref=name,
-    )
-
-
-def name_taken(name: str) -> UserError:
-    return UserError(
-        "There is already a character called {name} in this server. Choose another name.", name=name
-    )
-
-
 def storable(character_id: int) -> bool:
     """Whether ``character_id`` fits a 64-bit id: a larger one (a forged button) is simply not found."""
     return 0 < character_id < 2**63
@@ -209,22 +137,10 @@ def _wound_row(cid: int, w: Wound) -> tuple[object, ...]:
     return (cid, w.track.value, int(w.inflicted), current, int(w.fatal), w.note, w.inflicted_by, w.at)
 
 
-# Every load decodes these for each wound row: a dict lookup instead of an enum call (a fifth of
-# the time); an unknown value still raises ValueError, as the enum would.
-_TRACKS: dict[object, Track] = {t.value: t for t in Track}
-_SEVERITIES: dict[object, Severity] = {s.value: s for s in Severity}
-
-
-def _enum(table: dict[object, Any], value: object, kind: type) -> Any:
-    found = table.get(value)
-    return found if found is not None else kind(value)
-
-
 def _wound(row: Row) -> Wound:
     wid, track, inflicted, current, fatal, note, by, at = row[_WIDTH:]
-    current = None if current is None else _enum(_SEVERITIES, current, Severity)
-    inflicted = _enum(_SEVERITIES, inflicted, Severity)
-    return Wound(_enum(_TRACKS, track, Track), inflicted, current, note, by, at, bool(fatal), wid)
+    current = None if current is None else Severity(current)
+    return Wound(Track(track), Severity(inflicted), current, note, by, at, bool(fatal), wid)
 
 
 _AT = [
@@ -241,24 +157,17 @@ def _character(row: Row, wounds: tuple[Wound, ...]) -> Character:
 
 def from_rows(rows: Iterable[Row]) -> list[Character]:
     """Characters from the rows of :data:`SELECT`, in row order."""
-    heads: dict[int, Row] = {}
-    wounds: dict[int, list[Wound]] = {}
+    found: dict[int, tuple[Row, list[Wound]]] = {}
     for row in rows:
-        cid = row[0]
-        if cid not in heads:
-            heads[cid] = row
-            wounds[cid] = []
+        _, wounds = found.setdefault(row[0], (row, []))
         if row[_WIDTH] is not None:
-            wounds[cid].append(_wound(row))
-    return [_character(head, tuple(wounds[cid])) for cid, head in heads.items()]
+            wounds.append(_wound(row))
+    return [_character(head, tuple(wounds)) for head, wounds in found.values()]
 
 
-# ---- undo snapshots --------------------------------------------------------------------------------
-
+# What of a wound can change after it was inflicted. Wound rows are never removed except by undo
+# (healed wounds stay): restoring deletes the wounds added since, and resets the others'.
 WoundState = tuple[int, Severity | None, bool]
-"""What of a wound can change after it was inflicted: ``[id, current, fatal]``. Wound rows are never
-removed except by undo (healed wounds stay): restoring deletes the wounds added since, and resets
-the others'."""
 _STATES: TypeAdapter[list[WoundState]] = TypeAdapter(list[WoundState])
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 
@@ -275,18 +184,9 @@ def restored(state: dict[str, Any], guild_id: int) -> tuple[Character, list[Woun
     return character, _STATES.validate_python(state["wounds"])
 
 
-# ---- the queries -----------------------------------------------------------------------------------
-
-PARSED_RULESETS = 4096  # distinct stored rulesets kept parsed (the same text gives the same ruleset)
 _FEW = 64  # up to this many characters, look for undo conflicts character by character
-_PUT_ACTIVE = (
-    "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
-    "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id"
-)
 _SAVE_WOUND = "UPDATE wounds SET current_severity = ?, fatal = ? WHERE id = ? AND character_id = ?"
 _DROP_WOUND = "DELETE FROM wounds WHERE id = ? AND character_id = ?"
-
-# ---- the history's rows ---------------------------------------------------------------------------
 
 COLUMNS = (
     "e.id, e.guild_id, e.kind, e.actor_id, e.occurred_at, e.character_id, e.character_name, e.details, "
@@ -347,9 +247,8 @@ class Undoable:
         return sorted(int(cid) for cid, state in (self.snapshot.get("characters") or {}).items() if state)
 
 
-@lru_cache(maxsize=PARSED_RULESETS)
+@lru_cache(maxsize=4096)  # every unit reads the ruleset again: the same text is validated once
 def parse_ruleset(stored: str) -> Ruleset:
-    """A stored ruleset validated once: every unit reads it again, and the same text gives the same."""
     return Ruleset.model_validate_json(stored)
 
 
@@ -386,12 +285,10 @@ class Reader:
     def _seen(self, found: Character) -> Character:  # a Transaction keeps what it loads, for undo
         return found
 
-    def _load(
-        self, where: str, params: Sequence[object], order: str = "c.name_key", every_wound: bool = False
-    ) -> list[Character]:
-        """The present characters ``where`` (a condition and its ``AND``) finds, in ``order``, with
-        their wounds that count (or every one)."""
-        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY {order}, c.id, w.id"
+    def _load(self, where: str, params: Sequence[object], every_wound: bool = False) -> list[Character]:
+        """The present characters ``where`` (a condition and its ``AND``) finds, by name, with their
+        wounds that count (or every one)."""
+        query = f"WHERE {where}c.guild_id = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.id, w.id"
         select = SELECT_EVERY_WOUND if every_wound else SELECT
         return from_rows(self.sql.rows(select + query, (*params, self.guild_id)))
 
@@ -402,12 +299,13 @@ class Reader:
         return self._seen(found[0])
 
     def character_by_name(self, name: str) -> Character:
-        # No stored name holds NUL (PostgreSQL would refuse the query itself).
-        found = [] if "\x00" in name else self._load("c.name_key = ? AND ", (name_key(name),))
+        if "\x00" in name:  # no stored name holds NUL (PostgreSQL would refuse the query itself)
+            raise not_found(name)
+        found = self._load("c.name_key = ? AND ", (name_key(name),))
         if found:
             return self._seen(found[0])
         # No exact key: the name typed without its accents ("aelis" for "Aélis"), when only one fits.
-        names = [] if "\x00" in name else self._names()
+        names = self._names()
         loose = [cid for cid, stored in names if loose_key(stored) == loose_key(name)]
         if len(loose) == 1:
             return self.character(loose[0])
@@ -433,12 +331,8 @@ class Reader:
         return self._load("", (), every_wound=every_wound)
 
     def _present(self, character_id: int) -> bool:
-        return storable(character_id) and bool(
-            self.sql.rows(
-                "SELECT 1 FROM characters WHERE id = ? AND guild_id = ? AND deleted_at IS NULL",
-                (character_id, self.guild_id),
-            )
-        )
+        query = "SELECT 1 FROM characters WHERE id = ? AND guild_id = ? AND deleted_at IS NULL"
+        return storable(character_id) and self.sql.row(query, (character_id, self.guild_id)) is not None
 
     def actives(self) -> dict[int, int]:
         """user id -> active character id (present ones)."""
@@ -455,8 +349,7 @@ class Reader:
         found = self.sql.row(active, (self.guild_id, user_id))
         return int(found[0]) if found else None
 
-    def newest_character(self, owner_id: int) -> int | None:
-        """The owner's most recently created present character."""
+    def newest_character(self, owner_id: int) -> int | None:  # the last created, present
         found = self.sql.row(
             "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND deleted_at IS NULL "
             "ORDER BY created_at DESC, id DESC LIMIT 1",
@@ -466,10 +359,8 @@ class Reader:
 
     def npc_ids(self) -> list[int]:
         """Ids of the server's NPCs, deleted ones included (a secret NPC's history stays secret)."""
-        found = self.sql.rows(
-            "SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL", (self.guild_id,)
-        )
-        return [r[0] for r in found]
+        npcs = "SELECT id FROM characters WHERE guild_id = ? AND owner_id IS NULL"
+        return [r[0] for r in self.sql.rows(npcs, (self.guild_id,))]
 
     def matching(
         self, text: str, *, owner_id: int | None = None, limit: int = 25, npcs: bool = False
@@ -509,31 +400,26 @@ class Reader:
             rest.sort(key=lambda pair: not pair[1].startswith(loose))  # stable: by key within each
             found += [cid for cid, _ in rest[: limit - len(found)]]
         marks = ", ".join("?" for _ in found)
-        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found, "c.id")} if found else {}
+        loaded = {c.id: c for c in self._load(f"c.id IN ({marks}) AND ", found)} if found else {}
         return [loaded[cid] for cid in found if cid in loaded]  # READ COMMITTED: one may be gone
 
     def deleted_characters(self, ref: str, *, limit: int = 1) -> list[tuple[int, str]]:
-        """(id, name) of deleted characters ``ref`` names (an id, or a name or the start of one), most
-        recently deleted first: their history stays readable and undo can bring them back."""
+        """(id, name) of deleted characters ``ref`` names (an id, a name or its start, else without its
+        accents), the last deleted first: their history stays readable, and undo brings them back."""
         if "\x00" in ref or not ref.strip():  # no stored name holds NUL, or is blank
             return []
         key = name_key(ref)
         by_id = int(ref) if ref.isascii() and ref.isdigit() and len(ref) <= 18 else -1
-        found = self.sql.rows(
-            "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
-            "AND (id = ? OR (name_key >= ? AND name_key < ?)) "
-            "ORDER BY id = ? DESC, name_key = ? DESC, deleted_at DESC, id DESC LIMIT ?",
-            (self.guild_id, by_id, key, key + "\U0010ffff", by_id, key, limit),
+        gone = self.sql.rows(
+            "SELECT id, name, name_key FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
+            "ORDER BY deleted_at DESC, id DESC",
+            (self.guild_id,),
         )
-        if not found and by_id < 0:  # then the names that start so without accents ("aelis": "Aélis")
-            loose = loose_key(ref)
-            gone = self.sql.rows(
-                "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NOT NULL "
-                "ORDER BY deleted_at DESC, id DESC",
-                (self.guild_id,),
-            )
-            found = [r for r in gone if loose_key(str(r[1])).startswith(loose)][:limit]
-        return [(r[0], r[1]) for r in found]
+        found = [r for r in gone if r[0] == by_id or r[2].startswith(key)]
+        found.sort(key=lambda r: (r[0] != by_id, r[2] != key))  # stable: the newest first within each
+        if not found and by_id < 0:
+            found = [r for r in gone if loose_key(str(r[1])).startswith(loose_key(ref))]
+        return [(r[0], r[1]) for r in found[:limit]]
 
     def history(self, character_id: int | None, *, page: int, per_page: int) -> tuple[list[Event], int]:
         """One page of events (touching one character, even deleted), newest first; and their count."""
@@ -565,10 +451,8 @@ class Reader:
 class Transaction(Reader):
     def __init__(self, sql: Sql, guild_id: int, now: str) -> None:
         super().__init__(sql, guild_id)
-        self.now = now
-        """The time of this unit of work (the store's clock): every time it writes."""
-        # Current state, as this transaction has seen or written it.
-        self._known: dict[int, Character] = {}
+        self.now = now  # the time of this unit of work (the store's clock): every time it writes
+        self._known: dict[int, Character] = {}  # as this transaction has seen or written them
         # Before-state for the next record(); the ruleset's when it was saved (None: the defaults).
         self._before: dict[int, dict[str, Any] | None] = {}
         self._ruleset_saved = False
@@ -602,14 +486,10 @@ class Transaction(Reader):
         return super().character(character_id) if known is None else self._seen(known)
 
     def characters(self, *, every_wound: bool = False) -> list[Character]:
-        """Only those saved afterwards count as touched."""
-        # Remembered (not snapshotted): saving one later needs no second load.
         found = super().characters(every_wound=every_wound)
-        return (
-            found
-            if every_wound
-            else [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
-        )
+        if not every_wound:  # remembered, not snapshotted (only those saved count as touched)
+            found = [self._known.setdefault(c.id, c) if c.id is not None else c for c in found]
+        return found
 
     def save_character(self, character: Character) -> Character:
         """Save (only what changed); returns it with the ids the database gave (its own, its wounds')."""
@@ -691,12 +571,11 @@ class Transaction(Reader):
 
     def delete_characters(self, doomed: Sequence[Character]) -> None:
         """Delete (recoverable by undo); the players whose active character it was are left without."""
-        gone: list[int] = []
-        for character in doomed:
-            if character.id is None:
-                raise not_found()
-            self.character(character.id)  # snapshotted; not found when deleted meanwhile
-            gone.append(character.id)
+        gone = [c.id for c in doomed if c.id is not None]
+        if len(gone) < len(doomed):
+            raise not_found()
+        for character_id in gone:
+            self.character(character_id)  # snapshotted; not found when deleted meanwhile
         players = {user: cid for user, cid in self.actives().items() if cid in set(gone)}
         self._soft_delete(gone)
         self._put_active(dict.fromkeys(players))
@@ -725,7 +604,9 @@ class Transaction(Reader):
             [(self.guild_id, user) for user, character in choices.items() if character is None],
         )
         self.sql.run_many(
-            _PUT_ACTIVE, [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None]
+            "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id",
+            [(self.guild_id, user, cid) for user, cid in choices.items() if cid is not None],
         )
 
     def _insert_event(self, e: Event, text: str, snapshot: dict[str, Any] | None, links: set[int]) -> Event:
@@ -832,22 +713,12 @@ class Transaction(Reader):
             for user, (before, after) in (snapshot.get("active") or {}).items()
             if self._active_id(int(user)) == after
         }
-        created = [int(cid) for cid, state in touched.items() if state is None]
-        # The players whose active character this removes (it is created by the event).
-        orphaned = {
-            int(r[0])
-            for cid in created
-            for r in self.sql.rows(
-                "SELECT user_id FROM active_characters WHERE character_id = ? AND guild_id = ?",
-                (cid, self.guild_id),
-            )
-        }
-        # Remove what the event created before restoring, so a restored name is free again.
-        self._soft_delete(created)
-        self.sql.run_many(
-            "DELETE FROM active_characters WHERE character_id = ? AND guild_id = ?",
-            [(cid, self.guild_id) for cid in created],
-        )
+        # Remove what the event created before restoring, so a restored name is free again; the players
+        # whose active character it was are left without.
+        created = {int(cid) for cid, state in touched.items() if state is None}
+        orphaned = {user for user, cid in self.actives().items() if cid in created}
+        self._soft_delete(sorted(created))
+        self._put_active(dict.fromkeys(orphaned))
         self._restore([restored(state, self.guild_id) for state in touched.values() if state])
         if "ruleset" in snapshot:
             stored = snapshot["ruleset"]
@@ -872,21 +743,15 @@ class Transaction(Reader):
             [(*_values(c, CHANGEABLE), c.id, self.guild_id) for c, _ in states],
         )
         wanted = {c.id: {wid for wid, _, _ in wounds} for c, wounds in states}
-        existing: dict[int | None, set[int]] = {cid: set() for cid in wanted}
-        counting: set[int] = set()
-        for chunk in chunks(list(existing)):
+        now: dict[int, tuple[int, bool]] = {}  # their wounds: whose, and whether it counts
+        for chunk in chunks(list(wanted)):
             marks = ", ".join("?" * len(chunk))
-            for wid, cid, counts in self.sql.rows(
-                f"SELECT w.id, w.character_id, {COUNTS} FROM wounds w WHERE w.character_id IN ({marks})",
-                chunk,
-            ):
-                existing[cid].add(wid)
-                if counts:
-                    counting.add(wid)
+            query = f"SELECT w.id, w.character_id, {COUNTS} FROM wounds w WHERE w.character_id IN ({marks})"
+            now.update((wid, (cid, bool(counts))) for wid, cid, counts in self.sql.rows(query, chunk))
         # Added since: the wounds that count now and not then. A wound healed before the snapshot is not
         # in it (a load leaves healed wounds out) and stays as it is.
-        extra = [(wid, cid) for cid, ids in existing.items() for wid in (ids & counting) - wanted[cid]]
-        missing = [wid for cid, ids in existing.items() for wid in wanted[cid] - ids]
+        extra = [(wid, cid) for wid, (cid, counts) in now.items() if counts and wid not in wanted[cid]]
+        missing = [wid for ids in wanted.values() for wid in ids - now.keys()]
         if missing:
             raise StorageError(f"cannot restore: wounds {sorted(missing)[:10]} no longer exist")
         self.sql.run_many(_DROP_WOUND, extra)

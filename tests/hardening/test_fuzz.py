@@ -18,10 +18,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.rules import Character, Track
-from bot.rules.character import NAME_MAX, clean_name
+from bot.rules.character import NAME_MAX, clean_name, name_key
 from bot.rules.ruleset import preset_key
 from bot.rules.severity import SEVERITY_NAMES
-from bot.storage.transaction import name_key
 from bot.ui.text import clip, escape
 from tests import fakediscord as harness
 from tests.databases import ruleset_of
