@@ -32,7 +32,8 @@ from bot.web.page import not_found_html, page_html
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 15.0
-"""A comment line on every idle stream this often: proxies keep it open, a closed one is noticed."""
+"""An ``alive`` event on every idle stream this often: proxies keep it open, a closed one is noticed, and
+the page tells a frozen bot (its connection open, nothing coming) from a quiet table."""
 REQUEST_S = 5.0
 """A connection is closed when no whole request came within this many seconds of its opening or of its
 last answer (an unfinished request, or an idle keep-alive)."""
@@ -234,7 +235,7 @@ class PlayerView:
         await response.prepare(request)
         lost = cast(_Connection, request.protocol).lost  # every connection is one (see start)
         try:
-            await write(response, b"retry: 2000\n\n")
+            await write(response, b"retry: 2000\n" + alive())
             async with self.feeds.watching(key, guild_id) as feed:
                 seen = 0
                 while not self.feeds.closed and not lost.is_set():
@@ -246,7 +247,7 @@ class PlayerView:
                             break
                         await write(response, event("party", snapshot.html))
                     elif not await either(snapshot.next, lost, HEARTBEAT_S):
-                        await write(response, b": still here\n\n")
+                        await write(response, alive())
         except ConnectionError:  # the page was closed
             pass
         except TimeoutError:  # its viewer stopped reading: dropped, whatever it had not read
@@ -302,6 +303,10 @@ async def either(one: asyncio.Event, other: asyncio.Event, seconds: float) -> bo
 async def write(response: web.StreamResponse, data: bytes) -> None:
     """Write to a stream; :class:`TimeoutError` when it waits :data:`WRITE_S` for its reader."""
     await asyncio.wait_for(response.write(data), WRITE_S)
+
+
+def alive() -> bytes:  # its data: how often it comes, in ms (the page waits two of them, and a second)
+    return event("alive", str(round(HEARTBEAT_S * 1000)))
 
 
 def address_of(request: web.Request) -> str:

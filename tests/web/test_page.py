@@ -25,14 +25,17 @@ class Stream:
         self.response = response
 
     async def next(self) -> tuple[str, str]:
-        """The next event (its name and data); comments and ``retry`` are passed by."""
+        """The next event (its name and data); comments, ``retry`` and the ``alive`` heartbeats are passed
+        by."""
         name, data = "message", list[str]()
         while True:
             raw = await self.response.content.readline()
             assert raw, "the stream ended"
             line = raw.decode().rstrip("\n")
             if line == "":
-                if data or name != "message":
+                if name == "alive":
+                    name, data = "message", []
+                elif data or name != "message":
                     return name, "\n".join(data)
                 continue
             field, _, value = line.partition(": ")

@@ -5,12 +5,14 @@ finds nothing on a phone, a TV, the overlay or the 404."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
 
+from bot.web import server
 from bot.web.server import PlayerView
 from tests.table import public
 from tests.web.conftest import PATIENCE_MS, Served
@@ -148,6 +150,35 @@ async def test_a_cut_stream_is_shown_and_announced_and_a_reconnect_with_nothing_
         await again.close()
     assert watched.loads == 1
     assert [e for e in watched.errors if "ERR_CONNECTION_REFUSED" not in e] == []
+
+
+async def test_a_frozen_bot_whose_stream_stays_open_is_shown_as_lost_and_back_when_it_thaws(
+    served: Served, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server, "HEARTBEAT_S", 0.3)  # the page then waits 1.6 s of silence
+    await party(served)
+    watched = await open_page(browser, await served.link(), viewport=(390, 844), script=WATCH)
+    page = watched.page
+    await updates_received(page, 1)
+    banner = page.locator("#connection")
+    await page.wait_for_timeout(2500)  # a quiet table: the heartbeats keep it live
+    await expect(banner).to_have_text("")
+    await expect(page.locator("#status")).to_have_text("live")
+    thawed, written = asyncio.Event(), server.write
+
+    async def frozen(response: object, data: bytes) -> None:  # its connections open, nothing sent
+        await thawed.wait()
+
+    monkeypatch.setattr(server, "write", frozen)
+    try:
+        await expect(banner).to_contain_text("Connection lost", timeout=PATIENCE_MS)
+        await expect(page.locator("#status")).to_have_text("connection lost")
+        monkeypatch.setattr(server, "write", written)
+        await expect(banner).to_have_text("", timeout=PATIENCE_MS)
+        await expect(page.locator("#said")).to_have_text("Connection back: the page is live again.")
+    finally:
+        thawed.set()
+    assert watched.loads == 1
 
 
 async def test_text_follows_the_readers_font_size_and_zoom(served: Served, browser: Browser) -> None:

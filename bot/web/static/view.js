@@ -5,11 +5,14 @@
 // Only what changed is touched: each character is an <li data-key>, replaced only when its HTML
 // differs, and a short sentence of what changed (its data-say) goes to the role="status" region.
 // Nothing changed, nothing touched, nothing said (the first update after loading or reconnecting
-// is usually the page itself). A stream cut for LOST_AFTER_MS shows and announces "connection lost".
+// is usually the page itself). A stream cut for LOST_AFTER_MS shows and announces "connection lost";
+// so does a stream left open with nothing on it (a frozen bot): the server sends an "alive" event
+// every so often (its data: how often, in ms), and two of them missed, and a second, count as lost.
 "use strict";
 (function () {
   var LOST_AFTER_MS = 3000;
   var RETRY_MS = 5000;
+  var silentMs = 31000; // until the server says how often it speaks
   var MANY = 3; // more characters changed at once than this: their names only
   var root = document.documentElement;
   var query = window.location.search;
@@ -30,6 +33,8 @@
   }
   var lostTimer = null;
   var lost = false;
+  var silentTimer = null;
+  var source = null;
   var sayTimer = null;
 
   function show(state) {
@@ -153,26 +158,52 @@
     }
   }
 
+  function heard() {
+    window.clearTimeout(silentTimer);
+    silentTimer = window.setTimeout(silent, silentMs);
+  }
+
+  function silent() {
+    // Open, but nothing for too long: shown as lost, and asked again on a new connection.
+    silentTimer = null;
+    window.clearTimeout(lostTimer);
+    lose();
+    source.close();
+    connect();
+  }
+
   function connect() {
-    var source = new EventSource(window.location.pathname.replace(/\/+$/, "") + "/events");
-    source.addEventListener("party", function (message) {
+    var mine = new EventSource(window.location.pathname.replace(/\/+$/, "") + "/events");
+    source = mine;
+    heard();
+    mine.addEventListener("party", function (message) {
       update(message.data);
+      heard();
       connected();
     });
-    source.addEventListener("gone", function () {
+    mine.addEventListener("alive", function (message) {
+      var every = parseInt(message.data, 10);
+      if (every > 0) {
+        silentMs = 2 * every + 1000;
+      }
+      heard();
+      connected();
+    });
+    mine.addEventListener("gone", function () {
       // The link was revoked: the page itself now answers "not found".
-      source.close();
+      mine.close();
       window.location.reload();
     });
-    source.addEventListener("open", connected);
-    source.addEventListener("error", function () {
+    mine.addEventListener("error", function () {
       if (!lost) {
         show("reconnecting");
       }
       if (lostTimer === null && !lost) {
         lostTimer = window.setTimeout(lose, LOST_AFTER_MS);
       }
-      if (source.readyState === EventSource.CLOSED) {
+      if (mine.readyState === EventSource.CLOSED) {
+        window.clearTimeout(silentTimer); // the retries below take over
+        silentTimer = null;
         // Refused (too many requests, the database away, or the link is gone): ask for the page
         // again a bit later; reload it once it answers (the live page, or its 404).
         window.setTimeout(retry, RETRY_MS);
