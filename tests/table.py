@@ -343,6 +343,23 @@ def pinged(reply: harness.Reply) -> list[int]:
     return [int(u) for u in allowed.get("users") or []]
 
 
+async def risky_sessions(table: Table) -> None:
+    """Three players rested a day, one session of each kind: Cara's first roll can kill (−15, +6:
+    success 1 %, death 45 %), Bastien's cannot succeed (−10, +0: worsening 55 %, never fatal), Dora's
+    one light wound is worth offering."""
+    await table.create("Cara", ALICE, corps=3, resistance=3)
+    await table.create("Bastien", BOB)
+    await table.create("Dora", OWNER)
+    for name, wounds in (
+        ("Cara", (("critical", 1), ("serious", 2), ("light", 4))),
+        ("Bastien", (("serious", 2), ("light", 4))),
+        ("Dora", (("light", 1),)),
+    ):
+        for severity, count in wounds:
+            public(await table.run("wound", {"severity": severity, "character": name, "count": count}))
+    public(await table.run("rest", {"days": 1}))
+
+
 # ------------------------------------------------------------------------------------- in process
 
 

@@ -17,7 +17,7 @@ from bot.ui.results import COLOURS, State
 from tests import fakediscord as harness
 from tests.databases import boards_of
 from tests.fakediscord import check_requests
-from tests.table import ALICE, BOB, GUILD, OWNER, Table, open_table, public, refused
+from tests.table import ALICE, BOB, GUILD, Table, open_table, public, refused, risky_sessions
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 
@@ -318,17 +318,7 @@ async def test_the_board_marks_who_is_one_wound_from_death_and_whose_heal_can_ki
 async def test_a_heal_that_can_kill_or_hardly_succeed_is_never_good_news_on_the_board(
     table: Table, locale: str
 ) -> None:
-    await table.create("Cara", ALICE, corps=3, resistance=3)  # −15, +6: success 1 %, death 45 %
-    await table.create("Bastien", BOB)  # −10, +0: success impossible, worsening 55 %, never fatal
-    await table.create("Dora", OWNER)  # one light wound, +0: a session worth offering
-    for name, wounds in (
-        ("Cara", (("critical", 1), ("serious", 2), ("light", 4))),
-        ("Bastien", (("serious", 2), ("light", 4))),
-        ("Dora", (("light", 1),)),
-    ):
-        for severity, count in wounds:
-            public(await table.run("wound", {"severity": severity, "character": name, "count": count}))
-    public(await table.run("rest", {"days": 1}))
+    await risky_sessions(table)
     if locale == "fr":
         public(await table.run("config language", {"language": "fr"}))
     board = await post(table)

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 from tests import fakediscord as harness
-from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, OWNER, public
+from tests.table import ALICE, BOB, GM, GUILD, OTHER_GUILD, OWNER, public, risky_sessions
 from tests.web.conftest import Served
 
 DISCORD_IDS = [str(i) for i in (ALICE, BOB, GM, OWNER, GUILD, OTHER_GUILD)]
@@ -200,17 +200,7 @@ async def test_a_change_that_does_not_show_on_the_page_sends_nothing(
 
 async def test_only_a_session_worth_offering_is_shown_as_good_news(served: Served) -> None:
     table = served.table
-    await table.create("Cara", ALICE, corps=3, resistance=3)  # −15, +6: success 1 %, death 45 %
-    await table.create("Bastien", BOB)  # −10, +0: success impossible, never fatal
-    await table.create("Dora", OWNER)  # one light wound: a session worth offering
-    for name, wounds in (
-        ("Cara", (("critical", 1), ("serious", 2), ("light", 4))),
-        ("Bastien", (("serious", 2), ("light", 4))),
-        ("Dora", (("light", 1),)),
-    ):
-        for severity, count in wounds:
-            public(await table.run("wound", {"severity": severity, "character": name, "count": count}))
-    public(await table.run("rest", {"days": 1}))
+    await risky_sessions(table)
     public(await table.run("board"))
     _, page, _ = await served.get(await served.link())
 
