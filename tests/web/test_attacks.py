@@ -159,7 +159,7 @@ async def test_an_attack_on_the_page_leaves_discord_answered(kind: str, tmp_path
             assert 0 < during.get("web", {})["connections"] <= budget["budget"]
             if kind == "streams":  # held streams: those over their cap are answered 503 (connections
                 # over the budget are refused too when enough arrive at once, which depends on timing)
-                assert seen.get("503", 0) > 0
+                assert seen.get("503", 0) > 0 and during["web"]["streams"] > 0
             elif kind == "slow":  # held connections: over the budget, some are refused at once; bogus
                 # links are answered and closed at once, so whether any is refused depends on timing
                 assert after["web"]["refused"] > 0
